@@ -1,0 +1,146 @@
+//! The one mapping from directory attributes to identity claims (SPEC 2.3).
+
+use super::Attributes;
+use crate::domain::{Claims, Role};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Which directory attribute is behind each claim (`claims.<claim>` settings).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ClaimMapping {
+    pub sub: String,
+    pub name: String,
+    pub first_name: String,
+    pub last_name: String,
+    pub employee_code: String,
+    pub job_title: String,
+    pub department: String,
+    pub phone: String,
+    pub email: String,
+    pub role: String,
+}
+
+impl Default for ClaimMapping {
+    fn default() -> Self {
+        Self {
+            sub: "uid".into(),
+            name: "cn".into(),
+            first_name: "givenName".into(),
+            last_name: "sn".into(),
+            employee_code: "employeeNumber".into(),
+            job_title: "title".into(),
+            department: "departmentNumber".into(),
+            phone: "telephoneNumber".into(),
+            email: "mail".into(),
+            role: "employeeType".into(),
+        }
+    }
+}
+
+impl ClaimMapping {
+    /// `(claim, attribute)` pairs.
+    pub fn pairs(&self) -> [(&'static str, &str); 10] {
+        [
+            ("sub", &self.sub),
+            ("name", &self.name),
+            ("first_name", &self.first_name),
+            ("last_name", &self.last_name),
+            ("employee_code", &self.employee_code),
+            ("job_title", &self.job_title),
+            ("department", &self.department),
+            ("phone", &self.phone),
+            ("email", &self.email),
+            ("role", &self.role),
+        ]
+    }
+
+    /// Every attribute the mapping reads, for LDAP search attribute lists.
+    pub fn attributes(&self) -> Vec<String> {
+        self.pairs().iter().map(|(_, a)| a.to_string()).collect()
+    }
+
+    /// Maps an entry's attributes to claims: a claim is present only when its attribute has a
+    /// non-blank value (the first, for multi-valued attributes); `role` only when it names one
+    /// of the seven roles. `None` when the entry has no subject.
+    pub fn claims(&self, attributes: &Attributes) -> Option<Claims> {
+        let mut out = BTreeMap::new();
+        for (claim, attribute) in self.pairs() {
+            let Some(value) = attributes
+                .get(&attribute.to_ascii_lowercase())
+                .and_then(|values| values.iter().map(|v| v.trim()).find(|v| !v.is_empty()))
+            else {
+                continue;
+            };
+            let value = if claim == "role" {
+                match Role::parse(value) {
+                    Some(role) => role.as_str().to_owned(),
+                    None => continue,
+                }
+            } else {
+                value.to_owned()
+            };
+            out.insert(claim.to_owned(), value);
+        }
+        Claims::new(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn attrs(pairs: &[(&str, &str)]) -> Attributes {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_ascii_lowercase(), vec![v.to_string()]))
+            .collect()
+    }
+
+    #[test]
+    fn set_attributes_become_claims_and_blank_ones_do_not() {
+        let claims = ClaimMapping::default()
+            .claims(&attrs(&[
+                ("uid", "ada"),
+                ("cn", "Ada"),
+                ("mail", "  "),
+                ("title", ""),
+            ]))
+            .unwrap();
+        assert_eq!(claims.get("name"), Some("Ada"));
+        assert_eq!(claims.get("email"), None);
+        assert_eq!(claims.get("job_title"), None);
+    }
+
+    #[test]
+    fn role_only_when_it_is_one_of_the_seven() {
+        let m = ClaimMapping::default();
+        let ok = m
+            .claims(&attrs(&[("uid", "a"), ("employeeType", "HR")]))
+            .unwrap();
+        assert_eq!(ok.get("role"), Some("hr"));
+        let bad = m
+            .claims(&attrs(&[("uid", "a"), ("employeeType", "contractor")]))
+            .unwrap();
+        assert_eq!(bad.get("role"), None);
+    }
+
+    #[test]
+    fn no_subject_no_claims() {
+        assert!(ClaimMapping::default()
+            .claims(&attrs(&[("cn", "x")]))
+            .is_none());
+    }
+
+    #[test]
+    fn mapping_follows_settings() {
+        let m = ClaimMapping {
+            email: "proxyAddress".into(),
+            ..Default::default()
+        };
+        let c = m
+            .claims(&attrs(&[("uid", "a"), ("proxyAddress", "a@x")]))
+            .unwrap();
+        assert_eq!(c.get("email"), Some("a@x"));
+    }
+}

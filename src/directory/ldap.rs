@@ -1,0 +1,1 @@
+//! LDAP directory: search-then-bind.

@@ -1,0 +1,1 @@
+//! LDIF directory for the embedded default.

@@ -1,0 +1,54 @@
+//! The directory: who the staff are and how they prove it.
+//!
+//! Backends: [`ldap::LdapDirectory`] (production: search-then-bind) and [`ldif::LdifDirectory`]
+//! (embedded default: an LDIF file read into memory). Both hand upward the same thing, an entry's
+//! attributes; [`claims::ClaimMapping`] turns those into claims in one place.
+
+pub mod claims;
+pub mod ldap;
+pub mod ldif;
+pub mod password;
+
+use async_trait::async_trait;
+use secrecy::SecretString;
+use std::collections::BTreeMap;
+
+/// An entry's attributes: lowercase attribute name → values, in directory order.
+pub type Attributes = BTreeMap<String, Vec<String>>;
+
+/// A directory entry for a person.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DirectoryUser {
+    /// The entry's distinguished name.
+    pub dn: String,
+    /// Its attributes, names lowercased.
+    pub attributes: Attributes,
+}
+
+/// Why the directory could not answer yes.
+#[derive(Debug, thiserror::Error)]
+pub enum DirectoryError {
+    /// Unknown user, wrong password or empty password: deliberately indistinguishable.
+    #[error("invalid credentials")]
+    InvalidCredentials,
+    /// The directory is down, slow past its timeout, or refused the service account.
+    #[error("directory unavailable: {0}")]
+    Unavailable(String),
+}
+
+/// Where staff accounts live.
+#[async_trait]
+pub trait Directory: Send + Sync + 'static {
+    /// Checks a username and password; answers the user's entry when they match.
+    ///
+    /// An empty password is refused before anything is sent to a server (an empty simple bind
+    /// is an anonymous bind, which many servers accept).
+    async fn authenticate(
+        &self,
+        username: &str,
+        password: &SecretString,
+    ) -> Result<DirectoryUser, DirectoryError>;
+
+    /// Reads a user by subject (the value of the `sub` claim); `None` if gone or disabled.
+    async fn lookup(&self, sub: &str) -> Result<Option<DirectoryUser>, DirectoryError>;
+}

@@ -1,0 +1,1 @@
+//! userPassword hashes of the LDIF directory.

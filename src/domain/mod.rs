@@ -1,0 +1,13 @@
+//! Domain types shared by every layer: ids, scopes, claims, secrets and the records they form.
+
+pub mod claims;
+pub mod client;
+pub mod redirect_uri;
+pub mod scope;
+pub mod secret;
+
+pub use claims::{Claims, Role};
+pub use client::{ClientId, ClientRecord};
+pub use redirect_uri::RedirectUri;
+pub use scope::{Scope, ScopeSet};
+pub use secret::{Digest, SecretToken};

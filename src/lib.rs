@@ -1,0 +1,18 @@
+//! sso-bridge: a single sign-on identity provider for internal apps, fronting an LDAP directory.
+//!
+//! The binary in `main.rs` only dispatches the command line; everything lives here so tests can
+//! build the whole application in-process.
+
+pub mod admin;
+pub mod cli;
+pub mod clock;
+pub mod config;
+pub mod directory;
+pub mod domain;
+pub mod http;
+pub mod oauth;
+pub mod pages;
+pub mod startup;
+pub mod state;
+pub mod store;
+pub mod telemetry;

@@ -1,0 +1,1 @@
+//! In-process store for the embedded default: one process, lost on restart.

@@ -1,0 +1,135 @@
+//! The store: everything sso-bridge remembers between requests, behind one trait.
+//!
+//! Backends: [`redis::RedisStore`] (production, shared by every node) and [`memory::MemoryStore`]
+//! (embedded default, one process, lost on restart). Both give the same answers; the shared test
+//! suite in `tests/api/store.rs` holds them to it.
+//!
+//! Secrets never reach the store: codes and tokens are keyed by their SHA-256 [`Digest`], client
+//! secrets are kept as digests. Every code, token, session and pending request carries a TTL and
+//! disappears by itself. Operations whose outcome depends on what another request did at the same
+//! moment (redeeming a code, rotating a refresh token) are single atomic operations.
+
+pub mod memory;
+pub mod records;
+pub mod redis;
+
+pub use records::*;
+
+use crate::clock::UnixTime;
+use crate::domain::{ClientId, ClientRecord, Digest};
+use async_trait::async_trait;
+
+/// The store could not answer. Never reported to a client as a grant error: it is a 503.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// Connection refused, timed out, pool exhausted...
+    #[error("store unavailable: {0}")]
+    Unavailable(String),
+    /// A record could not be read back (written by an incompatible version, or damaged).
+    #[error("store record unreadable: {0}")]
+    Corrupt(String),
+}
+
+/// Short-lived records kept as opaque JSON under a namespace, each with its own TTL.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Namespace {
+    /// A pending `/oauth/authorize` request between sign-in and consent (`authreq:`).
+    AuthRequest,
+    /// A browser SSO session, keyed by the digest of the cookie value (`sess:`).
+    Session,
+    /// A remembered consent, keyed by `<sub>\n<client_id>` (`consent:`).
+    Consent,
+    /// An admin API token, keyed by its digest (`admtok:`).
+    AdminToken,
+}
+
+impl Namespace {
+    /// The key prefix of the namespace, without the store-wide prefix.
+    pub fn prefix(self) -> &'static str {
+        match self {
+            Namespace::AuthRequest => "authreq:",
+            Namespace::Session => "sess:",
+            Namespace::Consent => "consent:",
+            Namespace::AdminToken => "admtok:",
+        }
+    }
+}
+
+/// What sso-bridge keeps between requests.
+///
+/// TTLs are in seconds and always greater than zero. `now` arguments are Unix seconds from the
+/// application clock.
+#[async_trait]
+pub trait Store: Send + Sync + 'static {
+    /// Answers whether the store is reachable (readiness probe).
+    async fn ping(&self) -> Result<(), StoreError>;
+
+    // --- generic short-lived records -------------------------------------------------------
+
+    /// Writes `value` (JSON text) under `ns` + `key`, replacing any previous value, expiring
+    /// after `ttl` seconds.
+    async fn put(&self, ns: Namespace, key: &str, value: &str, ttl: u64) -> Result<(), StoreError>;
+    /// Reads a value written by [`Store::put`], `None` if absent or expired.
+    async fn get(&self, ns: Namespace, key: &str) -> Result<Option<String>, StoreError>;
+    /// Reads and deletes in one step: at most one caller gets the value.
+    async fn take(&self, ns: Namespace, key: &str) -> Result<Option<String>, StoreError>;
+    /// Deletes a value; deleting an absent key is not an error.
+    async fn delete(&self, ns: Namespace, key: &str) -> Result<(), StoreError>;
+
+    // --- clients (never expire) --------------------------------------------------------------
+
+    /// Inserts or replaces a client.
+    async fn put_client(&self, client: &ClientRecord) -> Result<(), StoreError>;
+    /// Reads a client.
+    async fn client(&self, id: &ClientId) -> Result<Option<ClientRecord>, StoreError>;
+    /// Every client, in no particular order.
+    async fn clients(&self) -> Result<Vec<ClientRecord>, StoreError>;
+
+    // --- authorization codes -----------------------------------------------------------------
+
+    /// Stores a fresh, unconsumed code under its digest, expiring after `ttl` seconds.
+    async fn put_code(
+        &self,
+        code: &Digest,
+        record: &CodeRecord,
+        ttl: u64,
+    ) -> Result<(), StoreError>;
+    /// Reads a code without consuming it; `None` if absent or expired.
+    async fn code(&self, code: &Digest) -> Result<Option<StoredCode>, StoreError>;
+    /// Redeems a code atomically.
+    ///
+    /// - absent or expired: [`Redemption::NotFound`], nothing written;
+    /// - already consumed: the grant it issued is revoked ([`Store::revoke_grant`] semantics)
+    ///   and [`Redemption::Replayed`] returned, nothing else written;
+    /// - otherwise: the code is marked consumed by `issue.grant_id` *keeping its remaining TTL*
+    ///   (so a later replay can still find the grant), `issue` is written, and
+    ///   [`Redemption::Issued`] returned.
+    ///
+    /// Of any number of concurrent calls for one code, at most one gets `Issued`.
+    async fn redeem_code(&self, code: &Digest, issue: &Issuance) -> Result<Redemption, StoreError>;
+
+    // --- access and refresh tokens -----------------------------------------------------------
+
+    /// Reads an access token; `None` if absent, expired or revoked. One store round trip.
+    async fn access_token(&self, token: &Digest) -> Result<Option<AccessRecord>, StoreError>;
+    /// Reads a refresh token and its rotation state without changing it.
+    async fn refresh_token(&self, token: &Digest) -> Result<Option<StoredRefresh>, StoreError>;
+    /// Rotates a refresh token atomically.
+    ///
+    /// - absent, expired or revoked: [`Rotation::NotFound`];
+    /// - active: marked rotated at `now` with `sealed_successor` kept beside it (the old
+    ///   record keeps its remaining TTL), `issue` written, [`Rotation::Rotated`];
+    /// - rotated at most `grace` seconds before `now`: nothing written,
+    ///   [`Rotation::Grace`] with the sealed successor stored by the rotation;
+    /// - rotated longer ago: the whole grant (`old`'s family) is revoked, [`Rotation::Reused`].
+    async fn rotate_refresh(
+        &self,
+        old: &Digest,
+        issue: &Issuance,
+        sealed_successor: &str,
+        now: UnixTime,
+        grace: u64,
+    ) -> Result<Rotation, StoreError>;
+    /// Deletes every access and refresh token issued under a grant. Idempotent.
+    async fn revoke_grant(&self, grant_id: &str) -> Result<(), StoreError>;
+}

@@ -1,0 +1,117 @@
+//! The records the store keeps for codes, tokens and grants.
+
+use crate::clock::UnixTime;
+use crate::domain::{Claims, ClientId, Digest, ScopeSet};
+use serde::{Deserialize, Serialize};
+
+/// An authorization code as issued at the end of the browser flow.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CodeRecord {
+    /// The app the code was issued to.
+    pub client_id: ClientId,
+    /// The redirect URI the authorize request used; the token request must repeat it.
+    pub redirect_uri: String,
+    /// Granted scopes.
+    pub scopes: ScopeSet,
+    /// Claims released by `scopes`, snapshot at sign-in.
+    pub claims: Claims,
+    /// PKCE S256 challenge, when the app sent one.
+    pub code_challenge: Option<String>,
+    /// When the user last authenticated with a password.
+    pub auth_time: UnixTime,
+    /// When the code stops being redeemable.
+    pub expires_at: UnixTime,
+}
+
+/// A code read back from the store.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredCode {
+    /// The code as issued.
+    pub record: CodeRecord,
+    /// The grant a redemption issued, once the code has been consumed.
+    pub consumed_by: Option<String>,
+}
+
+/// What `/oauth/userinfo` answers from: one read.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AccessRecord {
+    /// The grant (token family) this token belongs to.
+    pub grant_id: String,
+    /// The app it was issued to.
+    pub client_id: ClientId,
+    /// Scopes of this token (may be narrower than the grant's).
+    pub scopes: ScopeSet,
+    /// Claims released by `scopes`.
+    pub claims: Claims,
+    /// When it stops being accepted.
+    pub expires_at: UnixTime,
+}
+
+/// A refresh token.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RefreshRecord {
+    /// The grant (token family) this token belongs to.
+    pub grant_id: String,
+    /// The app it was issued to.
+    pub client_id: ClientId,
+    /// The user.
+    pub sub: String,
+    /// Scopes originally granted; a refresh may ask for these or fewer.
+    pub scopes: ScopeSet,
+    /// When the user last authenticated with a password.
+    pub auth_time: UnixTime,
+    /// When it stops being accepted.
+    pub expires_at: UnixTime,
+}
+
+/// A refresh token read back from the store.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredRefresh {
+    /// The token as issued.
+    pub record: RefreshRecord,
+    /// When it was rotated, if it has been.
+    pub rotated_at: Option<UnixTime>,
+}
+
+/// The tokens one successful redemption or rotation writes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Issuance {
+    /// The grant (token family); a redemption starts one, a rotation continues it.
+    pub grant_id: String,
+    /// Digest of the new access token.
+    pub access_digest: Digest,
+    /// The new access token's record.
+    pub access: AccessRecord,
+    /// Seconds until the access token expires.
+    pub access_ttl: u64,
+    /// Digest of the new refresh token.
+    pub refresh_digest: Digest,
+    /// The new refresh token's record.
+    pub refresh: RefreshRecord,
+    /// Seconds until the refresh token expires; the grant's index lives at least this long.
+    pub refresh_ttl: u64,
+}
+
+/// Outcome of [`super::Store::redeem_code`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Redemption {
+    /// The code was valid and unused; the issuance was written.
+    Issued,
+    /// No such code (never issued, or expired).
+    NotFound,
+    /// The code had been redeemed before; the grant it issued has now been revoked.
+    Replayed,
+}
+
+/// Outcome of [`super::Store::rotate_refresh`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Rotation {
+    /// The token was active; the issuance was written.
+    Rotated,
+    /// The token was rotated moments ago (a client retry): here is the successor, sealed.
+    Grace(String),
+    /// The token had been rotated before the grace window: the whole family was revoked.
+    Reused,
+    /// No such token (never issued, expired or revoked).
+    NotFound,
+}

@@ -1,0 +1,1 @@
+//! Redis store for production: shared by every node.

@@ -1,0 +1,5 @@
+//! Real dependencies started by the tests themselves, on free loopback ports.
+
+pub mod ports;
+pub mod redis;
+pub mod slapd;
