@@ -1,1 +1,4 @@
-//! pages
+//! Server-rendered pages: sign-in, consent and error pages, and their templates.
+
+pub mod render;
+pub mod views;

@@ -1,0 +1,247 @@
+//! Tests of the page templates: every page renders, strict mode bites, values are escaped,
+//! and the form field names outside clients rely on are present.
+
+// A failed expectation in a test should stop that test loudly.
+#![allow(clippy::expect_used)]
+
+use super::*;
+use crate::pages::views::ScopeView;
+
+fn templates() -> Templates {
+    Templates::new().expect("built-in templates parse")
+}
+
+fn signin_page() -> SignInPage {
+    SignInPage {
+        app_name: "Payroll".into(),
+        action: "/login".into(),
+        request_id: "req-42".into(),
+        csrf_token: "csrf-abc".into(),
+        username: String::new(),
+        error: None,
+    }
+}
+
+fn consent_page() -> ConsentPage {
+    ConsentPage {
+        app_name: "Payroll".into(),
+        redirect_host: "payroll.example.com".into(),
+        user_display: "Ada Lovelace".into(),
+        username: "ada".into(),
+        scopes: vec![
+            ScopeView {
+                name: "profile".into(),
+                description: "Your name, job title and department".into(),
+            },
+            ScopeView {
+                name: "email".into(),
+                description: "Your work email address".into(),
+            },
+        ],
+        action: "/consent".into(),
+        request_id: "req-42".into(),
+        csrf_token: "csrf-abc".into(),
+    }
+}
+
+fn error_page() -> ErrorPage {
+    ErrorPage {
+        status: 400,
+        title: "Unknown application".into(),
+        message: "The app that sent you here is not registered.".into(),
+        request_id: Some("01HZX-REQ".into()),
+    }
+}
+
+/// Every `<input …>` tag of the page carrying `name="<name>"`.
+fn inputs_named<'a>(html: &'a str, name: &str) -> Vec<&'a str> {
+    let needle = format!("name=\"{name}\"");
+    html.match_indices("<input")
+        .filter_map(|(start, _)| {
+            let end = html[start..].find('>')?;
+            Some(&html[start..=start + end])
+        })
+        .filter(|tag| tag.contains(&needle))
+        .collect()
+}
+
+fn single_input<'a>(html: &'a str, name: &str) -> &'a str {
+    let tags = inputs_named(html, name);
+    assert_eq!(tags.len(), 1, "exactly one input named {name}: {tags:?}");
+    tags[0]
+}
+
+#[test]
+fn every_page_renders_a_full_document_with_the_stylesheet() {
+    let templates = templates();
+    let pages = [
+        templates.signin(&signin_page()).expect("sign-in renders"),
+        templates.consent(&consent_page()).expect("consent renders"),
+        templates.error(&error_page()).expect("error renders"),
+    ];
+
+    for html in pages {
+        assert!(html.starts_with("<!doctype html>"), "{html}");
+        assert!(html.contains(r#"<html lang="en">"#));
+        assert!(html.contains(r#"name="viewport""#));
+        assert!(html.contains(r#"<link rel="stylesheet" href="/assets/style.css">"#));
+        assert!(html.contains("sso-bridge"));
+        assert!(html.contains(r#"<main class="card">"#));
+        assert!(html.trim_end().ends_with("</html>"));
+    }
+}
+
+#[test]
+fn strict_mode_rejects_data_missing_a_field() {
+    let templates = templates();
+    let incomplete = serde_json::json!({ "app_name": "Payroll", "action": "/login" });
+
+    let result = templates.registry.render(SIGNIN, &incomplete);
+
+    let error = result.expect_err("a missing field is an error, not an empty string");
+    assert!(
+        matches!(
+            error.reason(),
+            handlebars::RenderErrorReason::MissingVariable(_)
+        ),
+        "{error}"
+    );
+}
+
+#[test]
+fn a_missing_field_surfaces_as_a_render_error_naming_the_template() {
+    let templates = templates();
+
+    let result = templates.render(CONSENT, &serde_json::json!({ "app_name": "Payroll" }));
+
+    assert!(matches!(
+        result,
+        Err(RenderError::Render { name: CONSENT, .. })
+    ));
+}
+
+#[test]
+fn sign_in_page_has_the_contract_inputs() {
+    let html = templates().signin(&signin_page()).expect("renders");
+
+    let username = single_input(&html, "username");
+    assert!(username.contains(r#"autocomplete="username""#));
+    assert!(username.contains("autofocus"));
+    assert!(username.contains("required"));
+    let password = single_input(&html, "password");
+    assert!(password.contains(r#"type="password""#));
+    assert!(password.contains(r#"autocomplete="current-password""#));
+    assert!(password.contains("required"));
+    assert!(single_input(&html, "request_id")
+        .contains(r#"type="hidden" name="request_id" value="req-42""#));
+    assert!(single_input(&html, "csrf_token")
+        .contains(r#"type="hidden" name="csrf_token" value="csrf-abc""#));
+    assert!(html.contains(r#"<form class="form" method="post" action="/login">"#));
+    assert!(html.contains(r#"<label for="username">"#));
+    assert!(html.contains(r#"<label for="password">"#));
+    assert!(html.contains("to continue to <strong>Payroll</strong>"));
+}
+
+#[test]
+fn sign_in_page_shows_an_alert_only_when_there_is_an_error() {
+    let templates = templates();
+    let quiet = templates.signin(&signin_page()).expect("renders");
+    let failed = templates
+        .signin(&SignInPage {
+            username: "ada".into(),
+            error: Some("Wrong username or password.".into()),
+            ..signin_page()
+        })
+        .expect("renders");
+
+    assert!(!quiet.contains(r#"role="alert""#));
+    assert!(failed.contains(r#"role="alert""#));
+    assert!(failed.contains("Wrong username or password."));
+    assert!(single_input(&failed, "username").contains(r#"value="ada""#));
+}
+
+#[test]
+fn consent_page_has_both_decisions_and_the_hidden_inputs() {
+    let html = templates().consent(&consent_page()).expect("renders");
+
+    assert!(html.contains(r#"name="decision" value="approve""#));
+    assert!(html.contains(r#"name="decision" value="deny""#));
+    assert!(single_input(&html, "request_id")
+        .contains(r#"type="hidden" name="request_id" value="req-42""#));
+    assert!(single_input(&html, "csrf_token")
+        .contains(r#"type="hidden" name="csrf_token" value="csrf-abc""#));
+    assert!(html.contains(r#"<form class="form" method="post" action="/consent">"#));
+    assert!(html.contains("Ada Lovelace"));
+    assert!(html.contains("payroll.example.com"));
+    assert!(html.contains("Your work email address"));
+}
+
+#[test]
+fn values_are_html_escaped() {
+    let templates = templates();
+    let hostile_app = "<script>alert(1)</script>";
+    let quoted_user = r#"o"brien'x"#;
+
+    let signin = templates
+        .signin(&SignInPage {
+            app_name: hostile_app.into(),
+            username: quoted_user.into(),
+            ..signin_page()
+        })
+        .expect("renders");
+    let consent = templates
+        .consent(&ConsentPage {
+            app_name: hostile_app.into(),
+            user_display: quoted_user.into(),
+            username: quoted_user.into(),
+            ..consent_page()
+        })
+        .expect("renders");
+
+    for html in [&signin, &consent] {
+        assert!(!html.contains("<script"), "{html}");
+        assert!(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
+        assert!(!html.contains(quoted_user));
+        assert!(html.contains("o&quot;brien&#x27;x"));
+    }
+    assert!(single_input(&signin, "username").contains(r#"value="o&quot;brien&#x27;x""#));
+}
+
+#[test]
+fn error_page_shows_the_request_id_and_no_links() {
+    let templates = templates();
+    let with_id = templates.error(&error_page()).expect("renders");
+    let without_id = templates
+        .error(&ErrorPage {
+            request_id: None,
+            ..error_page()
+        })
+        .expect("renders");
+
+    assert!(with_id.contains("<code>01HZX-REQ</code>"));
+    assert!(with_id.contains("400"));
+    assert!(with_id.contains("<title>Unknown application · sso-bridge</title>"));
+    assert!(!without_id.contains("<code>"));
+    for html in [&with_id, &without_id] {
+        assert!(!html.contains("<a "), "{html}");
+        assert!(!html.contains("<form"), "{html}");
+    }
+}
+
+#[test]
+fn templates_never_disable_escaping() {
+    for (name, source) in BUILT_IN {
+        assert!(!source.contains("{{{"), "{name} uses a triple-stash");
+        assert!(
+            !source.contains("{{&"),
+            "{name} uses an unescaped expression"
+        );
+    }
+}
+
+#[test]
+fn stylesheet_loads_nothing_from_elsewhere() {
+    assert!(!STYLESHEET.is_empty());
+    assert!(!STYLESHEET.contains("@import"));
+    assert!(!STYLESHEET.contains("url("));
+}
