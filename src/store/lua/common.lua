@@ -1,0 +1,33 @@
+-- Shared by the scripts below; prepended to each of them before loading.
+--
+-- Key and argument layout common to redeem.lua and rotate.lua:
+--   KEYS[1] the code or refresh token being spent
+--   KEYS[2] the new access token     KEYS[3] the new refresh token
+--   KEYS[4] the index of the issuance's grant
+--   ARGV[1] grant id   ARGV[2] access JSON   ARGV[3] access TTL
+--   ARGV[4] refresh JSON   ARGV[5] refresh TTL   ARGV[6] prefix of every grant index key
+
+-- Deletes every token named by a grant's index, then the index.
+local function revoke(index)
+  local members = redis.call('SMEMBERS', index)
+  for _, key in ipairs(members) do
+    redis.call('DEL', key)
+  end
+  redis.call('DEL', index)
+end
+
+-- Writes the access and refresh tokens of the issuance in KEYS/ARGV and indexes both under
+-- their grant. The index lives at least as long as the longest token written to it and is
+-- never shortened, so revoking a grant always finds every live token of the family.
+local function issue()
+  redis.call('SET', KEYS[2], ARGV[2], 'EX', ARGV[3])
+  redis.call('DEL', KEYS[3])
+  redis.call('HSET', KEYS[3], 'data', ARGV[4], 'grant', ARGV[1])
+  redis.call('EXPIRE', KEYS[3], ARGV[5])
+  redis.call('SADD', KEYS[4], KEYS[2], KEYS[3])
+  local keep = math.max(tonumber(ARGV[3]), tonumber(ARGV[5]))
+  -- TTL is -1 for the index just created by SADD, so it gets one here.
+  if redis.call('TTL', KEYS[4]) < keep then
+    redis.call('EXPIRE', KEYS[4], keep)
+  end
+end

@@ -1,0 +1,15 @@
+-- Redeems an authorization code (KEYS[1], a hash {data, consumed_by}).
+-- Returns {'not_found'}, {'replayed'} or {'issued'}.
+if redis.call('EXISTS', KEYS[1]) == 0 then
+  return {'not_found'}
+end
+local consumed_by = redis.call('HGET', KEYS[1], 'consumed_by')
+if consumed_by then
+  -- RFC 6749 §4.1.2: a code used twice revokes what its first use issued.
+  revoke(ARGV[6] .. consumed_by)
+  return {'replayed'}
+end
+-- Writing a hash field leaves the key's TTL alone: the code stays, consumed, until it expires.
+redis.call('HSET', KEYS[1], 'consumed_by', ARGV[1])
+issue()
+return {'issued'}

@@ -1,0 +1,22 @@
+-- Rotates a refresh token (KEYS[1], a hash {data, grant, rotated_at, sealed}).
+--   ARGV[7] now   ARGV[8] grace seconds   ARGV[9] the sealed successor
+-- Returns {'not_found'}, {'rotated'}, {'grace', sealed} or {'reused'}.
+local old = redis.call('HMGET', KEYS[1], 'grant', 'rotated_at', 'sealed')
+local grant, rotated_at, sealed = old[1], old[2], old[3]
+if not grant then
+  return {'not_found'}
+end
+if not rotated_at then
+  -- Field writes keep the old token's remaining TTL, so a late reuse is still recognised.
+  redis.call('HSET', KEYS[1], 'rotated_at', ARGV[7], 'sealed', ARGV[9])
+  issue()
+  return {'rotated'}
+end
+-- A rotation stamped after `now` (a node whose clock runs ahead) counts as within grace.
+if sealed and tonumber(ARGV[7]) - tonumber(rotated_at) <= tonumber(ARGV[8]) then
+  return {'grace', sealed}
+end
+-- Reuse of a rotated token: someone else holds a copy. Revoke the whole family.
+revoke(ARGV[6] .. grant)
+redis.call('DEL', KEYS[1])
+return {'reused'}

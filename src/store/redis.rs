@@ -1,1 +1,0 @@
-//! Redis store for production: shared by every node.

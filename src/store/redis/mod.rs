@@ -1,0 +1,190 @@
+//! Redis store for production: shared by every node.
+//!
+//! Key scheme (every key starts with `store.key_prefix`, written `{p}` here):
+//!
+//! | key | type | holds |
+//! |---|---|---|
+//! | `{p}<namespace prefix><key>` | string, EX | a generic record ([`super::Namespace`]) |
+//! | `{p}clients` | hash | client id → client JSON |
+//! | `{p}code:<hex>` | hash, EXPIRE | `data` (code JSON), `consumed_by` (grant id) |
+//! | `{p}at:<hex>` | string, EX | access token JSON |
+//! | `{p}rt:<hex>` | hash, EXPIRE | `data`, `grant`, `rotated_at`, `sealed` |
+//! | `{p}grant:<id>` | set, EXPIRE | full keys of the grant's access and refresh tokens |
+//!
+//! `<hex>` is the SHA-256 digest of the secret: raw codes and tokens never reach Redis. Redeeming
+//! a code, rotating a refresh token and revoking a grant are each one Lua script, so they are
+//! atomic with respect to every other client of the same Redis.
+
+mod ops;
+mod scripts;
+
+use super::{Namespace, StoreError};
+use crate::config::StoreSettings;
+use crate::domain::Digest;
+use deadpool_redis::redis::{self, AsyncConnectionConfig, Cmd, FromRedisValue, Pipeline};
+use deadpool_redis::{Connection, Manager, Pool, PoolError, Runtime};
+use scripts::Scripts;
+use secrecy::ExposeSecret;
+use std::time::Duration;
+use tokio::time::{timeout_at, Instant};
+
+/// The Redis [`super::Store`]: a connection pool, the key prefix and the loaded scripts.
+///
+/// Construction does not connect: connections are opened on first use, and a connection found
+/// broken (the server restarted, the network dropped) is discarded and replaced, so the store
+/// recovers from an outage by itself.
+pub struct RedisStore {
+    pool: Pool,
+    keys: Keys,
+    scripts: Scripts,
+    timeout: Duration,
+}
+
+impl RedisStore {
+    /// Builds the pool from `settings` (`redis_url`, `key_prefix`, `pool_size`, `timeout_ms`).
+    ///
+    /// Fails only on a URL the client cannot use; the error never repeats the URL, which may
+    /// hold a password.
+    pub fn new(settings: &StoreSettings) -> Result<Self, StoreError> {
+        let timeout = Duration::from_millis(settings.timeout_ms);
+        let connection = AsyncConnectionConfig::new()
+            .set_connection_timeout(Some(timeout))
+            .set_response_timeout(Some(timeout));
+        let manager = Manager::new_with_config(settings.redis_url.expose_secret(), connection)
+            .map_err(|e| StoreError::Unavailable(format!("store.redis_url is not usable: {e}")))?;
+        let pool = Pool::builder(manager)
+            .max_size(settings.pool_size)
+            .wait_timeout(Some(timeout))
+            .create_timeout(Some(timeout))
+            .recycle_timeout(Some(timeout))
+            .runtime(Runtime::Tokio1)
+            .build()
+            .map_err(|e| StoreError::Unavailable(format!("store pool: {e}")))?;
+        Ok(Self {
+            pool,
+            keys: Keys {
+                prefix: settings.key_prefix.clone(),
+            },
+            scripts: Scripts::new(),
+            timeout,
+        })
+    }
+
+    /// Runs one request on a pooled connection, the whole of it (waiting for the connection
+    /// included) bounded by the store timeout.
+    async fn call<T: FromRedisValue>(&self, request: Request<'_>) -> Result<T, StoreError> {
+        let deadline = Instant::now() + self.timeout;
+        let mut conn = timeout_at(deadline, self.pool.get())
+            .await
+            .map_err(|_| self.timed_out())?
+            .map_err(pool_error)?;
+        let outcome = timeout_at(deadline, async {
+            match request {
+                Request::Cmd(cmd) => cmd.query_async(&mut conn).await,
+                Request::Pipe(pipe) => pipe.query_async(&mut conn).await,
+                Request::Script(script) => script.invoke_async(&mut conn).await,
+            }
+        })
+        .await;
+        match outcome {
+            Ok(Ok(value)) => Ok(value),
+            Ok(Err(e)) => {
+                if e.is_unrecoverable_error() || e.is_io_error() || e.is_timeout() {
+                    discard(conn);
+                }
+                Err(redis_error(&e))
+            }
+            Err(_) => {
+                // The connection may still deliver the late reply to nobody; do not reuse it.
+                discard(conn);
+                Err(self.timed_out())
+            }
+        }
+    }
+
+    async fn cmd<T: FromRedisValue>(&self, cmd: &Cmd) -> Result<T, StoreError> {
+        self.call(Request::Cmd(cmd)).await
+    }
+
+    fn timed_out(&self) -> StoreError {
+        StoreError::Unavailable(format!("no answer within {} ms", self.timeout.as_millis()))
+    }
+}
+
+/// One round trip.
+enum Request<'a> {
+    Cmd(&'a Cmd),
+    Pipe(&'a Pipeline),
+    Script(&'a redis::ScriptInvocation<'a>),
+}
+
+/// Takes a connection out of the pool for good, so that the next request opens a fresh one.
+fn discard(conn: Connection) {
+    drop(Connection::take(conn));
+}
+
+fn pool_error(e: PoolError) -> StoreError {
+    match e {
+        PoolError::Backend(e) => redis_error(&e),
+        other => StoreError::Unavailable(format!("store pool: {other}")),
+    }
+}
+
+/// Maps a client error; the messages name the failure, never the server address or password.
+fn redis_error(e: &redis::RedisError) -> StoreError {
+    use redis::ErrorKind;
+    let unreadable = matches!(e.kind(), ErrorKind::Parse | ErrorKind::UnexpectedReturnType)
+        || e.code() == Some("WRONGTYPE");
+    if unreadable {
+        StoreError::Corrupt(e.to_string())
+    } else {
+        StoreError::Unavailable(e.to_string())
+    }
+}
+
+/// Builds every key from the store-wide prefix.
+struct Keys {
+    prefix: String,
+}
+
+impl Keys {
+    fn record(&self, ns: Namespace, key: &str) -> String {
+        format!("{}{}{key}", self.prefix, ns.prefix())
+    }
+
+    fn clients(&self) -> String {
+        format!("{}clients", self.prefix)
+    }
+
+    fn code(&self, code: &Digest) -> String {
+        format!("{}code:{}", self.prefix, code.as_hex())
+    }
+
+    fn access(&self, token: &Digest) -> String {
+        format!("{}at:{}", self.prefix, token.as_hex())
+    }
+
+    fn refresh(&self, token: &Digest) -> String {
+        format!("{}rt:{}", self.prefix, token.as_hex())
+    }
+
+    /// What a grant id is appended to, to name its index (also passed to the scripts).
+    fn grant_prefix(&self) -> String {
+        format!("{}grant:", self.prefix)
+    }
+
+    fn grant(&self, grant_id: &str) -> String {
+        format!("{}{grant_id}", self.grant_prefix())
+    }
+}
+
+/// Parses a JSON record read back from Redis.
+fn decode<T: serde::de::DeserializeOwned>(what: &str, json: &str) -> Result<T, StoreError> {
+    serde_json::from_str(json).map_err(|e| StoreError::Corrupt(format!("{what}: {e}")))
+}
+
+/// Serialises a record for Redis. The records are plain data, so this cannot fail in practice;
+/// if it ever did, the write is refused rather than storing something unreadable.
+fn encode<T: serde::Serialize>(what: &str, value: &T) -> Result<String, StoreError> {
+    serde_json::to_string(value).map_err(|e| StoreError::Corrupt(format!("{what}: {e}")))
+}

@@ -1,0 +1,196 @@
+//! The [`Store`] operations of [`RedisStore`], one round trip each.
+
+use super::{decode, encode, RedisStore, Request};
+use crate::clock::UnixTime;
+use crate::domain::{ClientId, ClientRecord, Digest};
+use crate::store::{
+    AccessRecord, CodeRecord, Issuance, Namespace, Redemption, Rotation, Store, StoreError,
+    StoredCode, StoredRefresh,
+};
+use async_trait::async_trait;
+use deadpool_redis::redis::{self, Script, ScriptInvocation};
+
+impl RedisStore {
+    /// Starts an invocation of one of the two issuing scripts with the layout `common.lua`
+    /// documents: `spent` is the code or refresh token key being consumed.
+    fn issuing<'s>(
+        &self,
+        script: &'s Script,
+        spent: String,
+        issue: &Issuance,
+    ) -> Result<ScriptInvocation<'s>, StoreError> {
+        let mut call = script.key(spent);
+        call.key(self.keys.access(&issue.access_digest))
+            .key(self.keys.refresh(&issue.refresh_digest))
+            .key(self.keys.grant(&issue.grant_id))
+            .arg(&issue.grant_id)
+            .arg(encode("access token", &issue.access)?)
+            .arg(issue.access_ttl)
+            .arg(encode("refresh token", &issue.refresh)?)
+            .arg(issue.refresh_ttl)
+            .arg(self.keys.grant_prefix());
+        Ok(call)
+    }
+}
+
+/// A script's reply whose first element was not one the script returns.
+fn unexpected(script: &str, reply: &[String]) -> StoreError {
+    let status = reply.first().map(String::as_str).unwrap_or("");
+    StoreError::Corrupt(format!("{script} script answered `{status}`"))
+}
+
+#[async_trait]
+impl Store for RedisStore {
+    async fn ping(&self) -> Result<(), StoreError> {
+        self.cmd::<String>(&redis::cmd("PING")).await.map(|_| ())
+    }
+
+    async fn put(&self, ns: Namespace, key: &str, value: &str, ttl: u64) -> Result<(), StoreError> {
+        let mut cmd = redis::cmd("SET");
+        cmd.arg(self.keys.record(ns, key))
+            .arg(value)
+            .arg("EX")
+            .arg(ttl);
+        self.cmd(&cmd).await
+    }
+
+    async fn get(&self, ns: Namespace, key: &str) -> Result<Option<String>, StoreError> {
+        self.cmd(redis::cmd("GET").arg(self.keys.record(ns, key)))
+            .await
+    }
+
+    async fn take(&self, ns: Namespace, key: &str) -> Result<Option<String>, StoreError> {
+        // GETDEL (Redis 6.2+) reads and deletes in one step: at most one caller sees the value.
+        self.cmd(redis::cmd("GETDEL").arg(self.keys.record(ns, key)))
+            .await
+    }
+
+    async fn delete(&self, ns: Namespace, key: &str) -> Result<(), StoreError> {
+        self.cmd(redis::cmd("DEL").arg(self.keys.record(ns, key)))
+            .await
+    }
+
+    async fn put_client(&self, client: &ClientRecord) -> Result<(), StoreError> {
+        let json = encode("client", client)?;
+        let mut cmd = redis::cmd("HSET");
+        cmd.arg(self.keys.clients())
+            .arg(client.client_id.as_str())
+            .arg(json);
+        self.cmd(&cmd).await
+    }
+
+    async fn client(&self, id: &ClientId) -> Result<Option<ClientRecord>, StoreError> {
+        let mut cmd = redis::cmd("HGET");
+        cmd.arg(self.keys.clients()).arg(id.as_str());
+        let json: Option<String> = self.cmd(&cmd).await?;
+        json.map(|j| decode("client", &j)).transpose()
+    }
+
+    async fn clients(&self) -> Result<Vec<ClientRecord>, StoreError> {
+        let all: Vec<String> = self
+            .cmd(redis::cmd("HVALS").arg(self.keys.clients()))
+            .await?;
+        all.iter().map(|j| decode("client", j)).collect()
+    }
+
+    async fn put_code(
+        &self,
+        code: &Digest,
+        record: &CodeRecord,
+        ttl: u64,
+    ) -> Result<(), StoreError> {
+        let key = self.keys.code(code);
+        let mut pipe = redis::pipe();
+        // One transaction, so no reader ever sees the code without its TTL.
+        pipe.atomic()
+            .cmd("DEL")
+            .arg(&key)
+            .ignore()
+            .cmd("HSET")
+            .arg(&key)
+            .arg("data")
+            .arg(encode("code", record)?)
+            .ignore()
+            .cmd("EXPIRE")
+            .arg(&key)
+            .arg(ttl)
+            .ignore();
+        self.call(Request::Pipe(&pipe)).await
+    }
+
+    async fn code(&self, code: &Digest) -> Result<Option<StoredCode>, StoreError> {
+        let mut cmd = redis::cmd("HMGET");
+        cmd.arg(self.keys.code(code)).arg("data").arg("consumed_by");
+        let (data, consumed_by): (Option<String>, Option<String>) = self.cmd(&cmd).await?;
+        let Some(data) = data else {
+            return Ok(None);
+        };
+        Ok(Some(StoredCode {
+            record: decode("code", &data)?,
+            consumed_by,
+        }))
+    }
+
+    async fn redeem_code(&self, code: &Digest, issue: &Issuance) -> Result<Redemption, StoreError> {
+        let call = self.issuing(&self.scripts.redeem, self.keys.code(code), issue)?;
+        let reply: Vec<String> = self.call(Request::Script(&call)).await?;
+        match reply.first().map(String::as_str) {
+            Some("issued") => Ok(Redemption::Issued),
+            Some("replayed") => Ok(Redemption::Replayed),
+            Some("not_found") => Ok(Redemption::NotFound),
+            _ => Err(unexpected("redeem", &reply)),
+        }
+    }
+
+    async fn access_token(&self, token: &Digest) -> Result<Option<AccessRecord>, StoreError> {
+        let json: Option<String> = self
+            .cmd(redis::cmd("GET").arg(self.keys.access(token)))
+            .await?;
+        json.map(|j| decode("access token", &j)).transpose()
+    }
+
+    async fn refresh_token(&self, token: &Digest) -> Result<Option<StoredRefresh>, StoreError> {
+        let mut cmd = redis::cmd("HMGET");
+        cmd.arg(self.keys.refresh(token))
+            .arg("data")
+            .arg("rotated_at");
+        let (data, rotated_at): (Option<String>, Option<String>) = self.cmd(&cmd).await?;
+        let Some(data) = data else {
+            return Ok(None);
+        };
+        let rotated_at = rotated_at
+            .map(|t| t.parse::<UnixTime>())
+            .transpose()
+            .map_err(|e| StoreError::Corrupt(format!("refresh token rotated_at: {e}")))?;
+        Ok(Some(StoredRefresh {
+            record: decode("refresh token", &data)?,
+            rotated_at,
+        }))
+    }
+
+    async fn rotate_refresh(
+        &self,
+        old: &Digest,
+        issue: &Issuance,
+        sealed_successor: &str,
+        now: UnixTime,
+        grace: u64,
+    ) -> Result<Rotation, StoreError> {
+        let mut call = self.issuing(&self.scripts.rotate, self.keys.refresh(old), issue)?;
+        call.arg(now).arg(grace).arg(sealed_successor);
+        let mut reply: Vec<String> = self.call(Request::Script(&call)).await?;
+        match reply.first().map(String::as_str) {
+            Some("rotated") => Ok(Rotation::Rotated),
+            Some("grace") if reply.len() == 2 => Ok(Rotation::Grace(reply.swap_remove(1))),
+            Some("reused") => Ok(Rotation::Reused),
+            Some("not_found") => Ok(Rotation::NotFound),
+            _ => Err(unexpected("rotate", &reply)),
+        }
+    }
+
+    async fn revoke_grant(&self, grant_id: &str) -> Result<(), StoreError> {
+        let call = self.scripts.revoke.key(self.keys.grant(grant_id));
+        let _: i64 = self.call(Request::Script(&call)).await?;
+        Ok(())
+    }
+}

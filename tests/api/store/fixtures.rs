@@ -1,0 +1,148 @@
+//! What the shared store tests are made of: the two subjects, records and small helpers.
+
+use crate::support::redis::RedisServer;
+use sso_bridge::clock::{Clock, OffsetClock, UnixTime};
+use sso_bridge::config::{StoreBackend, StoreSettings};
+use sso_bridge::domain::secret::random_id;
+use sso_bridge::domain::{Claims, ClientId, ClientRecord, Digest, RedirectUri, ScopeSet};
+use sso_bridge::store::memory::MemoryStore;
+use sso_bridge::store::redis::RedisStore;
+use sso_bridge::store::*;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// A store under test, and a way to make time pass for it.
+pub struct Subject {
+    pub store: Arc<dyn Store>,
+    clock: OffsetClock,
+    server: Option<Arc<RedisServer>>,
+}
+
+impl Subject {
+    pub fn memory() -> Subject {
+        let clock = OffsetClock::default();
+        let store = Arc::new(MemoryStore::new(Arc::new(clock.clone())));
+        Subject {
+            store,
+            clock,
+            server: None,
+        }
+    }
+
+    pub fn redis() -> Subject {
+        let server = RedisServer::shared();
+        let store = RedisStore::new(&redis_settings(&server.url(), 1000)).unwrap();
+        Subject {
+            store: Arc::new(store),
+            clock: OffsetClock::default(),
+            server: Some(server),
+        }
+    }
+
+    /// The application clock's now.
+    pub fn now(&self) -> UnixTime {
+        self.clock.now()
+    }
+
+    /// A TTL short enough to wait out: real seconds in Redis, clock seconds in memory.
+    pub fn short_ttl(&self) -> u64 {
+        if self.server.is_some() {
+            1
+        } else {
+            60
+        }
+    }
+
+    /// Lets `ttl` seconds (and a bit) pass for the store.
+    pub async fn outlive(&self, ttl: u64) {
+        match self.server {
+            Some(_) => tokio::time::sleep(Duration::from_millis(ttl * 1000 + 500)).await,
+            None => self.clock.advance(ttl as i64 + 1),
+        }
+    }
+}
+
+/// Settings of a Redis store with a fresh random key prefix.
+pub fn redis_settings(url: &str, timeout_ms: u64) -> StoreSettings {
+    StoreSettings {
+        backend: StoreBackend::Redis,
+        redis_url: url.to_owned().into(),
+        key_prefix: format!("test-{}:", random_id(9)),
+        pool_size: 8,
+        timeout_ms,
+    }
+}
+
+pub fn code_record(now: UnixTime) -> CodeRecord {
+    let claims = BTreeMap::from([("sub".to_string(), "ada".to_string())]);
+    CodeRecord {
+        client_id: ClientId::generate(),
+        redirect_uri: "https://app.example.com/callback".into(),
+        scopes: ScopeSet::parse("openid profile").unwrap(),
+        claims: Claims::new(claims).unwrap(),
+        code_challenge: Some("E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM".into()),
+        auth_time: now,
+        expires_at: now + 60,
+    }
+}
+
+/// What redeeming `code` or rotating a token of `grant_id` writes, with fresh token digests.
+pub fn issuance(grant_id: &str, code: &CodeRecord, ttl: u64) -> Issuance {
+    let now = code.auth_time;
+    Issuance {
+        grant_id: grant_id.into(),
+        access_digest: Digest::of(&random_id(32)),
+        access: AccessRecord {
+            grant_id: grant_id.into(),
+            client_id: code.client_id.clone(),
+            scopes: code.scopes.clone(),
+            claims: code.claims.clone(),
+            expires_at: now + ttl,
+        },
+        access_ttl: ttl,
+        refresh_digest: Digest::of(&random_id(32)),
+        refresh: RefreshRecord {
+            grant_id: grant_id.into(),
+            client_id: code.client_id.clone(),
+            sub: code.claims.sub().into(),
+            scopes: code.scopes.clone(),
+            auth_time: now,
+            expires_at: now + ttl,
+        },
+        refresh_ttl: ttl,
+    }
+}
+
+pub fn client(name: &str) -> ClientRecord {
+    ClientRecord {
+        client_id: ClientId::generate(),
+        name: name.into(),
+        secret_digest: Some(Digest::of("client secret")),
+        redirect_uris: vec![RedirectUri::parse("https://app.example.com/callback").unwrap()],
+        require_pkce: true,
+        enabled: true,
+        created_by: "root".into(),
+        created_at: 1_700_000_000,
+    }
+}
+
+/// A fresh code stored and redeemed: the grant it started.
+pub async fn redeemed(s: &Subject, grant: &str) -> (Digest, Issuance) {
+    let code = Digest::of(&random_id(32));
+    let record = code_record(s.now());
+    s.store.put_code(&code, &record, 60).await.unwrap();
+    let issue = issuance(grant, &record, 3600);
+    assert_eq!(
+        s.store.redeem_code(&code, &issue).await.unwrap(),
+        Redemption::Issued
+    );
+    (code, issue)
+}
+
+/// Whether any token of `issue` can still be read.
+pub async fn any_token_left(s: &Subject, issue: &Issuance) -> bool {
+    let access = s.store.access_token(&issue.access_digest).await.unwrap();
+    let refresh = s.store.refresh_token(&issue.refresh_digest).await.unwrap();
+    access.is_some() || refresh.is_some()
+}

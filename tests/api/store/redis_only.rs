@@ -1,0 +1,192 @@
+//! What only the Redis store can get wrong: what its keys reveal, TTLs, and outages.
+
+use super::fixtures::{code_record, issuance, redis_settings};
+use crate::support::redis::RedisServer;
+use deadpool_redis::redis::{self, aio::MultiplexedConnection, AsyncCommands};
+use sso_bridge::clock::{Clock, SystemClock};
+use sso_bridge::domain::{Digest, SecretToken};
+use sso_bridge::store::redis::RedisStore;
+use sso_bridge::store::{Namespace, Redemption, Rotation, Store, StoreError};
+use std::net::TcpListener;
+use std::time::{Duration, Instant};
+
+async fn raw(server: &RedisServer) -> MultiplexedConnection {
+    let client = redis::Client::open(server.url()).unwrap();
+    client.get_multiplexed_async_connection().await.unwrap()
+}
+
+/// Asserts that `result` is `Unavailable` and came back well within a hang.
+fn assert_unavailable<T: std::fmt::Debug>(result: Result<T, StoreError>, started: Instant) {
+    assert!(
+        matches!(result, Err(StoreError::Unavailable(_))),
+        "{result:?}"
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
+#[tokio::test]
+async fn secrets_are_stored_only_as_digests_under_the_key_prefix() {
+    let server = RedisServer::shared();
+    let settings = redis_settings(&server.url(), 1000);
+    let store = RedisStore::new(&settings).unwrap();
+    let (code, access, refresh) = (
+        SecretToken::generate(),
+        SecretToken::generate(),
+        SecretToken::generate(),
+    );
+    let record = code_record(SystemClock.now());
+    store.put_code(&code.digest(), &record, 60).await.unwrap();
+    let mut issue = issuance("g1", &record, 3600);
+    issue.access_digest = access.digest();
+    issue.refresh_digest = refresh.digest();
+    let redeemed = store.redeem_code(&code.digest(), &issue).await.unwrap();
+    assert_eq!(redeemed, Redemption::Issued);
+
+    let mut conn = raw(&server).await;
+    let keys: Vec<String> = conn
+        .keys(format!("{}*", settings.key_prefix))
+        .await
+        .unwrap();
+    let mut dump = keys.join("\n");
+    for key in &keys {
+        let kind: String = redis::cmd("TYPE")
+            .arg(key)
+            .query_async(&mut conn)
+            .await
+            .unwrap();
+        let values: Vec<String> = match kind.as_str() {
+            "string" => vec![conn.get(key).await.unwrap()],
+            "hash" => conn.hvals(key).await.unwrap(),
+            "set" => conn.smembers(key).await.unwrap(),
+            other => panic!("unexpected key type {other}"),
+        };
+        dump.push_str(&values.join("\n"));
+    }
+    for secret in [&code, &access, &refresh] {
+        assert!(!dump.contains(secret.expose()));
+    }
+    let p = &settings.key_prefix;
+    for expected in [
+        format!("{p}code:{}", code.digest().as_hex()),
+        format!("{p}at:{}", access.digest().as_hex()),
+        format!("{p}rt:{}", refresh.digest().as_hex()),
+        format!("{p}grant:g1"),
+    ] {
+        assert!(keys.contains(&expected), "{expected} not in {keys:?}");
+    }
+}
+
+#[tokio::test]
+async fn a_consumed_code_keeps_its_remaining_ttl_and_the_grant_index_outlives_its_tokens() {
+    let server = RedisServer::shared();
+    let settings = redis_settings(&server.url(), 1000);
+    let store = RedisStore::new(&settings).unwrap();
+    let p = settings.key_prefix.clone();
+    let code = Digest::of("a code");
+    let record = code_record(SystemClock.now());
+    store.put_code(&code, &record, 60).await.unwrap();
+    let mut first = issuance("g1", &record, 600);
+    first.refresh_ttl = 5000;
+    let mut next = issuance("g1", &record, 600);
+    next.refresh_ttl = 1000;
+
+    assert_eq!(
+        store.redeem_code(&code, &first).await.unwrap(),
+        Redemption::Issued
+    );
+    let now = SystemClock.now();
+    let rotated = store.rotate_refresh(&first.refresh_digest, &next, "s", now, 10);
+    assert_eq!(rotated.await.unwrap(), Rotation::Rotated);
+
+    let mut conn = raw(&server).await;
+    let ttl = |key: String| {
+        let mut conn = conn.clone();
+        async move { conn.ttl::<_, i64>(key).await.unwrap() }
+    };
+    let code_ttl = ttl(format!("{p}code:{}", code.as_hex())).await;
+    assert!((50..=60).contains(&code_ttl), "code TTL {code_ttl}");
+    let old_ttl = ttl(format!("{p}rt:{}", first.refresh_digest.as_hex())).await;
+    assert!(
+        (4990..=5000).contains(&old_ttl),
+        "rotated token TTL {old_ttl}"
+    );
+    let index_ttl = ttl(format!("{p}grant:g1")).await;
+    assert!((4990..=5000).contains(&index_ttl), "index TTL {index_ttl}");
+    let members: Vec<String> = conn.smembers(format!("{p}grant:g1")).await.unwrap();
+    assert_eq!(members.len(), 4);
+}
+
+#[tokio::test]
+async fn a_store_built_while_redis_is_down_answers_unavailable_without_hanging() {
+    // Nothing listens on a port that was free a moment ago: connections are refused.
+    let port = crate::support::ports::free_port();
+    let url = format!("redis://:hunter2@127.0.0.1:{port}");
+    let refused = RedisStore::new(&redis_settings(&url, 500)).unwrap();
+    let started = Instant::now();
+    let answer = refused.ping().await;
+    let message = format!("{answer:?}");
+    assert!(
+        !message.contains("hunter2") && !message.contains("redis://"),
+        "{message}"
+    );
+    assert_unavailable(answer, started);
+
+    // A listener that accepts (the kernel completes the handshake) but never answers.
+    let silent = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("redis://{}", silent.local_addr().unwrap());
+    let store = RedisStore::new(&redis_settings(&url, 300)).unwrap();
+    let started = Instant::now();
+    assert_unavailable(store.get(Namespace::Session, "k").await, started);
+    let started = Instant::now();
+    let code = Digest::of("a code");
+    let issue = issuance("g1", &code_record(SystemClock.now()), 60);
+    assert_unavailable(store.redeem_code(&code, &issue).await, started);
+}
+
+#[tokio::test]
+async fn the_same_store_recovers_by_itself_when_redis_comes_back() {
+    let mut server = RedisServer::start();
+    let settings = redis_settings(&server.url(), 500);
+    let store = RedisStore::new(&settings).unwrap();
+    store.put(Namespace::Session, "k", "{}", 60).await.unwrap();
+
+    server.stop();
+    let started = Instant::now();
+    assert_unavailable(store.get(Namespace::Session, "k").await, started);
+    let started = Instant::now();
+    assert_unavailable(store.ping().await, started);
+
+    let port = server.port();
+    server.restart();
+    assert_eq!(
+        server.port(),
+        port,
+        "the store keeps the address it was built with"
+    );
+    store.ping().await.unwrap();
+    store.put(Namespace::Session, "k", "{}", 60).await.unwrap();
+    assert!(store.get(Namespace::Session, "k").await.unwrap().is_some());
+    // The restarted server has an empty script cache: scripts are loaded again on demand.
+    let code = Digest::of("a code");
+    let record = code_record(SystemClock.now());
+    store.put_code(&code, &record, 60).await.unwrap();
+    let issue = issuance("g1", &record, 60);
+    assert_eq!(
+        store.redeem_code(&code, &issue).await.unwrap(),
+        Redemption::Issued
+    );
+}
+
+#[tokio::test]
+async fn a_tls_url_is_accepted_and_a_failed_handshake_is_unavailable() {
+    // A plain-text server cannot complete a TLS handshake: the store must say so, not panic.
+    let server = RedisServer::shared();
+    let url = server.url().replacen("redis://", "rediss://", 1);
+    let store = RedisStore::new(&redis_settings(&url, 500)).unwrap();
+    let started = Instant::now();
+    assert_unavailable(store.ping().await, started);
+}
