@@ -1,1 +1,325 @@
-//! placeholder, filled by its owner
+//! A private slapd serving `tests/fixtures/directory.ldif` on free loopback ports, with LDAPS
+//! and StartTLS under a test CA made with the `openssl` command.
+//!
+//! slapd runs under a small `sh` wrapper that kills it as soon as the wrapper's stdin closes,
+//! which happens when the test process exits however it exits: a shared instance held in a
+//! `static` (never dropped) leaves no server behind.
+
+use super::ports::{free_port, wait_for_port};
+use secrecy::SecretString;
+use sso_bridge::config::{DirectoryBackend, DirectorySettings};
+use std::ffi::OsStr;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+use tempfile::TempDir;
+
+/// Suffix of the test directory.
+pub const BASE: &str = "dc=example,dc=com";
+/// Where the people are.
+pub const PEOPLE: &str = "ou=people,dc=example,dc=com";
+/// The service account that searches the people.
+pub const SERVICE_DN: &str = "cn=sso-bridge,ou=services,dc=example,dc=com";
+/// Its password.
+pub const SERVICE_PASSWORD: &str = "sso-bridge-pw";
+/// The fixture loaded into every instance.
+pub const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/directory.ldif");
+
+/// How long start-up may take before the harness gives up (slapadd, slapd, first bind).
+const READY_LIMIT: Duration = Duration::from_secs(20);
+
+/// Runs `"$@"` in the background, prints its pid, and kills it when stdin reaches end of file.
+const WRAPPER: &str = r#""$@" >/dev/null 2>>"$SLAPD_LOG" &
+child=$!
+echo "$child"
+read _ignored
+kill -KILL "$child" 2>/dev/null
+wait "$child" 2>/dev/null
+if [ -n "$SLAPD_CLEANUP" ]; then rm -rf "$SLAPD_CLEANUP"; fi
+"#;
+
+/// A running slapd; killed on drop.
+pub struct Slapd {
+    dir: TempDir,
+    port: u16,
+    ldaps_port: u16,
+    /// Whether the wrapper removes the directory itself (the shared instance is never dropped).
+    cleanup_on_exit: bool,
+    process: Option<Process>,
+}
+
+struct Process {
+    wrapper: Child,
+    pid: u32,
+}
+
+impl Slapd {
+    /// Starts a slapd of its own, for tests that stop, restart or suspend it. Like every
+    /// instance it serves `ldap://` (with StartTLS) and `ldaps://`.
+    pub fn start() -> Slapd {
+        Self::launch(false)
+    }
+
+    /// One slapd shared by the tests of this run that leave it running as it is (never stop or
+    /// suspend it).
+    pub fn shared() -> &'static Slapd {
+        static SHARED: OnceLock<Slapd> = OnceLock::new();
+        SHARED.get_or_init(|| Self::launch(true))
+    }
+
+    fn launch(cleanup_on_exit: bool) -> Slapd {
+        let dir = tempfile::Builder::new()
+            .prefix("sso-bridge-slapd-")
+            .tempdir()
+            .expect("a temporary directory for slapd");
+        std::fs::create_dir(dir.path().join("db")).expect("the database directory");
+        make_certificates(dir.path());
+        std::fs::write(dir.path().join("slapd.conf"), slapd_conf(dir.path()))
+            .expect("slapd.conf written");
+        run(Command::new("slapadd")
+            .arg("-q")
+            .arg("-f")
+            .arg(dir.path().join("slapd.conf"))
+            .arg("-l")
+            .arg(FIXTURE));
+        let mut slapd = Slapd {
+            dir,
+            port: free_port(),
+            ldaps_port: free_port(),
+            cleanup_on_exit,
+            process: None,
+        };
+        slapd.spawn();
+        slapd
+    }
+
+    /// `ldap://127.0.0.1:<port>/` (StartTLS is offered there too).
+    pub fn url(&self) -> String {
+        format!("ldap://127.0.0.1:{}/", self.port)
+    }
+
+    /// `ldaps://127.0.0.1:<port>/`.
+    pub fn ldaps_url(&self) -> String {
+        format!("ldaps://127.0.0.1:{}/", self.ldaps_port)
+    }
+
+    /// PEM of the CA that signed the server certificate (for 127.0.0.1 and localhost).
+    pub fn ca_file(&self) -> PathBuf {
+        self.dir.path().join("ca.pem")
+    }
+
+    /// PEM of another CA, which signed nothing this server presents.
+    pub fn foreign_ca_file(&self) -> PathBuf {
+        self.dir.path().join("foreign-ca.pem")
+    }
+
+    /// Settings of an LDAP directory on this server: plain `ldap://`, the service account,
+    /// short timeouts (1 s connect, 1.5 s per operation), the default filters.
+    pub fn settings(&self) -> DirectorySettings {
+        DirectorySettings {
+            backend: DirectoryBackend::Ldap,
+            ldif_path: None,
+            url: self.url(),
+            bind_dn: SERVICE_DN.into(),
+            bind_password: Some(SecretString::from(SERVICE_PASSWORD)),
+            bind_password_file: None,
+            user_base: PEOPLE.into(),
+            user_filter: "(&(objectClass=inetOrgPerson)(uid={username}))".into(),
+            lookup_filter: "(&(objectClass=inetOrgPerson)(uid={sub}))".into(),
+            starttls: false,
+            ca_file: None,
+            connect_timeout_ms: 1000,
+            operation_timeout_ms: 1500,
+            pool_size: 2,
+        }
+    }
+
+    /// Freezes the server (SIGSTOP): the kernel still accepts connections, nothing answers.
+    pub fn suspend(&self) {
+        self.signal("-STOP");
+    }
+
+    /// Lets a suspended server run again (SIGCONT).
+    pub fn resume(&self) {
+        self.signal("-CONT");
+    }
+
+    /// Kills the server and waits until it is gone; its data and ports are kept for `restart`.
+    pub fn stop(&mut self) {
+        if let Some(mut process) = self.process.take() {
+            // Closing the wrapper's stdin makes it kill slapd and wait for it.
+            drop(process.wrapper.stdin.take());
+            process.wrapper.wait().expect("the slapd wrapper ends");
+        }
+    }
+
+    /// Starts the server again on the same ports with the same data, and waits until it answers.
+    pub fn restart(&mut self) {
+        self.stop();
+        self.spawn();
+    }
+
+    fn signal(&self, signal: &str) {
+        let pid = self.process.as_ref().expect("slapd is running").pid;
+        run(Command::new("kill").arg(signal).arg(pid.to_string()));
+    }
+
+    fn spawn(&mut self) {
+        let dir = self.dir.path();
+        let urls = format!("{} {}", self.url(), self.ldaps_url());
+        let mut wrapper = Command::new("sh")
+            .arg("-c")
+            .arg(WRAPPER)
+            .arg("slapd-wrapper")
+            .arg("slapd")
+            .arg("-f")
+            .arg(dir.join("slapd.conf"))
+            .arg("-h")
+            .arg(&urls)
+            .arg("-d")
+            .arg("0")
+            .env("SLAPD_LOG", dir.join("slapd.log"))
+            .env(
+                "SLAPD_CLEANUP",
+                if self.cleanup_on_exit {
+                    dir.as_os_str()
+                } else {
+                    OsStr::new("")
+                },
+            )
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("sh runs slapd");
+        let mut line = String::new();
+        BufReader::new(wrapper.stdout.take().expect("wrapper stdout"))
+            .read_line(&mut line)
+            .expect("the wrapper prints slapd's pid");
+        let pid = line.trim().parse().expect("a pid");
+        self.process = Some(Process { wrapper, pid });
+        self.wait_until_ready();
+    }
+
+    /// Polls with a real bind as the service account until it succeeds or the limit passes.
+    fn wait_until_ready(&self) {
+        let deadline = Instant::now() + READY_LIMIT;
+        wait_for_port(self.port, READY_LIMIT);
+        loop {
+            let bound = Command::new("ldapwhoami")
+                .args(["-x", "-o", "nettimeout=1", "-H", &self.url()])
+                .args(["-D", SERVICE_DN, "-w", SERVICE_PASSWORD])
+                .env("LDAPNOINIT", "1")
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status()
+                .expect("ldapwhoami runs");
+            if bound.success() {
+                wait_for_port(self.ldaps_port, READY_LIMIT);
+                return;
+            }
+            if Instant::now() > deadline {
+                let log =
+                    std::fs::read_to_string(self.dir.path().join("slapd.log")).unwrap_or_default();
+                panic!("slapd did not accept the service bind within {READY_LIMIT:?}:\n{log}");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Slapd {
+    fn drop(&mut self) {
+        if let Some(mut process) = self.process.take() {
+            drop(process.wrapper.stdin.take());
+            let _ = process.wrapper.wait();
+        }
+    }
+}
+
+/// slapd.conf: the schemas inetOrgPerson needs, one mdb database, TLS, and ACLs under which
+/// only the service account (and each person, for their own entry) reads the people, and
+/// passwords are usable for binds but readable by no one.
+fn slapd_conf(dir: &Path) -> String {
+    let dir = dir.display();
+    format!(
+        r#"include /etc/ldap/schema/core.schema
+include /etc/ldap/schema/cosine.schema
+include /etc/ldap/schema/inetorgperson.schema
+include /etc/ldap/schema/nis.schema
+modulepath /usr/lib/ldap
+moduleload back_mdb
+TLSCACertificateFile {dir}/ca.pem
+TLSCertificateFile {dir}/server.pem
+TLSCertificateKeyFile {dir}/server.key
+
+database mdb
+suffix "{BASE}"
+rootdn "cn=admin,{BASE}"
+rootpw admin-pw
+directory {dir}/db
+maxsize 16777216
+
+access to dn.base="" by * read
+access to attrs=userPassword
+  by self write
+  by anonymous auth
+  by * none
+access to dn.subtree="{PEOPLE}"
+  by dn.exact="{SERVICE_DN}" read
+  by self read
+  by * none
+access to * by * none
+"#
+    )
+}
+
+/// A test CA, a server certificate it signs for 127.0.0.1 and localhost, and an unrelated CA.
+fn make_certificates(dir: &Path) {
+    let ca = |name: &str, subject: &str| {
+        run(Command::new("openssl")
+            .current_dir(dir)
+            .args(["req", "-x509", "-newkey", "ec", "-pkeyopt"])
+            .args(["ec_paramgen_curve:prime256v1", "-nodes", "-days", "2"])
+            .args([
+                "-keyout",
+                &format!("{name}.key"),
+                "-out",
+                &format!("{name}.pem"),
+            ])
+            .args(["-subj", subject])
+            .args(["-addext", "basicConstraints=critical,CA:TRUE"])
+            .args(["-addext", "keyUsage=critical,keyCertSign,cRLSign"]));
+    };
+    ca("ca", "/CN=sso-bridge test CA");
+    ca("foreign-ca", "/CN=some other CA");
+    run(Command::new("openssl")
+        .current_dir(dir)
+        .args(["req", "-x509", "-newkey", "ec", "-pkeyopt"])
+        .args(["ec_paramgen_curve:prime256v1", "-nodes", "-days", "2"])
+        .args(["-keyout", "server.key", "-out", "server.pem"])
+        .args([
+            "-subj",
+            "/CN=localhost",
+            "-CA",
+            "ca.pem",
+            "-CAkey",
+            "ca.key",
+        ])
+        .args(["-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"])
+        .args(["-addext", "basicConstraints=critical,CA:FALSE"])
+        .args(["-addext", "keyUsage=critical,digitalSignature"])
+        .args(["-addext", "extendedKeyUsage=serverAuth"]));
+}
+
+/// Runs a command to completion; panics with its output when it fails.
+fn run(command: &mut Command) {
+    let output = command.output().expect("the command runs");
+    assert!(
+        output.status.success(),
+        "{command:?} failed: {}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+}

@@ -1,1 +1,0 @@
-//! LDAP directory: search-then-bind.

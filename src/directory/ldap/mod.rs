@@ -1,0 +1,358 @@
+//! LDAP directory: search-then-bind against the corporate directory (ldap3).
+//!
+//! A pool of connections bound as the service account finds the user's entry; the password is
+//! then checked by a simple bind as that entry on a fresh connection, closed straight after, so
+//! pooled connections keep the service identity. Every step has a timeout and each call a
+//! backstop, so a hung server answers [`DirectoryError::Unavailable`] instead of hanging sign-in.
+
+mod pool;
+mod settings;
+mod tls;
+
+use self::pool::{describe, is_disconnect, text_suffix, Cause, Connector};
+use self::pool::{Conn, ServiceManager};
+use self::settings::{check_filter, check_url, service_account};
+use super::claims::ClaimMapping;
+use super::{Attributes, Directory, DirectoryError, DirectoryUser};
+use crate::config::DirectorySettings;
+use async_trait::async_trait;
+use deadpool::managed::{Object, Pool, PoolError, TimeoutType};
+use deadpool::Runtime;
+use ldap3::{ldap_escape, LdapError, Scope, SearchEntry};
+use secrecy::{ExposeSecret, SecretString};
+use std::fmt;
+use std::future::Future;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// LDAP result code of a bind with a wrong password or an unknown DN (RFC 4511 §4.1.9).
+const INVALID_CREDENTIALS: u32 = 49;
+
+/// The production directory: search-then-bind over LDAP, LDAPS or StartTLS.
+pub struct LdapDirectory {
+    pool: Pool<ServiceManager>,
+    connector: Connector,
+    url: String,
+    user_base: String,
+    user_filter: String,
+    lookup_filter: String,
+    attributes: Vec<String>,
+    operation_timeout: Duration,
+    authenticate_budget: Duration,
+    lookup_budget: Duration,
+}
+
+/// The directory settings cannot be used; found at start-up, before any connection.
+#[derive(Debug, thiserror::Error)]
+pub enum LdapConfigError {
+    /// `directory.url` is not an `ldap://` or `ldaps://` URL with a host.
+    #[error("directory.url `{0}`: must be an ldap:// or ldaps:// URL naming a host")]
+    Url(String),
+    /// A filter setting lacks its placeholder or is not a valid RFC 4515 filter.
+    #[error("directory.{key}: {reason}")]
+    Filter { key: &'static str, reason: String },
+    /// `bind_dn` is set without a password, or with both password settings.
+    #[error("directory.bind_password: {0}")]
+    Password(String),
+    /// `bind_password_file` cannot be read or is empty.
+    #[error("directory.bind_password_file {}: {reason}", path.display())]
+    PasswordFile { path: PathBuf, reason: String },
+    /// `ca_file` cannot be read or holds no usable certificate.
+    #[error("directory.ca_file {}: {reason}", path.display())]
+    CaFile { path: PathBuf, reason: String },
+    /// TLS is on, no `ca_file` is set and the system has no trusted roots.
+    #[error("no system CA certificates to verify the directory with; set directory.ca_file")]
+    NoSystemRoots,
+    /// The TLS client could not be configured.
+    #[error("directory TLS: {0}")]
+    Tls(String),
+    /// The connection pool could not be built.
+    #[error("directory connection pool: {0}")]
+    Pool(String),
+}
+
+impl LdapDirectory {
+    /// Prepares the directory from its settings without connecting, so the service starts (and
+    /// answers `Unavailable`) while the directory is down; connections open on first use.
+    ///
+    /// Reads `bind_password_file` and `ca_file` now, so a bad path stops start-up.
+    pub fn new(
+        settings: &DirectorySettings,
+        mapping: &ClaimMapping,
+    ) -> Result<Self, LdapConfigError> {
+        let url = check_url(&settings.url)?;
+        check_filter("user_filter", &settings.user_filter, "{username}")?;
+        check_filter("lookup_filter", &settings.lookup_filter, "{sub}")?;
+        let tls = if url.scheme() == "ldaps" || settings.starttls {
+            Some(tls::client_config(settings.ca_file.as_deref())?)
+        } else {
+            None
+        };
+        let connect_timeout = Duration::from_millis(settings.connect_timeout_ms);
+        let operation_timeout = Duration::from_millis(settings.operation_timeout_ms);
+        let connector = Connector::new(
+            settings.url.clone(),
+            settings.starttls,
+            tls,
+            connect_timeout,
+        );
+        let manager = ServiceManager::new(
+            connector.clone(),
+            service_account(settings)?,
+            operation_timeout,
+        );
+        let pool = Pool::builder(manager)
+            .max_size(settings.pool_size.max(1))
+            .runtime(Runtime::Tokio1)
+            .wait_timeout(Some(operation_timeout))
+            .create_timeout(Some(connect_timeout + operation_timeout))
+            .recycle_timeout(Some(operation_timeout))
+            .build()
+            .map_err(|err| LdapConfigError::Pool(err.to_string()))?;
+        Ok(Self {
+            pool,
+            connector,
+            url: settings.url.clone(),
+            user_base: settings.user_base.clone(),
+            user_filter: settings.user_filter.clone(),
+            lookup_filter: settings.lookup_filter.clone(),
+            attributes: mapping.attributes(),
+            operation_timeout,
+            // Each backstop sits below the sum of its steps' timeouts (pool wait, connect,
+            // bind, search...): it bounds the whole call, not any one step.
+            authenticate_budget: 2 * connect_timeout + 3 * operation_timeout,
+            lookup_budget: connect_timeout + 2 * operation_timeout,
+        })
+    }
+
+    /// Runs `call` under the backstop `budget`.
+    async fn within<T>(
+        &self,
+        budget: Duration,
+        call: impl Future<Output = Result<T, DirectoryError>>,
+    ) -> Result<T, DirectoryError> {
+        tokio::time::timeout(budget, call)
+            .await
+            .unwrap_or_else(|_| {
+                Err(DirectoryError::Unavailable(format!(
+                    "{} did not answer within {} ms",
+                    self.url,
+                    budget.as_millis()
+                )))
+            })
+    }
+
+    /// Searches the user base on a pooled service connection.
+    ///
+    /// A connection that fails is dropped rather than returned. A reused one that turns out to
+    /// be disconnected (the server restarted while it sat idle) is retried once on a new one.
+    async fn search(&self, filter: &str) -> Result<Vec<DirectoryUser>, DirectoryError> {
+        let mut retried = false;
+        loop {
+            let mut conn = self.pool.get().await.map_err(pool_unavailable)?;
+            let reused = Object::metrics(&conn).recycle_count > 0;
+            match self.search_on(&mut conn, filter).await {
+                Ok(users) => return Ok(users),
+                Err(err) => {
+                    drop(Object::take(conn));
+                    if let SearchFailure::Ldap(ldap) = &err {
+                        if reused && !retried && is_disconnect(ldap) {
+                            tracing::debug!(error = %ldap, "stale directory connection, retrying");
+                            retried = true;
+                            continue;
+                        }
+                    }
+                    return Err(DirectoryError::Unavailable(format!(
+                        "search of {} on {}: {err}",
+                        self.user_base, self.url
+                    )));
+                }
+            }
+        }
+    }
+
+    async fn search_on(
+        &self,
+        conn: &mut Conn,
+        filter: &str,
+    ) -> Result<Vec<DirectoryUser>, SearchFailure> {
+        let ldap3::SearchResult(entries, result) = conn
+            .ldap
+            .with_timeout(self.operation_timeout)
+            .search(&self.user_base, Scope::Subtree, filter, &self.attributes)
+            .await
+            .map_err(SearchFailure::Ldap)?;
+        if result.rc != 0 {
+            return Err(SearchFailure::Result {
+                rc: result.rc,
+                text: result.text,
+            });
+        }
+        Ok(entries
+            .into_iter()
+            .filter(|entry| !entry.is_ref() && !entry.is_intermediate())
+            .map(|entry| to_user(SearchEntry::construct(entry)))
+            .collect())
+    }
+
+    /// Checks `password` by a simple bind as `dn` on a fresh connection, then unbinds.
+    async fn bind_as(&self, dn: &str, password: &SecretString) -> Result<(), DirectoryError> {
+        let mut conn = self
+            .connector
+            .connect()
+            .await
+            .map_err(|Cause(cause)| DirectoryError::Unavailable(cause))?;
+        let result = conn
+            .ldap
+            .with_timeout(self.operation_timeout)
+            .simple_bind(dn, password.expose_secret())
+            .await
+            .map_err(|err| {
+                DirectoryError::Unavailable(format!(
+                    "bind as the user's entry on {}: {}",
+                    self.url,
+                    describe(&err)
+                ))
+            })?;
+        let outcome = match result.rc {
+            0 => Ok(()),
+            INVALID_CREDENTIALS => Err(DirectoryError::InvalidCredentials),
+            rc => Err(DirectoryError::Unavailable(format!(
+                "bind as the user's entry on {} answered result code {rc}{}",
+                self.url,
+                text_suffix(&result.text)
+            ))),
+        };
+        if let Err(err) = conn
+            .ldap
+            .with_timeout(self.operation_timeout)
+            .unbind()
+            .await
+        {
+            tracing::debug!(error = %err, "unbind after the user's bind failed");
+        }
+        outcome
+    }
+
+    async fn find_and_bind(
+        &self,
+        username: &str,
+        password: &SecretString,
+    ) -> Result<DirectoryUser, DirectoryError> {
+        let filter = fill(&self.user_filter, "{username}", username);
+        let mut users = self.search(&filter).await?;
+        let count = users.len();
+        let (1, Some(user)) = (count, users.pop()) else {
+            if count > 1 {
+                tracing::warn!(
+                    count,
+                    "the user filter matched several entries; refusing the sign-in"
+                );
+            }
+            return Err(DirectoryError::InvalidCredentials);
+        };
+        self.bind_as(&user.dn, password).await?;
+        Ok(user)
+    }
+
+    async fn find_by_subject(&self, sub: &str) -> Result<Option<DirectoryUser>, DirectoryError> {
+        let filter = fill(&self.lookup_filter, "{sub}", sub);
+        let mut users = self.search(&filter).await?;
+        if users.len() > 1 {
+            tracing::warn!(
+                count = users.len(),
+                "the lookup filter matched several entries; treating the subject as gone"
+            );
+            return Ok(None);
+        }
+        Ok(users.pop())
+    }
+}
+
+#[async_trait]
+impl Directory for LdapDirectory {
+    #[tracing::instrument(name = "ldap_authenticate", skip_all, fields(username = %username))]
+    async fn authenticate(
+        &self,
+        username: &str,
+        password: &SecretString,
+    ) -> Result<DirectoryUser, DirectoryError> {
+        // An empty simple bind is an anonymous bind, which succeeds: refuse it here.
+        if username.is_empty() || password.expose_secret().is_empty() {
+            return Err(DirectoryError::InvalidCredentials);
+        }
+        self.within(
+            self.authenticate_budget,
+            self.find_and_bind(username, password),
+        )
+        .await
+    }
+
+    #[tracing::instrument(name = "ldap_lookup", skip_all, fields(sub = %sub))]
+    async fn lookup(&self, sub: &str) -> Result<Option<DirectoryUser>, DirectoryError> {
+        if sub.is_empty() {
+            return Ok(None);
+        }
+        self.within(self.lookup_budget, self.find_by_subject(sub))
+            .await
+    }
+}
+
+impl fmt::Debug for LdapDirectory {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("LdapDirectory")
+            .field("url", &self.url)
+            .field("user_base", &self.user_base)
+            .field("pool", &self.pool.status())
+            .finish_non_exhaustive()
+    }
+}
+
+/// Why a pooled search failed.
+#[derive(Debug, thiserror::Error)]
+enum SearchFailure {
+    #[error("{}", describe(.0))]
+    Ldap(LdapError),
+    #[error("result code {rc}{}", text_suffix(.text))]
+    Result { rc: u32, text: String },
+}
+
+/// The filter `template` with `placeholder` replaced by `value`, RFC 4515-escaped.
+///
+/// Escaping `*`, `(`, `)`, `\` and NUL keeps a username from adding wildcards or clauses; the
+/// replacement is one pass, so placeholders inside `value` stay literal.
+fn fill(template: &str, placeholder: &str, value: &str) -> String {
+    template.replace(placeholder, &ldap_escape(value))
+}
+
+/// An entry as handed upward: its DN, and its attributes with lowercased names. Values that
+/// are not UTF-8 (photos, certificates) are left out; no claim reads them.
+fn to_user(entry: SearchEntry) -> DirectoryUser {
+    let mut attributes = Attributes::new();
+    for (name, values) in entry.attrs {
+        attributes
+            .entry(name.to_ascii_lowercase())
+            .or_default()
+            .extend(values);
+    }
+    DirectoryUser {
+        dn: entry.dn,
+        attributes,
+    }
+}
+
+fn pool_unavailable(err: PoolError<Cause>) -> DirectoryError {
+    DirectoryError::Unavailable(match err {
+        PoolError::Backend(Cause(cause)) => cause,
+        PoolError::Timeout(TimeoutType::Wait) => {
+            "every service connection stayed busy past the operation timeout".into()
+        }
+        PoolError::Timeout(TimeoutType::Create) => {
+            "opening and binding a service connection took longer than its timeout".into()
+        }
+        other => format!("service connection pool: {other}"),
+    })
+}
+
+#[cfg(test)]
+mod tests;

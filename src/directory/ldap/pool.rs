@@ -1,0 +1,214 @@
+//! Connections to the directory: opening one (plain, StartTLS or LDAPS) under the connect
+//! timeout, and the deadpool manager of service connections used for searches.
+
+use deadpool::managed::{Manager, Metrics, RecycleError, RecycleResult};
+use ldap3::{Ldap, LdapConnAsync, LdapConnSettings, LdapError};
+use rustls::ClientConfig;
+use secrecy::{ExposeSecret, SecretString};
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::task::JoinHandle;
+
+/// Why opening or preparing a connection failed, worded for the operator.
+#[derive(Debug)]
+pub(super) struct Cause(pub(super) String);
+
+impl fmt::Display for Cause {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// How to open a connection to the directory.
+#[derive(Clone)]
+pub(super) struct Connector {
+    url: String,
+    starttls: bool,
+    tls: Option<Arc<ClientConfig>>,
+    connect_timeout: Duration,
+}
+
+impl Connector {
+    pub(super) fn new(
+        url: String,
+        starttls: bool,
+        tls: Option<Arc<ClientConfig>>,
+        connect_timeout: Duration,
+    ) -> Self {
+        Self {
+            url,
+            starttls,
+            tls,
+            connect_timeout,
+        }
+    }
+
+    /// Opens a connection; the connect timeout covers TCP, StartTLS and the TLS handshake.
+    pub(super) async fn connect(&self) -> Result<Conn, Cause> {
+        let mut settings = LdapConnSettings::new()
+            .set_conn_timeout(self.connect_timeout)
+            .set_starttls(self.starttls);
+        if let Some(config) = &self.tls {
+            settings = settings.set_config(Arc::clone(config));
+        }
+        let (conn, ldap) = LdapConnAsync::with_settings(settings, &self.url)
+            .await
+            .map_err(|err| {
+                Cause(format!(
+                    "cannot connect to {}: {}",
+                    self.url,
+                    describe(&err)
+                ))
+            })?;
+        let driver = tokio::spawn(async move {
+            if let Err(err) = conn.drive().await {
+                tracing::debug!(error = %err, "directory connection ended");
+            }
+        });
+        Ok(Conn { ldap, driver })
+    }
+}
+
+/// An open connection: the operation handle and the task driving its socket.
+pub(super) struct Conn {
+    pub(super) ldap: Ldap,
+    driver: JoinHandle<()>,
+}
+
+impl Conn {
+    /// Whether the socket is gone (the server closed it, or an I/O error ended the driver).
+    fn is_closed(&mut self) -> bool {
+        self.driver.is_finished() || self.ldap.is_closed()
+    }
+}
+
+impl Drop for Conn {
+    /// Ends the driver with the handle: a connection dropped after a timeout must not keep a
+    /// task waiting on a server that never answers.
+    fn drop(&mut self) {
+        self.driver.abort();
+    }
+}
+
+/// The service account that searches run as; `None` searches anonymously.
+pub(super) struct ServiceAccount {
+    pub(super) dn: String,
+    pub(super) password: SecretString,
+}
+
+/// Creates service connections (connected, then bound as the service account) for the pool.
+pub(super) struct ServiceManager {
+    connector: Connector,
+    account: Option<ServiceAccount>,
+    operation_timeout: Duration,
+}
+
+impl ServiceManager {
+    pub(super) fn new(
+        connector: Connector,
+        account: Option<ServiceAccount>,
+        operation_timeout: Duration,
+    ) -> Self {
+        Self {
+            connector,
+            account,
+            operation_timeout,
+        }
+    }
+}
+
+impl Manager for ServiceManager {
+    type Type = Conn;
+    type Error = Cause;
+
+    async fn create(&self) -> Result<Conn, Cause> {
+        let mut conn = self.connector.connect().await?;
+        if let Some(account) = &self.account {
+            let result = conn
+                .ldap
+                .with_timeout(self.operation_timeout)
+                .simple_bind(&account.dn, account.password.expose_secret())
+                .await
+                .map_err(|err| {
+                    Cause(format!(
+                        "bind as the service account {}: {}",
+                        account.dn,
+                        describe(&err)
+                    ))
+                })?;
+            if result.rc != 0 {
+                return Err(Cause(format!(
+                    "the directory refused the service account {} (result code {}{})",
+                    account.dn,
+                    result.rc,
+                    text_suffix(&result.text)
+                )));
+            }
+        }
+        Ok(conn)
+    }
+
+    async fn recycle(&self, conn: &mut Conn, _: &Metrics) -> RecycleResult<Cause> {
+        if conn.is_closed() {
+            return Err(RecycleError::message("the directory closed the connection"));
+        }
+        Ok(())
+    }
+}
+
+/// Whether an error means the connection itself is gone, as opposed to a timeout or a result.
+pub(super) fn is_disconnect(err: &LdapError) -> bool {
+    matches!(
+        err,
+        LdapError::Io { .. }
+            | LdapError::OpSend { .. }
+            | LdapError::ResultRecv { .. }
+            | LdapError::EndOfStream
+    )
+}
+
+/// One line for an ldap3 error; certificate problems are named as such.
+pub(super) fn describe(err: &LdapError) -> String {
+    if let Some(tls) = tls_cause(err) {
+        return match tls {
+            rustls::Error::InvalidCertificate(_) => format!(
+                "TLS: the directory's certificate is not trusted ({tls}); check directory.ca_file"
+            ),
+            _ => format!("TLS: {tls}"),
+        };
+    }
+    match err {
+        LdapError::Timeout { .. } => "no answer within the timeout".into(),
+        other => other.to_string(),
+    }
+}
+
+/// The rustls error behind an ldap3 error, which may be wrapped in an `io::Error`.
+fn tls_cause(err: &LdapError) -> Option<&rustls::Error> {
+    let mut current: Option<&(dyn std::error::Error + 'static)> = Some(err);
+    while let Some(err) = current {
+        if let Some(tls) = err.downcast_ref::<rustls::Error>() {
+            return Some(tls);
+        }
+        // `io::Error::source` skips the wrapped error itself, so look inside explicitly.
+        if let Some(tls) = err
+            .downcast_ref::<std::io::Error>()
+            .and_then(|io| io.get_ref())
+            .and_then(|inner| inner.downcast_ref::<rustls::Error>())
+        {
+            return Some(tls);
+        }
+        current = err.source();
+    }
+    None
+}
+
+/// `": text"` when the server sent a diagnostic message, else nothing.
+pub(super) fn text_suffix(text: &str) -> String {
+    if text.is_empty() {
+        String::new()
+    } else {
+        format!(": {text}")
+    }
+}

@@ -1,0 +1,162 @@
+//! Unit tests of the LDAP directory that need no server: filters, settings, entry mapping.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use super::settings::service_account;
+use super::*;
+use crate::config::DirectoryBackend;
+use std::collections::HashMap;
+use std::io::Write;
+
+fn settings() -> DirectorySettings {
+    DirectorySettings {
+        backend: DirectoryBackend::Ldap,
+        ldif_path: None,
+        url: "ldap://127.0.0.1:1".into(),
+        bind_dn: "cn=sso-bridge,ou=services,dc=example,dc=com".into(),
+        bind_password: Some(SecretString::from("service-pw")),
+        bind_password_file: None,
+        user_base: "ou=people,dc=example,dc=com".into(),
+        user_filter: "(&(objectClass=inetOrgPerson)(uid={username}))".into(),
+        lookup_filter: "(&(objectClass=inetOrgPerson)(uid={sub}))".into(),
+        starttls: false,
+        ca_file: None,
+        connect_timeout_ms: 1000,
+        operation_timeout_ms: 1000,
+        pool_size: 2,
+    }
+}
+
+fn build(settings: &DirectorySettings) -> Result<LdapDirectory, LdapConfigError> {
+    LdapDirectory::new(settings, &ClaimMapping::default())
+}
+
+#[test]
+fn filter_metacharacters_in_a_value_are_escaped() {
+    assert_eq!(
+        fill("(uid={username})", "{username}", "ada)(uid=*"),
+        r"(uid=ada\29\28uid=\2a)"
+    );
+    assert_eq!(fill("(uid={u})", "{u}", r"a\b"), r"(uid=a\5cb)");
+    assert_eq!(fill("(uid={u})", "{u}", "a\0b"), r"(uid=a\00b)");
+}
+
+#[test]
+fn every_placeholder_is_filled_and_placeholders_in_the_value_stay_literal() {
+    assert_eq!(
+        fill("(|(uid={u})(mail={u}))", "{u}", "{u}*"),
+        r"(|(uid={u}\2a)(mail={u}\2a))"
+    );
+}
+
+#[test]
+fn plain_and_non_ascii_values_are_unchanged() {
+    assert_eq!(fill("(uid={u})", "{u}", "ada"), "(uid=ada)");
+    assert_eq!(fill("(cn={u})", "{u}", "Zoë Ærø"), "(cn=Zoë Ærø)");
+}
+
+#[test]
+fn a_filled_filter_with_an_injection_attempt_still_parses_as_one_equality() {
+    for hostile in ["*", "ada)(uid=*", "*)(|(uid=*", "ada*", ")", "\\"] {
+        let filter = fill("(uid={u})", "{u}", hostile);
+        assert!(ldap3::parse_filter(&filter).is_ok(), "{filter}");
+        assert!(
+            !filter[5..filter.len() - 1].contains(['*', '(', ')']),
+            "{filter}"
+        );
+    }
+}
+
+#[test]
+fn a_filter_setting_without_its_placeholder_or_unbalanced_is_refused() {
+    let mut s = settings();
+    s.user_filter = "(uid=ada)".into();
+    let err = build(&s).unwrap_err().to_string();
+    assert!(
+        err.contains("user_filter") && err.contains("{username}"),
+        "{err}"
+    );
+    let mut s = settings();
+    s.lookup_filter = "(uid={sub}".into();
+    let err = build(&s).unwrap_err().to_string();
+    assert!(err.contains("lookup_filter"), "{err}");
+}
+
+#[test]
+fn only_ldap_and_ldaps_urls_with_a_host_are_accepted() {
+    for bad in [
+        "http://example.com",
+        "ldap://",
+        "ldapi:///run/slapd.sock",
+        "nonsense",
+    ] {
+        let mut s = settings();
+        s.url = bad.into();
+        assert!(matches!(build(&s), Err(LdapConfigError::Url(_))), "{bad}");
+    }
+}
+
+#[test]
+fn building_does_not_connect() {
+    // Port 1 on loopback has no listener; construction must succeed regardless.
+    assert!(build(&settings()).is_ok());
+}
+
+#[test]
+fn the_service_password_comes_from_the_first_line_of_its_file() {
+    let mut file = tempfile::NamedTempFile::new().unwrap();
+    write!(file, "from-file\nsecond line\n").unwrap();
+    let mut s = settings();
+    s.bind_password = None;
+    s.bind_password_file = Some(file.path().to_path_buf());
+    let account = service_account(&s).unwrap().unwrap();
+    assert_eq!(account.password.expose_secret(), "from-file");
+}
+
+#[test]
+fn a_service_account_needs_exactly_one_password_setting() {
+    let mut s = settings();
+    s.bind_password = None;
+    assert!(matches!(build(&s), Err(LdapConfigError::Password(_))));
+    s.bind_password_file = Some("/nonexistent/pw".into());
+    let err = build(&s).unwrap_err().to_string();
+    assert!(err.contains("/nonexistent/pw"), "{err}");
+    s.bind_password = Some(SecretString::from("pw"));
+    assert!(matches!(build(&s), Err(LdapConfigError::Password(_))));
+}
+
+#[test]
+fn an_empty_bind_dn_searches_anonymously() {
+    let mut s = settings();
+    s.bind_dn = String::new();
+    s.bind_password = None;
+    assert!(service_account(&s).unwrap().is_none());
+}
+
+#[test]
+fn attribute_names_are_lowercased() {
+    let entry = SearchEntry {
+        dn: "uid=ada,ou=people,dc=example,dc=com".into(),
+        attrs: HashMap::from([
+            ("givenName".to_owned(), vec!["Ada".to_owned()]),
+            ("employeeType".to_owned(), vec!["superadmin".to_owned()]),
+        ]),
+        bin_attrs: HashMap::new(),
+    };
+    let user = to_user(entry);
+    assert_eq!(user.dn, "uid=ada,ou=people,dc=example,dc=com");
+    assert_eq!(user.attributes["givenname"], ["Ada"]);
+    assert_eq!(user.attributes["employeetype"], ["superadmin"]);
+}
+
+#[tokio::test]
+async fn an_empty_password_or_username_is_refused_without_a_server() {
+    let directory = build(&settings()).unwrap();
+    let empty = SecretString::from("");
+    let some = SecretString::from("ada-pw");
+    for (username, password) in [("ada", &empty), ("", &some)] {
+        assert!(matches!(
+            directory.authenticate(username, password).await,
+            Err(DirectoryError::InvalidCredentials)
+        ));
+    }
+}
