@@ -12,6 +12,7 @@ pub mod domain;
 pub mod http;
 pub mod oauth;
 pub mod pages;
+pub mod session;
 pub mod startup;
 pub mod state;
 pub mod store;

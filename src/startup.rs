@@ -1,1 +1,164 @@
-//! startup
+//! Building the application from settings: backends, state, listener.
+
+use crate::clock::{Clock, SystemClock};
+use crate::config::{DirectoryBackend, Settings, StoreBackend};
+use crate::directory::ldap::LdapDirectory;
+use crate::directory::ldif::LdifDirectory;
+use crate::directory::Directory;
+use crate::pages::render::Templates;
+use crate::state::AppState;
+use crate::store::memory::MemoryStore;
+use crate::store::redis::RedisStore;
+use crate::store::Store;
+use poem::listener::{Acceptor, Listener, TcpListener};
+use poem::Server;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+/// Start-up failed; the message names what to fix.
+#[derive(Debug, thiserror::Error)]
+pub enum StartupError {
+    #[error(transparent)]
+    Config(#[from] crate::config::ConfigError),
+    #[error("directory: {0}")]
+    Directory(String),
+    #[error("store: {0}")]
+    Store(String),
+    #[error("templates: {0}")]
+    Templates(String),
+    #[error("cannot listen on {addr}: {source}")]
+    Listen {
+        addr: SocketAddr,
+        source: std::io::Error,
+    },
+}
+
+/// A built application, bound to its port, not yet serving.
+pub struct Application {
+    acceptor: poem::listener::TcpAcceptor,
+    state: AppState,
+    port: u16,
+}
+
+impl Application {
+    /// Builds the backends from settings and binds the listener (port 0 picks a free port).
+    pub async fn build(settings: Settings) -> Result<Self, StartupError> {
+        Self::build_with_clock(settings, Arc::new(SystemClock)).await
+    }
+
+    /// Like [`Application::build`], with the clock given (tests move time forward).
+    pub async fn build_with_clock(
+        settings: Settings,
+        clock: Arc<dyn Clock>,
+    ) -> Result<Self, StartupError> {
+        let store = build_store(&settings, Arc::clone(&clock))?;
+        let directory = build_directory(&settings)?;
+        Self::build_with(settings, clock, store, directory).await
+    }
+
+    /// Builds around given backends.
+    pub async fn build_with(
+        settings: Settings,
+        clock: Arc<dyn Clock>,
+        store: Arc<dyn Store>,
+        directory: Arc<dyn Directory>,
+    ) -> Result<Self, StartupError> {
+        let templates = Templates::new().map_err(|e| StartupError::Templates(e.to_string()))?;
+        let addr = settings.server.listen;
+        let acceptor = TcpListener::bind(addr)
+            .into_acceptor()
+            .await
+            .map_err(|source| StartupError::Listen { addr, source })?;
+        let port = acceptor
+            .local_addr()
+            .first()
+            .and_then(|a| a.as_socket_addr().map(|s| s.port()))
+            .unwrap_or(addr.port());
+        let state = AppState {
+            settings: Arc::new(settings),
+            store,
+            directory,
+            templates: Arc::new(templates),
+            clock,
+        };
+        Ok(Self {
+            acceptor,
+            state,
+            port,
+        })
+    }
+
+    /// The port actually bound.
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// The shared state (for tests and the CLI).
+    pub fn state(&self) -> &AppState {
+        &self.state
+    }
+
+    /// Serves until the process gets Ctrl-C / SIGTERM.
+    pub async fn run_until_stopped(self) -> std::io::Result<()> {
+        let app = crate::http::routes(self.state);
+        Server::new_with_acceptor(self.acceptor)
+            .run_with_graceful_shutdown(
+                app,
+                shutdown_signal(),
+                Some(std::time::Duration::from_secs(10)),
+            )
+            .await
+    }
+}
+
+fn build_store(settings: &Settings, clock: Arc<dyn Clock>) -> Result<Arc<dyn Store>, StartupError> {
+    Ok(match settings.store.backend {
+        StoreBackend::Memory => {
+            tracing::warn!("DEMO SETUP: memory store — sessions, codes, tokens and registered apps live in this process only and are lost on restart; use store.backend = \"redis\" in production");
+            Arc::new(MemoryStore::new(clock))
+        }
+        StoreBackend::Redis => Arc::new(
+            RedisStore::new(&settings.store).map_err(|e| StartupError::Store(e.to_string()))?,
+        ),
+    })
+}
+
+fn build_directory(settings: &Settings) -> Result<Arc<dyn Directory>, StartupError> {
+    Ok(match settings.directory.backend {
+        DirectoryBackend::Ldif => {
+            let path = settings.directory.ldif_path.as_deref();
+            let dir = LdifDirectory::load(path, &settings.claims.sub)
+                .map_err(|e| StartupError::Directory(e.to_string()))?;
+            match path {
+                None => tracing::warn!(users = dir.len(), "DEMO SETUP: built-in demo directory (passwords in the README); use directory.backend = \"ldap\" in production"),
+                Some(p) => tracing::warn!(users = dir.len(), path = %p.display(), "LDIF directory loaded; use directory.backend = \"ldap\" in production"),
+            }
+            Arc::new(dir)
+        }
+        DirectoryBackend::Ldap => Arc::new(
+            LdapDirectory::new(&settings.directory, &settings.claims)
+                .map_err(|e| StartupError::Directory(e.to_string()))?,
+        ),
+    })
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {},
+        _ = term => {},
+    }
+}

@@ -1,1 +1,30 @@
-//! state
+//! What every handler shares: settings, store, directory, templates, clock.
+
+use crate::clock::Clock;
+use crate::config::Settings;
+use crate::directory::Directory;
+use crate::pages::render::Templates;
+use crate::store::Store;
+use std::sync::Arc;
+
+/// Shared application state; cheap to clone.
+#[derive(Clone)]
+pub struct AppState {
+    /// Settings, as loaded at start-up.
+    pub settings: Arc<Settings>,
+    /// Where codes, tokens, sessions and clients live.
+    pub store: Arc<dyn Store>,
+    /// Where staff accounts live.
+    pub directory: Arc<dyn Directory>,
+    /// Page templates.
+    pub templates: Arc<Templates>,
+    /// The time.
+    pub clock: Arc<dyn Clock>,
+}
+
+impl AppState {
+    /// Now, in Unix seconds.
+    pub fn now(&self) -> u64 {
+        self.clock.now()
+    }
+}

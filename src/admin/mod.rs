@@ -1,1 +1,6 @@
-//! admin
+//! Administration: the superadmin's API for Connected Apps.
+
+pub mod api;
+pub mod apps;
+pub mod client;
+pub mod guard;

@@ -68,6 +68,11 @@ impl ScopeSet {
         self.0.is_subset(&other.0)
     }
 
+    /// Every scope in either set.
+    pub fn union(&self, other: &ScopeSet) -> ScopeSet {
+        ScopeSet(self.0.union(&other.0).copied().collect())
+    }
+
     /// The scopes, in display order.
     pub fn iter(&self) -> impl Iterator<Item = Scope> + '_ {
         self.0.iter().copied()

@@ -1,1 +1,7 @@
-//! http
+//! HTTP: the router, the OpenAPI-documented APIs, and the headers every response carries.
+
+pub mod oauth_api;
+pub mod openapi;
+pub mod routes;
+
+pub use routes::routes;

@@ -1,6 +1,13 @@
 //! Integration tests: the whole service against a private redis-server and slapd.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod admin;
+mod authorize;
 mod directory_ldap;
+mod helpers;
+mod outages;
+mod service;
 mod store;
 mod support;
+mod token;
+mod userinfo;

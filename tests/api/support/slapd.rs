@@ -161,6 +161,20 @@ impl Slapd {
         self.spawn();
     }
 
+    /// Deletes an entry, as the directory's administrator (a person leaving the company).
+    pub fn delete(&self, dn: &str) {
+        run(Command::new("ldapdelete").args([
+            "-x",
+            "-H",
+            &self.url(),
+            "-D",
+            &format!("cn=admin,{BASE}"),
+            "-w",
+            "admin-pw",
+            dn,
+        ]));
+    }
+
     fn signal(&self, signal: &str) {
         let pid = self.process.as_ref().expect("slapd is running").pid;
         run(Command::new("kill").arg(signal).arg(pid.to_string()));

@@ -1,0 +1,272 @@
+//! `/oauth/token` and `/oauth/userinfo`: thin handlers over `crate::oauth`.
+
+use crate::domain::SecretToken;
+use crate::oauth::client_auth::ClientCredentials;
+use crate::oauth::error::ErrorBody;
+use crate::oauth::token::{self, TokenParams, TokenSuccess};
+use crate::oauth::{userinfo, OAuthError};
+use crate::state::AppState;
+use poem::web::Data;
+use poem::Request;
+use poem_openapi::payload::{Form, Json};
+use poem_openapi::{ApiResponse, Object, OpenApi, Tags};
+use serde::Deserialize;
+
+/// Path of the token endpoint.
+pub const TOKEN_PATH: &str = "/oauth/token";
+/// Path of the userinfo endpoint.
+pub const USERINFO_PATH: &str = "/oauth/userinfo";
+
+#[derive(Tags)]
+enum ApiTags {
+    /// OAuth 2.0 endpoints called by app backends.
+    #[oai(rename = "OAuth 2.0")]
+    OAuth,
+}
+
+/// The token request body (`application/x-www-form-urlencoded`). Which fields are required
+/// depends on `grant_type`. Each parameter may appear once; unknown parameters are ignored.
+#[derive(Object, Deserialize)]
+#[oai(rename = "TokenRequest")]
+pub struct TokenForm {
+    /// `authorization_code` or `refresh_token`.
+    grant_type: Option<String>,
+    /// The app's client id (or send it in the Basic header).
+    client_id: Option<String>,
+    /// The app's client secret (`client_secret_post`), or send id and secret in an
+    /// `Authorization: Basic` header (`client_secret_basic`), never both. Public apps send none.
+    client_secret: Option<String>,
+    /// authorization_code: the one-time code from the callback.
+    code: Option<String>,
+    /// authorization_code: the same redirect URI as in the authorize request.
+    redirect_uri: Option<String>,
+    /// authorization_code: the PKCE verifier, when the authorize request sent a challenge.
+    code_verifier: Option<String>,
+    /// refresh_token: the refresh token issued earlier.
+    refresh_token: Option<String>,
+    /// refresh_token: optional, space-separated; may only narrow the granted scope.
+    scope: Option<String>,
+}
+
+/// Responses of the token endpoint.
+#[derive(ApiResponse)]
+#[oai(bad_request_handler = "token_bad_request")]
+pub enum TokenResponse {
+    /// Tokens issued (SPEC 2.2, RFC 6749 §5.1). Sent with `Cache-Control: no-store`.
+    #[oai(status = 200)]
+    Ok(Json<TokenSuccess>),
+    /// RFC 6749 §5.2: invalid_request, invalid_grant, unauthorized_client,
+    /// unsupported_grant_type or invalid_scope.
+    #[oai(status = 400)]
+    BadRequest(Json<ErrorBody>),
+    /// RFC 6749 §5.2: invalid_client (client authentication failed).
+    #[oai(status = 401)]
+    Unauthorized(Json<ErrorBody>, #[oai(header = "WWW-Authenticate")] String),
+    /// server_error: details are in the server log under the same time.
+    #[oai(status = 500)]
+    ServerError(Json<ErrorBody>),
+    /// temporarily_unavailable: the store or directory is unreachable; retry shortly.
+    #[oai(status = 503)]
+    Unavailable(Json<ErrorBody>),
+}
+
+fn token_bad_request(err: poem::Error) -> TokenResponse {
+    TokenResponse::BadRequest(Json(
+        OAuthError::InvalidRequest(format!("malformed token request: {err}")).body(),
+    ))
+}
+
+impl From<OAuthError> for TokenResponse {
+    fn from(err: OAuthError) -> Self {
+        let body = Json(err.body());
+        match err.status() {
+            401 => TokenResponse::Unauthorized(body, r#"Basic realm="sso-bridge""#.into()),
+            500 => TokenResponse::ServerError(body),
+            503 => TokenResponse::Unavailable(body),
+            _ => TokenResponse::BadRequest(body),
+        }
+    }
+}
+
+/// The claims of SPEC 2.3 released by the token's scopes; only `sub` is always present.
+#[derive(Object)]
+pub struct UserInfo {
+    /// The user id (scope `openid`).
+    sub: String,
+    /// Full name (scope `profile`).
+    #[oai(skip_serializing_if_is_none)]
+    name: Option<String>,
+    /// Given name (scope `profile`).
+    #[oai(skip_serializing_if_is_none)]
+    first_name: Option<String>,
+    /// Family name (scope `profile`).
+    #[oai(skip_serializing_if_is_none)]
+    last_name: Option<String>,
+    /// Employee code (scope `profile`).
+    #[oai(skip_serializing_if_is_none)]
+    employee_code: Option<String>,
+    /// Job title (scope `profile`).
+    #[oai(skip_serializing_if_is_none)]
+    job_title: Option<String>,
+    /// Department (scope `profile`).
+    #[oai(skip_serializing_if_is_none)]
+    department: Option<String>,
+    /// Phone number (scope `profile`).
+    #[oai(skip_serializing_if_is_none)]
+    phone: Option<String>,
+    /// Email address (scope `email`).
+    #[oai(skip_serializing_if_is_none)]
+    email: Option<String>,
+    /// One of employee, manager, hr, finance, ceo, admin, superadmin (scope `role`).
+    #[oai(skip_serializing_if_is_none)]
+    role: Option<String>,
+}
+
+impl From<crate::domain::Claims> for UserInfo {
+    fn from(c: crate::domain::Claims) -> Self {
+        let get = |k: &str| c.get(k).map(str::to_owned);
+        UserInfo {
+            sub: c.sub().to_owned(),
+            name: get("name"),
+            first_name: get("first_name"),
+            last_name: get("last_name"),
+            employee_code: get("employee_code"),
+            job_title: get("job_title"),
+            department: get("department"),
+            phone: get("phone"),
+            email: get("email"),
+            role: get("role"),
+        }
+    }
+}
+
+/// Responses of the userinfo endpoint.
+#[derive(ApiResponse)]
+pub enum UserInfoResponse {
+    /// The user's claims, filtered by the token's scopes.
+    #[oai(status = 200)]
+    Ok(Json<UserInfo>),
+    /// RFC 6750 §3.1 invalid_request (malformed header, token in the query string).
+    #[oai(status = 400)]
+    BadRequest(Json<ErrorBody>, #[oai(header = "WWW-Authenticate")] String),
+    /// RFC 6750 §3.1 invalid_token: missing, unknown, expired or revoked access token.
+    #[oai(status = 401)]
+    Unauthorized(Json<ErrorBody>, #[oai(header = "WWW-Authenticate")] String),
+    /// server_error.
+    #[oai(status = 500)]
+    ServerError(Json<ErrorBody>),
+    /// temporarily_unavailable: the store is unreachable; retry shortly.
+    #[oai(status = 503)]
+    Unavailable(Json<ErrorBody>),
+}
+
+impl From<OAuthError> for UserInfoResponse {
+    fn from(err: OAuthError) -> Self {
+        let challenge = format!(
+            r#"Bearer realm="sso-bridge", error="{}", error_description="{}""#,
+            err.code(),
+            err.description().replace('"', "'")
+        );
+        let body = Json(err.body());
+        match err.status() {
+            401 => UserInfoResponse::Unauthorized(body, challenge),
+            500 => UserInfoResponse::ServerError(body),
+            503 => UserInfoResponse::Unavailable(body),
+            _ => UserInfoResponse::BadRequest(body, challenge),
+        }
+    }
+}
+
+/// The OAuth 2.0 API.
+pub struct OAuthApi;
+
+#[OpenApi(tag = "ApiTags::OAuth")]
+impl OAuthApi {
+    /// Token endpoint
+    ///
+    /// Exchanges an authorization code (`grant_type=authorization_code`, SPEC 4.2) or a refresh
+    /// token (`grant_type=refresh_token`, SPEC 4.3) for an access token and a new refresh token.
+    /// Called from the app's backend only. The client authenticates with `client_secret_basic`
+    /// (id and secret form-urlencoded, then Basic) or `client_secret_post`; public apps send only
+    /// `client_id` and must use PKCE. A code works once: a second use is `invalid_grant` and
+    /// revokes the tokens the first use issued. Refresh tokens rotate on every use.
+    #[oai(path = "/oauth/token", method = "post", operation_id = "token")]
+    async fn token(
+        &self,
+        req: &Request,
+        Data(state): Data<&AppState>,
+        form: Form<TokenForm>,
+    ) -> TokenResponse {
+        let form = form.0;
+        let authorization = req
+            .headers()
+            .get(poem::http::header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok());
+        let credentials = match ClientCredentials::from_request(
+            authorization,
+            form.client_id,
+            form.client_secret.map(SecretToken::from_presented),
+        ) {
+            Ok(c) => c,
+            Err(e) => return e.into(),
+        };
+        let params = TokenParams {
+            grant_type: form.grant_type,
+            code: form.code.map(SecretToken::from_presented),
+            redirect_uri: form.redirect_uri,
+            code_verifier: form.code_verifier,
+            refresh_token: form.refresh_token.map(SecretToken::from_presented),
+            scope: form.scope,
+        };
+        match token::exchange(state, credentials, params).await {
+            Ok(success) => TokenResponse::Ok(Json(success)),
+            Err(e) => e.into(),
+        }
+    }
+
+    /// Userinfo endpoint
+    ///
+    /// The signed-in user's identity claims (SPEC 4.4), filtered by the access token's scopes.
+    /// Send the token as `Authorization: Bearer <token>`; tokens in the query string are refused.
+    #[oai(path = "/oauth/userinfo", method = "get", operation_id = "userinfo")]
+    async fn userinfo_get(&self, req: &Request, Data(state): Data<&AppState>) -> UserInfoResponse {
+        userinfo_for(req, state).await
+    }
+
+    /// Userinfo endpoint (POST)
+    ///
+    /// Same as GET, for clients that use POST (OpenID Connect Core §5.3.1).
+    #[oai(
+        path = "/oauth/userinfo",
+        method = "post",
+        operation_id = "userinfo_post"
+    )]
+    async fn userinfo_post(&self, req: &Request, Data(state): Data<&AppState>) -> UserInfoResponse {
+        userinfo_for(req, state).await
+    }
+}
+
+async fn userinfo_for(req: &Request, state: &AppState) -> UserInfoResponse {
+    let in_query = req.uri().query().is_some_and(|q| {
+        url::form_urlencoded::parse(q.as_bytes()).any(|(k, _)| k == "access_token")
+    });
+    if in_query {
+        return OAuthError::InvalidRequest(
+            "access tokens are not accepted in the query string; use the Authorization header"
+                .into(),
+        )
+        .into();
+    }
+    let header = req
+        .headers()
+        .get(poem::http::header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok());
+    let token = match userinfo::parse_bearer(header) {
+        Ok(t) => t,
+        Err(e) => return e.into(),
+    };
+    match userinfo::claims(state, &token).await {
+        Ok(claims) => UserInfoResponse::Ok(Json(claims.into())),
+        Err(e) => e.into(),
+    }
+}

@@ -1,0 +1,50 @@
+//! The router: pages, APIs, docs, assets.
+
+use super::openapi;
+use crate::pages::{self, render::STYLESHEET};
+use crate::state::AppState;
+use poem::http::header;
+use poem::middleware::{CatchPanic, CookieJarManager, SetHeader, Tracing};
+use poem::{get, handler, post, Endpoint, EndpointExt, Response, Route};
+
+#[handler]
+fn stylesheet() -> Response {
+    Response::builder()
+        .content_type("text/css; charset=utf-8")
+        .header(header::CACHE_CONTROL, "public, max-age=3600")
+        .header("x-content-type-options", "nosniff")
+        .body(STYLESHEET)
+}
+
+#[handler]
+fn health() -> &'static str {
+    "ok"
+}
+
+/// Every route of the service, with its middleware.
+pub fn routes(state: AppState) -> impl Endpoint {
+    let api = openapi::service(&state.settings.issuer());
+    let spec = api.spec_endpoint();
+    let docs = api.swagger_ui();
+    let api = api.with(
+        SetHeader::new()
+            .overriding(header::CACHE_CONTROL, "no-store")
+            .overriding(header::PRAGMA, "no-cache"),
+    );
+    Route::new()
+        .at("/oauth/authorize", get(pages::authorize::authorize))
+        .at(pages::signin::PATH, post(pages::signin::login))
+        .at(
+            pages::consent::PATH,
+            get(pages::consent::show).post(pages::consent::decide),
+        )
+        .at("/assets/style.css", get(stylesheet))
+        .at("/healthz", get(health))
+        .at("/openapi.json", spec)
+        .nest("/docs", docs)
+        .nest("/", api)
+        .with(CookieJarManager::new())
+        .with(CatchPanic::new())
+        .with(Tracing)
+        .data(state)
+}

@@ -1,0 +1,4 @@
+//! The grant types of the token endpoint, one module each.
+
+pub mod authorization_code;
+pub mod refresh_token;

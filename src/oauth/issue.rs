@@ -1,0 +1,101 @@
+//! Issuing codes and tokens: the raw values go to the client once, the store keeps digests.
+
+use super::authorize::{redirect_with, AuthorizationRequest};
+use super::token::TokenSuccess;
+use crate::clock::UnixTime;
+use crate::domain::secret::random_id;
+use crate::domain::{Claims, ClientId, ScopeSet, SecretToken};
+use crate::state::AppState;
+use crate::store::{AccessRecord, CodeRecord, Issuance, RefreshRecord, StoreError};
+
+/// Who the code is for: the signed-in user's claims and when they last signed in.
+pub struct Subject<'a> {
+    /// Every claim of the user (filtered here by the granted scopes).
+    pub claims: &'a Claims,
+    /// Time of the password sign-in.
+    pub auth_time: UnixTime,
+}
+
+/// Issues a one-time code for an approved request and answers the redirect location
+/// `<redirect_uri>?code=…&state=…`.
+pub async fn issue_code(
+    state: &AppState,
+    request: &AuthorizationRequest,
+    subject: Subject<'_>,
+) -> Result<String, StoreError> {
+    let ttl = state.settings.tokens.code_ttl_secs;
+    let code = SecretToken::generate();
+    let record = CodeRecord {
+        client_id: request.client_id.clone(),
+        redirect_uri: request.redirect_uri.clone(),
+        scopes: request.scopes.clone(),
+        claims: subject.claims.filtered(&request.scopes),
+        code_challenge: request.code_challenge.clone(),
+        auth_time: subject.auth_time,
+        expires_at: state.now() + ttl,
+    };
+    state.store.put_code(&code.digest(), &record, ttl).await?;
+    let mut params = vec![("code", code.expose())];
+    if let Some(s) = request.state.as_deref() {
+        params.push(("state", s));
+    }
+    Ok(redirect_with(&request.redirect_uri, &params))
+}
+
+/// What a new pair of tokens is about.
+pub struct TokenGrant<'a> {
+    /// The token family: new for a code, inherited on refresh.
+    pub grant_id: Option<&'a str>,
+    /// The app.
+    pub client_id: &'a ClientId,
+    /// Scopes the user granted (the refresh token keeps these).
+    pub grant_scopes: &'a ScopeSet,
+    /// Scopes of the new access token (equal or narrower).
+    pub token_scopes: &'a ScopeSet,
+    /// The user's claims, filtered here by `token_scopes`.
+    pub claims: &'a Claims,
+    /// Time of the password sign-in.
+    pub auth_time: UnixTime,
+}
+
+/// Mints an access and refresh token: the records to store and the response to send.
+pub fn mint(state: &AppState, grant: TokenGrant<'_>) -> (Issuance, TokenSuccess) {
+    let tokens = &state.settings.tokens;
+    let now = state.now();
+    let grant_id = grant
+        .grant_id
+        .map(str::to_owned)
+        .unwrap_or_else(|| random_id(16));
+    let access = SecretToken::generate();
+    let refresh = SecretToken::generate();
+    let issuance = Issuance {
+        grant_id: grant_id.clone(),
+        access_digest: access.digest(),
+        access: AccessRecord {
+            grant_id: grant_id.clone(),
+            client_id: grant.client_id.clone(),
+            scopes: grant.token_scopes.clone(),
+            claims: grant.claims.filtered(grant.token_scopes),
+            expires_at: now + tokens.access_ttl_secs,
+        },
+        access_ttl: tokens.access_ttl_secs,
+        refresh_digest: refresh.digest(),
+        refresh: RefreshRecord {
+            grant_id,
+            client_id: grant.client_id.clone(),
+            sub: grant.claims.sub().to_owned(),
+            scopes: grant.grant_scopes.clone(),
+            auth_time: grant.auth_time,
+            expires_at: now + tokens.refresh_ttl_secs,
+        },
+        refresh_ttl: tokens.refresh_ttl_secs,
+    };
+    let response = TokenSuccess {
+        access_token: access.expose().to_owned(),
+        token_type: "Bearer".into(),
+        expires_in: tokens.access_ttl_secs,
+        refresh_token: refresh.expose().to_owned(),
+        scope: grant.token_scopes.to_string(),
+    };
+    (issuance, response)
+}

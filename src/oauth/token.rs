@@ -1,0 +1,59 @@
+//! `/oauth/token`: client authentication, then the grant the `grant_type` names.
+
+use super::client_auth::{self, ClientCredentials};
+use super::grants;
+use super::OAuthError;
+use crate::domain::SecretToken;
+use crate::state::AppState;
+use serde::{Deserialize, Serialize};
+
+/// A token request's parameters, as received (RFC 6749 §4.1.3, §6).
+#[derive(Default)]
+pub struct TokenParams {
+    pub grant_type: Option<String>,
+    pub code: Option<SecretToken>,
+    pub redirect_uri: Option<String>,
+    pub code_verifier: Option<String>,
+    pub refresh_token: Option<SecretToken>,
+    pub scope: Option<String>,
+}
+
+/// A successful token response (SPEC 2.2, RFC 6749 §5.1).
+#[derive(Clone, Serialize, Deserialize, poem_openapi::Object)]
+pub struct TokenSuccess {
+    /// Opaque access token, sent as `Authorization: Bearer`.
+    pub access_token: String,
+    /// Always `Bearer`.
+    pub token_type: String,
+    /// Seconds the access token stays valid (3600 by default).
+    pub expires_in: u64,
+    /// Refresh token (valid 30 days by default; rotated on every use).
+    pub refresh_token: String,
+    /// Space-separated scopes granted to the access token.
+    pub scope: String,
+}
+
+/// Authenticates the client, then runs the grant.
+#[tracing::instrument(skip_all, fields(grant_type = params.grant_type.as_deref().unwrap_or("")))]
+pub async fn exchange(
+    state: &AppState,
+    credentials: ClientCredentials,
+    params: TokenParams,
+) -> Result<TokenSuccess, OAuthError> {
+    let grant_type = params
+        .grant_type
+        .as_deref()
+        .filter(|g| !g.is_empty())
+        .ok_or_else(|| OAuthError::InvalidRequest("grant_type is required".into()))?;
+    if !matches!(grant_type, "authorization_code" | "refresh_token") {
+        return Err(OAuthError::UnsupportedGrantType(format!(
+            "grant_type `{grant_type}` is not supported; use authorization_code or refresh_token"
+        )));
+    }
+    let client = client_auth::authenticate(state, credentials).await?;
+    tracing::Span::current().record("client_id", client.client_id.as_str());
+    match grant_type {
+        "authorization_code" => grants::authorization_code::exchange(state, &client, params).await,
+        _ => grants::refresh_token::exchange(state, &client, params).await,
+    }
+}

@@ -1,0 +1,70 @@
+//! `/oauth/userinfo` (SPEC 4.4): the claims of the token's grant, in one store read.
+
+use super::OAuthError;
+use crate::domain::{Claims, SecretToken};
+use crate::state::AppState;
+
+/// Why a bearer credential was not accepted (RFC 6750 §3.1).
+pub fn parse_bearer(authorization: Option<&str>) -> Result<SecretToken, OAuthError> {
+    let header = authorization.ok_or_else(|| {
+        OAuthError::InvalidToken(
+            "an access token is required: Authorization: Bearer <token>".into(),
+        )
+    })?;
+    let (scheme, token) = header
+        .trim()
+        .split_once(' ')
+        .ok_or_else(|| OAuthError::InvalidRequest("malformed Authorization header".into()))?;
+    if !scheme.eq_ignore_ascii_case("bearer") {
+        return Err(OAuthError::InvalidToken(
+            "the Authorization header must use the Bearer scheme".into(),
+        ));
+    }
+    let token = token.trim();
+    // RFC 6750 §2.1 b64token syntax.
+    let well_formed = !token.is_empty()
+        && token
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-._~+/=".contains(&b));
+    if !well_formed {
+        return Err(OAuthError::InvalidRequest("malformed bearer token".into()));
+    }
+    Ok(SecretToken::from_presented(token))
+}
+
+/// The claims released to this access token.
+pub async fn claims(state: &AppState, token: &SecretToken) -> Result<Claims, OAuthError> {
+    let record = state
+        .store
+        .access_token(&token.digest())
+        .await?
+        .filter(|r| r.expires_at > state.now())
+        .ok_or_else(|| {
+            OAuthError::InvalidToken("the access token is invalid, expired or revoked".into())
+        })?;
+    Ok(record.claims)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_scheme_is_case_insensitive() {
+        assert_eq!(parse_bearer(Some("bearer abc")).unwrap().expose(), "abc");
+        assert_eq!(parse_bearer(Some("BEARER abc")).unwrap().expose(), "abc");
+    }
+
+    #[test]
+    fn missing_or_other_schemes_are_invalid_token() {
+        assert_eq!(parse_bearer(None).unwrap_err().code(), "invalid_token");
+        assert_eq!(
+            parse_bearer(Some("Basic abc")).unwrap_err().code(),
+            "invalid_token"
+        );
+        assert_eq!(
+            parse_bearer(Some("Bearer a b")).unwrap_err().code(),
+            "invalid_request"
+        );
+    }
+}

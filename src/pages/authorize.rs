@@ -1,0 +1,86 @@
+//! `GET /oauth/authorize`: validate, then sign-in page, consent page, or straight back with a
+//! code when the browser is signed in and the app already approved (single sign-on).
+
+use super::consent::consent_page;
+use super::errors::PageError;
+use super::respond::{self, redirect};
+use super::signin::signin_page;
+use crate::domain::secret::random_id;
+use crate::oauth::authorize::{error_redirect, validate, AuthorizeError};
+use crate::oauth::issue::{issue_code, Subject};
+use crate::session::{self, consent, pending, FLOW_COOKIE, SESSION_COOKIE};
+use crate::state::AppState;
+use poem::http::StatusCode;
+use poem::web::cookie::CookieJar;
+use poem::web::Data;
+use poem::{handler, Request, Response};
+
+/// The authorize endpoint (SPEC 4.1).
+#[handler]
+pub async fn authorize(req: &Request, jar: &CookieJar, Data(state): Data<&AppState>) -> Response {
+    run(state, req.uri().query().unwrap_or(""), jar)
+        .await
+        .unwrap_or_else(|e| e.into_response(state))
+}
+
+async fn run(state: &AppState, query: &str, jar: &CookieJar) -> Result<Response, PageError> {
+    let (client, request) = match validate(state.store.as_ref(), query).await {
+        Ok(ok) => ok,
+        Err(AuthorizeError::Untrusted { title, message }) => {
+            return Err(PageError::Untrusted {
+                title: title.into(),
+                message,
+            })
+        }
+        Err(AuthorizeError::Redirect {
+            redirect_uri,
+            state: app_state,
+            error,
+        }) => {
+            tracing::info!(error = error.code(), "authorize request refused");
+            let location = error_redirect(&redirect_uri, app_state.as_deref(), &error);
+            return Ok(redirect(StatusCode::FOUND, &location));
+        }
+        Err(AuthorizeError::Store(e)) => return Err(e.into()),
+    };
+
+    let session_cookie = jar.get(SESSION_COOKIE).map(|c| c.value_str().to_owned());
+    let session = session::load(state, session_cookie.as_deref()).await?;
+    if let Some(session) = &session {
+        let sub = session.claims.sub();
+        if consent::covers(state, sub, &client.client_id, &request.scopes).await? {
+            let location = issue_code(
+                state,
+                &request,
+                Subject {
+                    claims: &session.claims,
+                    auth_time: session.auth_time,
+                },
+            )
+            .await?;
+            return Ok(redirect(StatusCode::FOUND, &location));
+        }
+    }
+
+    let flow = match jar.get(FLOW_COOKIE) {
+        Some(c) if !c.value_str().is_empty() => c.value_str().to_owned(),
+        _ => {
+            let value = random_id(32);
+            jar.add(respond::cookie(state, FLOW_COOKIE, value.clone(), None));
+            value
+        }
+    };
+    let (request_id, pending) = pending::start(state, request, &flow).await?;
+    match session {
+        Some(session) => consent_page(state, &client, &session, &request_id, &pending),
+        None => signin_page(
+            state,
+            &client.name,
+            &request_id,
+            &pending.csrf_token,
+            "",
+            None,
+            StatusCode::OK,
+        ),
+    }
+}

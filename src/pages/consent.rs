@@ -1,0 +1,224 @@
+//! `GET` / `POST /oauth/consent`: the user approves or denies the app's access.
+
+use super::errors::PageError;
+use super::respond::{self, html, redirect};
+use super::signin::signin_page;
+use super::views::{ConsentPage, ScopeView};
+use crate::domain::{ClientRecord, Scope};
+use crate::oauth::authorize::error_redirect;
+use crate::oauth::issue::{issue_code, Subject};
+use crate::oauth::OAuthError;
+use crate::session::pending::{self, PendingRequest};
+use crate::session::{self, consent, SessionRecord, FLOW_COOKIE, SESSION_COOKIE};
+use crate::state::AppState;
+use poem::http::StatusCode;
+use poem::web::cookie::CookieJar;
+use poem::web::{Data, Form, Query};
+use poem::{handler, Response};
+use serde::Deserialize;
+
+/// Path of the consent page and its form action.
+pub const PATH: &str = "/oauth/consent";
+
+fn describe(scope: Scope) -> &'static str {
+    match scope {
+        Scope::Openid => "Know who you are (your user id)",
+        Scope::Profile => "Read your profile: name, employee code, job title, department and phone",
+        Scope::Email => "Read your email address",
+        Scope::Role => "Read your role in the company",
+    }
+}
+
+/// Renders the consent page for a pending request.
+pub fn consent_page(
+    state: &AppState,
+    client: &ClientRecord,
+    session: &SessionRecord,
+    request_id: &str,
+    pending: &PendingRequest,
+) -> Result<Response, PageError> {
+    let redirect_host = url::Url::parse(&pending.request.redirect_uri)
+        .ok()
+        .and_then(|u| {
+            u.host_str()
+                .map(str::to_owned)
+                .or_else(|| Some(u.scheme().to_owned()))
+        })
+        .unwrap_or_default();
+    let page = ConsentPage {
+        app_name: client.name.clone(),
+        redirect_host,
+        user_display: session
+            .claims
+            .get("name")
+            .unwrap_or(session.claims.sub())
+            .to_owned(),
+        username: session.claims.sub().to_owned(),
+        scopes: pending
+            .request
+            .scopes
+            .iter()
+            .map(|s| ScopeView {
+                name: s.as_str().to_owned(),
+                description: describe(s).to_owned(),
+            })
+            .collect(),
+        action: respond::url(state, PATH),
+        request_id: request_id.to_owned(),
+        csrf_token: pending.csrf_token.clone(),
+    };
+    let body = state
+        .templates
+        .consent(&page)
+        .map_err(|e| PageError::Render(e.to_string()))?;
+    Ok(html(StatusCode::OK, body))
+}
+
+/// `?request_id=` of the consent page.
+#[derive(Deserialize)]
+pub struct ConsentQuery {
+    #[serde(default)]
+    request_id: String,
+}
+
+/// Shows the consent page (after sign-in).
+#[handler]
+pub async fn show(
+    jar: &CookieJar,
+    Data(state): Data<&AppState>,
+    Query(q): Query<ConsentQuery>,
+) -> Response {
+    show_run(state, jar, &q.request_id)
+        .await
+        .unwrap_or_else(|e| e.into_response(state))
+}
+
+async fn show_run(
+    state: &AppState,
+    jar: &CookieJar,
+    request_id: &str,
+) -> Result<Response, PageError> {
+    let pending = pending::load(state, request_id)
+        .await?
+        .ok_or(PageError::Expired)?;
+    let flow = jar.get(FLOW_COOKIE).map(|c| c.value_str().to_owned());
+    if !flow.is_some_and(|f| crate::domain::Digest::of(&f).ct_eq(&pending.browser)) {
+        return Err(PageError::Forged);
+    }
+    let client = client_of(state, &pending).await?;
+    let session_cookie = jar.get(SESSION_COOKIE).map(|c| c.value_str().to_owned());
+    match session::load(state, session_cookie.as_deref()).await? {
+        Some(session) => consent_page(state, &client, &session, request_id, &pending),
+        None => signin_page(
+            state,
+            &client.name,
+            request_id,
+            &pending.csrf_token,
+            "",
+            None,
+            StatusCode::OK,
+        ),
+    }
+}
+
+/// The consent form.
+#[derive(Deserialize)]
+pub struct ConsentForm {
+    #[serde(default)]
+    request_id: String,
+    #[serde(default)]
+    csrf_token: Option<String>,
+    #[serde(default)]
+    decision: String,
+}
+
+/// Records the decision and sends the browser back to the app.
+#[handler]
+pub async fn decide(
+    jar: &CookieJar,
+    Data(state): Data<&AppState>,
+    form: poem::Result<Form<ConsentForm>>,
+) -> Response {
+    let result = match form {
+        Ok(Form(form)) => decide_run(state, jar, form).await,
+        Err(e) => Err(PageError::BadForm(format!(
+            "The consent form could not be read: {e}."
+        ))),
+    };
+    result.unwrap_or_else(|e| e.into_response(state))
+}
+
+async fn decide_run(
+    state: &AppState,
+    jar: &CookieJar,
+    form: ConsentForm,
+) -> Result<Response, PageError> {
+    let flow = jar.get(FLOW_COOKIE).map(|c| c.value_str().to_owned());
+    let pending = pending::resume(
+        state,
+        &form.request_id,
+        form.csrf_token.as_deref(),
+        flow.as_deref(),
+    )
+    .await?;
+    let client = client_of(state, &pending).await?;
+    let session_cookie = jar.get(SESSION_COOKIE).map(|c| c.value_str().to_owned());
+    let Some(session) = session::load(state, session_cookie.as_deref()).await? else {
+        return signin_page(
+            state,
+            &client.name,
+            &form.request_id,
+            &pending.csrf_token,
+            "",
+            Some("Your sign-in has expired. Sign in again."),
+            StatusCode::OK,
+        );
+    };
+    let request = &pending.request;
+    let approve = match form.decision.as_str() {
+        "approve" => true,
+        "deny" => false,
+        _ => {
+            return Err(PageError::BadForm(
+                "The form must submit decision=approve or decision=deny.".into(),
+            ))
+        }
+    };
+    if !pending::finish(state, &form.request_id).await? {
+        return Err(PageError::Expired);
+    }
+    let sub = session.claims.sub();
+    if !approve {
+        tracing::info!(sub, client_id = %client.client_id, "access denied by user");
+        let location = error_redirect(
+            &request.redirect_uri,
+            request.state.as_deref(),
+            &OAuthError::AccessDenied("the user denied access".into()),
+        );
+        return Ok(redirect(StatusCode::SEE_OTHER, &location));
+    }
+    consent::remember(state, sub, &client.client_id, &request.scopes).await?;
+    tracing::info!(sub, client_id = %client.client_id, scopes = %request.scopes, "access approved");
+    let location = issue_code(
+        state,
+        request,
+        Subject {
+            claims: &session.claims,
+            auth_time: session.auth_time,
+        },
+    )
+    .await?;
+    Ok(redirect(StatusCode::SEE_OTHER, &location))
+}
+
+async fn client_of(state: &AppState, pending: &PendingRequest) -> Result<ClientRecord, PageError> {
+    state
+        .store
+        .client(&pending.request.client_id)
+        .await?
+        .filter(|c| c.enabled)
+        .ok_or_else(|| PageError::Untrusted {
+            title: "Unknown application".into(),
+            message: "The application is no longer registered with sign-on.".into(),
+        })
+}

@@ -1,0 +1,134 @@
+//! Every way a browser flow can fail, and the page each one shows. The one place that turns
+//! flow errors into HTML.
+
+use super::respond::html;
+use super::views::ErrorPage;
+use crate::directory::DirectoryError;
+use crate::domain::secret::random_id;
+use crate::session::pending::PendingError;
+use crate::state::AppState;
+use crate::store::StoreError;
+use poem::http::StatusCode;
+use poem::Response;
+
+/// A browser flow failure.
+#[derive(Debug, thiserror::Error)]
+pub enum PageError {
+    /// A request that cannot be trusted enough to redirect (unknown app, unregistered URI).
+    #[error("{title}: {message}")]
+    Untrusted { title: String, message: String },
+    /// The pending request expired or never existed.
+    #[error("sign-in request expired")]
+    Expired,
+    /// A form post that did not come from this browser's page (CSRF).
+    #[error("forged or stale form post")]
+    Forged,
+    /// A form post with a field missing or out of range.
+    #[error("bad form: {0}")]
+    BadForm(String),
+    /// The store is down.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The directory is down or slow.
+    #[error("directory unavailable: {0}")]
+    Directory(String),
+    /// A directory entry the service cannot use (no subject attribute).
+    #[error("directory entry unusable: {0}")]
+    UnusableAccount(String),
+    /// A page failed to render.
+    #[error("render failed: {0}")]
+    Render(String),
+}
+
+impl From<PendingError> for PageError {
+    fn from(err: PendingError) -> Self {
+        match err {
+            PendingError::Expired => PageError::Expired,
+            PendingError::Forged => PageError::Forged,
+            PendingError::Store(e) => PageError::Store(e),
+        }
+    }
+}
+
+impl From<DirectoryError> for PageError {
+    fn from(err: DirectoryError) -> Self {
+        match err {
+            // Callers handle InvalidCredentials themselves; reaching here is a directory fault.
+            DirectoryError::InvalidCredentials => {
+                PageError::Directory("credentials refused".into())
+            }
+            DirectoryError::Unavailable(cause) => PageError::Directory(cause),
+        }
+    }
+}
+
+impl PageError {
+    fn page(&self) -> (StatusCode, &'static str, String) {
+        match self {
+            PageError::Untrusted { message, .. } => (StatusCode::BAD_REQUEST, "", message.clone()),
+            PageError::Expired => (
+                StatusCode::BAD_REQUEST,
+                "Sign-in expired",
+                "This sign-in page has expired or was already used. Go back to the application and start again.".into(),
+            ),
+            PageError::Forged => (
+                StatusCode::FORBIDDEN,
+                "Request refused",
+                "This form was not submitted from the sign-in page this browser opened. Go back to the application and start again.".into(),
+            ),
+            PageError::BadForm(what) => (StatusCode::BAD_REQUEST, "Invalid form", what.clone()),
+            PageError::Store(_) => (
+                StatusCode::SERVICE_UNAVAILABLE,
+                "Sign-on temporarily unavailable",
+                "Sign-on cannot reach its session store right now. Nothing was lost; please try again in a minute.".into(),
+            ),
+            PageError::Directory(_) => (
+                StatusCode::SERVICE_UNAVAILABLE,
+                "Directory unavailable",
+                "The company directory is not answering, so your password cannot be checked right now. Please try again in a few minutes.".into(),
+            ),
+            PageError::UnusableAccount(_) => (
+                StatusCode::FORBIDDEN,
+                "Account cannot sign in",
+                "Your directory account is missing the attributes sign-on needs. Contact the IT help desk.".into(),
+            ),
+            PageError::Render(_) => (
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "Something went wrong",
+                "Sign-on failed to show this page. Please try again.".into(),
+            ),
+        }
+    }
+
+    /// The error page; the cause is logged under a request id the page shows.
+    pub fn into_response(self, state: &AppState) -> Response {
+        let request_id = random_id(9);
+        let (status, title, message) = self.page();
+        let title = match &self {
+            PageError::Untrusted { title, .. } => title.clone(),
+            _ => title.to_owned(),
+        };
+        if status.is_server_error() {
+            tracing::error!(%request_id, error = %self, "browser flow failed");
+        } else {
+            tracing::info!(%request_id, error = %self, "browser flow refused");
+        }
+        let page = ErrorPage {
+            status: status.as_u16(),
+            title,
+            message,
+            request_id: Some(request_id),
+        };
+        match state.templates.error(&page) {
+            Ok(body) => html(status, body),
+            Err(e) => {
+                tracing::error!(error = %e, "error page failed to render");
+                html(
+                    status,
+                    "<!doctype html><title>Error</title><p>Sign-on failed. Please try again.</p>"
+                        .into(),
+                )
+            }
+        }
+    }
+}

@@ -1,0 +1,77 @@
+//! Building page responses: HTML with the page security headers, redirects, flow cookies.
+
+use crate::state::AppState;
+use poem::http::{header, StatusCode};
+use poem::web::cookie::{Cookie, CookieJar, SameSite};
+use poem::Response;
+use std::time::Duration;
+
+/// Headers every page carries: not cacheable, not frameable, no referrer, no inline script.
+pub const PAGE_HEADERS: [(&str, &str); 6] = [
+    ("cache-control", "no-store"),
+    ("pragma", "no-cache"),
+    (
+        "content-security-policy",
+        "default-src 'none'; style-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'",
+    ),
+    ("x-frame-options", "DENY"),
+    ("referrer-policy", "no-referrer"),
+    ("x-content-type-options", "nosniff"),
+];
+
+/// An HTML page.
+pub fn html(status: StatusCode, body: String) -> Response {
+    let mut builder = Response::builder()
+        .status(status)
+        .content_type("text/html; charset=utf-8");
+    for (name, value) in PAGE_HEADERS {
+        builder = builder.header(name, value);
+    }
+    builder.body(body)
+}
+
+/// A redirect: 302 from a GET, 303 after a form post (never 307, which would re-post the
+/// password to the app).
+pub fn redirect(status: StatusCode, location: &str) -> Response {
+    let mut builder = Response::builder()
+        .status(status)
+        .header(header::LOCATION, location);
+    for (name, value) in PAGE_HEADERS {
+        builder = builder.header(name, value);
+    }
+    builder.finish()
+}
+
+/// A cookie with the flags every sso-bridge cookie carries.
+pub fn cookie(state: &AppState, name: &str, value: String, max_age: Option<u64>) -> Cookie {
+    let mut c = Cookie::new_with_str(name, value);
+    c.set_http_only(true);
+    c.set_same_site(SameSite::Lax);
+    c.set_secure(state.settings.secure_cookies());
+    c.set_path(cookie_path(state));
+    if let Some(secs) = max_age {
+        c.set_max_age(Duration::from_secs(secs));
+    }
+    c
+}
+
+/// Removes a cookie from the browser.
+pub fn clear_cookie(state: &AppState, jar: &CookieJar, name: &str) {
+    let mut c = cookie(state, name, String::new(), Some(0));
+    c.make_removal();
+    jar.add(c);
+}
+
+fn cookie_path(state: &AppState) -> String {
+    let path = state.settings.server.base_url.path().trim_end_matches('/');
+    if path.is_empty() {
+        "/".into()
+    } else {
+        path.to_owned()
+    }
+}
+
+/// An absolute URL of one of the service's own paths.
+pub fn url(state: &AppState, path: &str) -> String {
+    format!("{}{}", state.settings.issuer(), path)
+}

@@ -1,0 +1,77 @@
+//! The browser side of sign-on: SSO sessions, pending authorize requests, remembered consents.
+
+pub mod consent;
+pub mod pending;
+
+use crate::clock::UnixTime;
+use crate::domain::secret::random_id;
+use crate::domain::{Claims, Digest};
+use crate::state::AppState;
+use crate::store::{Namespace, StoreError};
+use serde::{Deserialize, Serialize};
+
+/// Name of the SSO session cookie.
+pub const SESSION_COOKIE: &str = "sso_session";
+/// Name of the cookie binding pending authorize requests to one browser.
+pub const FLOW_COOKIE: &str = "sso_flow";
+
+/// A signed-in browser.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SessionRecord {
+    /// The user's claims at sign-in.
+    pub claims: Claims,
+    /// When the password was checked.
+    pub auth_time: UnixTime,
+    /// Authentication methods used (`pwd`).
+    pub amr: Vec<String>,
+    /// When the session ends.
+    pub expires_at: UnixTime,
+}
+
+/// Starts a session under a fresh id (never reusing one the browser brought) and answers the
+/// cookie value.
+pub async fn create(state: &AppState, claims: Claims) -> Result<String, StoreError> {
+    let now = state.now();
+    let ttl = state.settings.session.ttl_secs;
+    let id = random_id(32);
+    let record = SessionRecord {
+        claims,
+        auth_time: now,
+        amr: vec!["pwd".into()],
+        expires_at: now + ttl,
+    };
+    let json = serde_json::to_string(&record).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+    state
+        .store
+        .put(Namespace::Session, Digest::of(&id).as_hex(), &json, ttl)
+        .await?;
+    Ok(id)
+}
+
+/// The live session behind a cookie value, if any.
+pub async fn load(
+    state: &AppState,
+    cookie: Option<&str>,
+) -> Result<Option<SessionRecord>, StoreError> {
+    let Some(id) = cookie.filter(|c| !c.is_empty() && c.len() <= 128) else {
+        return Ok(None);
+    };
+    let Some(json) = state
+        .store
+        .get(Namespace::Session, Digest::of(id).as_hex())
+        .await?
+    else {
+        return Ok(None);
+    };
+    let record: SessionRecord =
+        serde_json::from_str(&json).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+    Ok((record.expires_at > state.now()).then_some(record))
+}
+
+/// Ends a session.
+pub async fn destroy(state: &AppState, cookie: &str) -> Result<(), StoreError> {
+    state
+        .store
+        .delete(Namespace::Session, Digest::of(cookie).as_hex())
+        .await
+}

@@ -1,0 +1,105 @@
+//! Authorize requests waiting for sign-in or consent, bound to the browser that started them.
+//!
+//! The browser holds a random flow cookie; the pending request keeps its digest and a CSRF token.
+//! A form post must carry the request id and CSRF token *and* come from the browser holding the
+//! cookie, so another site can neither forge a post nor make a victim finish the attacker's flow.
+
+use crate::domain::secret::random_id;
+use crate::domain::Digest;
+use crate::oauth::authorize::AuthorizationRequest;
+use crate::state::AppState;
+use crate::store::{Namespace, StoreError};
+use serde::{Deserialize, Serialize};
+use subtle::ConstantTimeEq;
+
+/// A stored pending request.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct PendingRequest {
+    /// The validated authorize request.
+    pub request: AuthorizationRequest,
+    /// Anti-CSRF token echoed by the forms.
+    pub csrf_token: String,
+    /// Digest of the flow cookie of the browser that started it.
+    pub browser: Digest,
+}
+
+/// Why a form post does not belong to a live pending request.
+#[derive(Debug, thiserror::Error)]
+pub enum PendingError {
+    #[error("the sign-in request has expired or is unknown")]
+    Expired,
+    #[error("the form did not come from this browser's sign-in page")]
+    Forged,
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// Stores a request for `flow_cookie`'s browser; answers the request id and its CSRF token.
+pub async fn start(
+    state: &AppState,
+    request: AuthorizationRequest,
+    flow_cookie: &str,
+) -> Result<(String, PendingRequest), StoreError> {
+    let id = random_id(24);
+    let pending = PendingRequest {
+        request,
+        csrf_token: random_id(32),
+        browser: Digest::of(flow_cookie),
+    };
+    let json = serde_json::to_string(&pending).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+    state
+        .store
+        .put(
+            Namespace::AuthRequest,
+            &id,
+            &json,
+            state.settings.session.request_ttl_secs,
+        )
+        .await?;
+    Ok((id, pending))
+}
+
+/// Reads the request a form refers to, checking its CSRF token and browser binding.
+pub async fn resume(
+    state: &AppState,
+    request_id: &str,
+    csrf_token: Option<&str>,
+    flow_cookie: Option<&str>,
+) -> Result<PendingRequest, PendingError> {
+    let pending = load(state, request_id)
+        .await?
+        .ok_or(PendingError::Expired)?;
+    let csrf_ok: bool = csrf_token
+        .map(|t| t.as_bytes().ct_eq(pending.csrf_token.as_bytes()).into())
+        .unwrap_or(false);
+    let browser_ok = flow_cookie.is_some_and(|c| Digest::of(c).ct_eq(&pending.browser));
+    if !(csrf_ok && browser_ok) {
+        return Err(PendingError::Forged);
+    }
+    Ok(pending)
+}
+
+/// Reads a pending request without checks (for showing a page to its own browser).
+pub async fn load(
+    state: &AppState,
+    request_id: &str,
+) -> Result<Option<PendingRequest>, StoreError> {
+    if request_id.is_empty() || request_id.len() > 64 {
+        return Ok(None);
+    }
+    match state.store.get(Namespace::AuthRequest, request_id).await? {
+        None => Ok(None),
+        Some(json) => serde_json::from_str(&json)
+            .map(Some)
+            .map_err(|e| StoreError::Corrupt(e.to_string())),
+    }
+}
+
+/// Ends a pending request (once a code or an error has been sent); at most one caller wins.
+pub async fn finish(state: &AppState, request_id: &str) -> Result<bool, StoreError> {
+    Ok(state
+        .store
+        .take(Namespace::AuthRequest, request_id)
+        .await?
+        .is_some())
+}

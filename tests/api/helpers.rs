@@ -1,0 +1,426 @@
+//! `spawn_app()` and a scripted browser: what every flow test starts from.
+
+use crate::support::ports::free_port;
+use crate::support::redis::RedisServer;
+use crate::support::slapd::Slapd;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine;
+use rand::RngCore;
+use reqwest::header::LOCATION;
+use reqwest::{Client, Response, StatusCode};
+use sha2::{Digest, Sha256};
+use sso_bridge::clock::OffsetClock;
+use sso_bridge::config::Settings;
+use sso_bridge::startup::Application;
+use sso_bridge::state::AppState;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// Which backends a test app runs on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backends {
+    /// The embedded default: memory store, built-in demo directory.
+    Embedded,
+    /// Production backends: a private redis-server and slapd.
+    Real,
+}
+
+/// A running sso-bridge.
+pub struct TestApp {
+    pub base: String,
+    pub state: AppState,
+    pub clock: OffsetClock,
+    pub api: Client,
+    /// Keeps the shared redis-server running while this app uses it.
+    _redis: Option<Arc<RedisServer>>,
+}
+
+/// A registered app's credentials.
+#[derive(Debug, Clone)]
+pub struct Registered {
+    pub client_id: String,
+    pub client_secret: Option<String>,
+    pub redirect_uri: String,
+}
+
+/// Settings for a test app on `backends` (with the shared `redis`), then `extra` overrides.
+pub fn settings(
+    backends: Backends,
+    port: u16,
+    redis: Option<&RedisServer>,
+    extra: &[(&str, String)],
+) -> Settings {
+    let mut env: Vec<(String, String)> = vec![
+        (
+            "SSO_BRIDGE__SERVER__LISTEN".into(),
+            format!("127.0.0.1:{port}"),
+        ),
+        (
+            "SSO_BRIDGE__SERVER__BASE_URL".into(),
+            format!("http://127.0.0.1:{port}"),
+        ),
+    ];
+    if let (Backends::Real, Some(redis)) = (backends, redis) {
+        let dir = Slapd::shared().settings();
+        let mut prefix = [0u8; 6];
+        rand::thread_rng().fill_bytes(&mut prefix);
+        env.extend([
+            ("SSO_BRIDGE__STORE__BACKEND".into(), "redis".into()),
+            ("SSO_BRIDGE__STORE__REDIS_URL".into(), redis.url()),
+            (
+                "SSO_BRIDGE__STORE__KEY_PREFIX".into(),
+                format!("t{}:", hex::encode(prefix)),
+            ),
+            ("SSO_BRIDGE__STORE__TIMEOUT_MS".into(), "1000".into()),
+            ("SSO_BRIDGE__DIRECTORY__BACKEND".into(), "ldap".into()),
+            ("SSO_BRIDGE__DIRECTORY__URL".into(), dir.url.clone()),
+            ("SSO_BRIDGE__DIRECTORY__BIND_DN".into(), dir.bind_dn.clone()),
+            (
+                "SSO_BRIDGE__DIRECTORY__BIND_PASSWORD".into(),
+                secrecy::ExposeSecret::expose_secret(dir.bind_password.as_ref().unwrap())
+                    .to_owned(),
+            ),
+            (
+                "SSO_BRIDGE__DIRECTORY__USER_BASE".into(),
+                dir.user_base.clone(),
+            ),
+            (
+                "SSO_BRIDGE__DIRECTORY__CONNECT_TIMEOUT_MS".into(),
+                "1000".into(),
+            ),
+            (
+                "SSO_BRIDGE__DIRECTORY__OPERATION_TIMEOUT_MS".into(),
+                "1500".into(),
+            ),
+        ]);
+    }
+    env.extend(extra.iter().map(|(k, v)| (k.to_string(), v.clone())));
+    Settings::load_from(None, env).expect("test settings")
+}
+
+/// Starts an app on `backends` with `extra` settings.
+pub async fn spawn_app_with(backends: Backends, extra: &[(&str, String)]) -> TestApp {
+    if std::env::var("TEST_LOG").is_ok() {
+        sso_bridge::telemetry::init("debug");
+    }
+    let port = free_port();
+    let clock = OffsetClock::default();
+    let redis = (backends == Backends::Real).then(RedisServer::shared);
+    let settings = settings(backends, port, redis.as_deref(), extra);
+    let app = Application::build_with_clock(settings, Arc::new(clock.clone()))
+        .await
+        .expect("app builds");
+    let state = app.state().clone();
+    let base = format!("http://127.0.0.1:{}", app.port());
+    tokio::spawn(app.run_until_stopped());
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    TestApp {
+        base,
+        state,
+        clock,
+        api: Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .unwrap(),
+        _redis: redis,
+    }
+}
+
+/// Starts an app on `backends` with default settings.
+pub async fn spawn_app(backends: Backends) -> TestApp {
+    spawn_app_with(backends, &[]).await
+}
+
+/// The superadmin of both the demo directory and the test fixture, and their passwords.
+pub fn superadmin(backends: Backends) -> (&'static str, &'static str) {
+    match backends {
+        Backends::Embedded => ("ada", "ada-demo"),
+        Backends::Real => ("ada", "ada-pw"),
+    }
+}
+
+/// A user's password on `backends` (`<name>-demo` in the demo directory, `<name>-pw` in slapd).
+pub fn password(backends: Backends, user: &str) -> String {
+    match backends {
+        Backends::Embedded => format!("{user}-demo"),
+        Backends::Real => format!("{user}-pw"),
+    }
+}
+
+impl TestApp {
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{}", self.base, path)
+    }
+
+    /// An admin API token for `user`.
+    pub async fn admin_token(&self, user: &str, password: &str) -> Response {
+        self.api
+            .post(self.url("/admin/api/session"))
+            .json(&serde_json::json!({"username": user, "password": password}))
+            .send()
+            .await
+            .unwrap()
+    }
+
+    /// Registers an app through the admin API as the superadmin.
+    pub async fn register(
+        &self,
+        backends: Backends,
+        redirect_uri: &str,
+        public: bool,
+    ) -> Registered {
+        let (user, pw) = superadmin(backends);
+        let token: serde_json::Value = self.admin_token(user, pw).await.json().await.unwrap();
+        let token = token["token"].as_str().expect("admin token").to_owned();
+        let created: serde_json::Value = self
+            .api
+            .post(self.url("/admin/api/apps"))
+            .bearer_auth(token)
+            .json(&serde_json::json!({"name": "Test App", "redirect_uris": [redirect_uri], "public": public}))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        Registered {
+            client_id: created["client_id"].as_str().unwrap().to_owned(),
+            client_secret: created["client_secret"].as_str().map(str::to_owned),
+            redirect_uri: redirect_uri.to_owned(),
+        }
+    }
+
+    /// A new browser (own cookie jar, no redirects followed).
+    pub fn browser(&self) -> Client {
+        Client::builder()
+            .cookie_store(true)
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .unwrap()
+    }
+
+    /// `GET /oauth/authorize` with `params`.
+    pub async fn authorize(&self, browser: &Client, params: &[(&str, &str)]) -> Response {
+        browser
+            .get(self.url("/oauth/authorize"))
+            .query(params)
+            .send()
+            .await
+            .unwrap()
+    }
+
+    /// POSTs `page`'s form back with every hidden input plus `fields`.
+    pub async fn submit(&self, browser: &Client, page: &str, fields: &[(&str, &str)]) -> Response {
+        let form = Form::parse(page);
+        let mut body: Vec<(String, String)> = form.hidden.into_iter().collect();
+        body.extend(fields.iter().map(|(k, v)| (k.to_string(), v.to_string())));
+        browser.post(form.action).form(&body).send().await.unwrap()
+    }
+
+    /// Signs `user` in and approves: the redirect location carrying the code.
+    pub async fn sign_in_and_approve(
+        &self,
+        browser: &Client,
+        app: &Registered,
+        user: &str,
+        password: &str,
+        extra: &[(&str, &str)],
+    ) -> String {
+        let mut params = vec![
+            ("client_id", app.client_id.as_str()),
+            ("redirect_uri", app.redirect_uri.as_str()),
+            ("response_type", "code"),
+            ("scope", "openid profile email role"),
+            ("state", "xyz"),
+        ];
+        for (k, v) in extra {
+            params.retain(|(name, _)| name != k);
+            params.push((k, v));
+        }
+        let page = self.authorize(browser, &params).await;
+        assert_eq!(page.status(), StatusCode::OK, "sign-in page");
+        let page = page.text().await.unwrap();
+        let after = self
+            .submit(
+                browser,
+                &page,
+                &[("username", user), ("password", password)],
+            )
+            .await;
+        assert_eq!(after.status(), StatusCode::SEE_OTHER, "after sign-in");
+        let consent_url = location(&after);
+        if consent_url.starts_with(&app.redirect_uri) {
+            return consent_url;
+        }
+        let consent = browser
+            .get(&consent_url)
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        let done = self
+            .submit(browser, &consent, &[("decision", "approve")])
+            .await;
+        assert_eq!(done.status(), StatusCode::SEE_OTHER, "after consent");
+        location(&done)
+    }
+
+    /// Runs the whole browser flow with PKCE; answers (code, verifier).
+    pub async fn code_for(
+        &self,
+        backends: Backends,
+        app: &Registered,
+        user: &str,
+    ) -> (String, String) {
+        let pkce = Pkce::new();
+        let browser = self.browser();
+        let location = self
+            .sign_in_and_approve(
+                &browser,
+                app,
+                user,
+                &password(backends, user),
+                &[
+                    ("code_challenge", &pkce.challenge),
+                    ("code_challenge_method", "S256"),
+                ],
+            )
+            .await;
+        let q = query(&location);
+        (q["code"].clone(), pkce.verifier)
+    }
+
+    /// `POST /oauth/token` with client_secret_post.
+    pub async fn token(&self, app: &Registered, form: &[(&str, &str)]) -> Response {
+        let mut body: Vec<(&str, &str)> = form.to_vec();
+        body.push(("client_id", &app.client_id));
+        if let Some(secret) = &app.client_secret {
+            body.push(("client_secret", secret));
+        }
+        self.api
+            .post(self.url("/oauth/token"))
+            .header("accept", "application/json")
+            .form(&body)
+            .send()
+            .await
+            .unwrap()
+    }
+
+    /// Exchanges a code; answers the JSON body (asserting success).
+    pub async fn exchange(
+        &self,
+        app: &Registered,
+        code: &str,
+        verifier: &str,
+    ) -> serde_json::Value {
+        let response = self
+            .token(
+                app,
+                &[
+                    ("grant_type", "authorization_code"),
+                    ("code", code),
+                    ("redirect_uri", &app.redirect_uri),
+                    ("code_verifier", verifier),
+                ],
+            )
+            .await;
+        assert_eq!(response.status(), StatusCode::OK);
+        response.json().await.unwrap()
+    }
+
+    /// `GET /oauth/userinfo` with a bearer token.
+    pub async fn userinfo(&self, access_token: &str) -> Response {
+        self.api
+            .get(self.url("/oauth/userinfo"))
+            .header("authorization", format!("Bearer {access_token}"))
+            .send()
+            .await
+            .unwrap()
+    }
+}
+
+/// A PKCE verifier and its S256 challenge.
+pub struct Pkce {
+    pub verifier: String,
+    pub challenge: String,
+}
+
+impl Pkce {
+    pub fn new() -> Self {
+        let mut bytes = [0u8; 32];
+        rand::thread_rng().fill_bytes(&mut bytes);
+        let verifier = URL_SAFE_NO_PAD.encode(bytes);
+        let challenge = URL_SAFE_NO_PAD.encode(Sha256::digest(verifier.as_bytes()));
+        Self {
+            verifier,
+            challenge,
+        }
+    }
+}
+
+/// The `Location` header.
+pub fn location(response: &Response) -> String {
+    response
+        .headers()
+        .get(LOCATION)
+        .expect("a Location header")
+        .to_str()
+        .unwrap()
+        .to_owned()
+}
+
+/// The decoded query parameters of a URL.
+pub fn query(url: &str) -> HashMap<String, String> {
+    url::Url::parse(url)
+        .unwrap()
+        .query_pairs()
+        .into_owned()
+        .collect()
+}
+
+/// The first form of a page: its action and hidden inputs.
+pub struct Form {
+    pub action: String,
+    pub hidden: Vec<(String, String)>,
+}
+
+impl Form {
+    pub fn parse(page: &str) -> Self {
+        let form_start = page.find("<form").expect("a form on the page");
+        let action = attribute(&page[form_start..], "action").expect("a form action");
+        let mut hidden = Vec::new();
+        let mut rest = &page[form_start..];
+        while let Some(i) = rest.find("<input") {
+            let tag_end = rest[i..].find('>').map(|e| i + e).unwrap();
+            let tag = &rest[i..tag_end];
+            if attribute(tag, "type").as_deref() == Some("hidden") {
+                hidden.push((
+                    attribute(tag, "name").unwrap(),
+                    attribute(tag, "value").unwrap_or_default(),
+                ));
+            }
+            rest = &rest[tag_end..];
+        }
+        Self { action, hidden }
+    }
+}
+
+fn attribute(tag: &str, name: &str) -> Option<String> {
+    let needle = format!(" {name}=\"");
+    let start = tag.find(&needle)? + needle.len();
+    let end = tag[start..].find('"')? + start;
+    Some(unescape(&tag[start..end]))
+}
+
+/// Undoes the HTML escaping handlebars applies.
+pub fn unescape(s: &str) -> String {
+    s.replace("&#x3D;", "=")
+        .replace("&#x27;", "'")
+        .replace("&#x60;", "`")
+        .replace("&quot;", "\"")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&")
+}
