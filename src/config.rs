@@ -29,8 +29,9 @@ pub struct Settings {
 pub struct ServerSettings {
     /// Socket address to listen on; port 0 picks a free port.
     pub listen: SocketAddr,
-    /// Public base address: the issuer; endpoints are at `{base_url}/oauth/...`.
-    pub base_url: url::Url,
+    /// Public base address: the issuer; endpoints are at `{base_url}/oauth/...`. Unset:
+    /// `http://<listen>`, which suits only a service used on the machine it runs on.
+    pub base_url: Option<url::Url>,
 }
 
 /// Which store backend.
@@ -185,10 +186,11 @@ impl Settings {
             key: key.into(),
             reason: reason.into(),
         };
-        if !matches!(self.server.base_url.scheme(), "http" | "https") {
+        let base = self.base_url();
+        if !matches!(base.scheme(), "http" | "https") {
             return Err(key("server.base_url", "must be an http:// or https:// URL"));
         }
-        if self.server.base_url.query().is_some() || self.server.base_url.fragment().is_some() {
+        if base.query().is_some() || base.fragment().is_some() {
             return Err(key("server.base_url", "must not have a query or fragment"));
         }
         for (name, value) in [
@@ -242,13 +244,22 @@ impl Settings {
 
     /// Whether cookies must carry `Secure` (the public address is https).
     pub fn secure_cookies(&self) -> bool {
-        self.server.base_url.scheme() == "https"
+        self.base_url().scheme() == "https"
+    }
+
+    /// The public base address: `server.base_url`, else `http://<server.listen>`.
+    #[allow(clippy::expect_used)] // "http://" + a socket address is always a valid URL
+    pub fn base_url(&self) -> url::Url {
+        match &self.server.base_url {
+            Some(url) => url.clone(),
+            None => url::Url::parse(&format!("http://{}", self.server.listen))
+                .expect("a socket address makes a valid URL"),
+        }
     }
 
     /// The public base address without a trailing slash.
     pub fn issuer(&self) -> String {
-        self.server
-            .base_url
+        self.base_url()
             .as_str()
             .trim_end_matches('/')
             .to_owned()
@@ -276,12 +287,26 @@ mod tests {
     fn defaults_are_the_embedded_demo() {
         let s = Settings::load_from(None, env(&[])).unwrap();
         assert_eq!(s.server.listen.to_string(), "127.0.0.1:8080");
+        assert_eq!(s.issuer(), "http://127.0.0.1:8080");
         assert_eq!(s.store.backend, StoreBackend::Memory);
         assert_eq!(s.directory.backend, DirectoryBackend::Ldif);
         assert_eq!(s.tokens.access_ttl_secs, 3600);
         assert_eq!(s.tokens.refresh_ttl_secs, 30 * 24 * 3600);
         assert_eq!(s.tokens.code_ttl_secs, 60);
         assert!(s.is_demo());
+    }
+
+    #[test]
+    fn the_base_url_follows_the_listen_address_unless_set() {
+        let s = Settings::load_from(None, env(&[("SSO_BRIDGE__SERVER__LISTEN", "[::1]:9000")])).unwrap();
+        assert_eq!(s.issuer(), "http://[::1]:9000");
+        let s = Settings::load_from(
+            None,
+            env(&[("SSO_BRIDGE__SERVER__BASE_URL", "https://sso.example.com/")]),
+        )
+        .unwrap();
+        assert_eq!(s.issuer(), "https://sso.example.com");
+        assert!(s.secure_cookies());
     }
 
     #[test]

@@ -63,7 +63,8 @@ pub fn clear_cookie(state: &AppState, jar: &CookieJar, name: &str) {
 }
 
 fn cookie_path(state: &AppState) -> String {
-    let path = state.settings.server.base_url.path().trim_end_matches('/');
+    let base = state.settings.base_url();
+    let path = base.path().trim_end_matches('/');
     if path.is_empty() {
         "/".into()
     } else {

@@ -249,6 +249,10 @@ impl LdapDirectory {
                     "the user filter matched several entries; refusing the sign-in"
                 );
             }
+            // Pay for a bind anyway, as a wrong password would, so the answer's timing does not
+            // tell whether the username exists. The entry named here does not exist.
+            let decoy = format!("cn=sso-bridge-no-such-user,{}", self.user_base);
+            let _ = self.bind_as(&decoy, password).await;
             return Err(DirectoryError::InvalidCredentials);
         };
         self.bind_as(&user.dn, password).await?;

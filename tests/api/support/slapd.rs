@@ -11,6 +11,7 @@ use sso_bridge::config::{DirectoryBackend, DirectorySettings};
 use std::ffi::OsStr;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
+use std::os::unix::process::CommandExt;
 use std::process::{Child, Command, Stdio};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
@@ -183,7 +184,11 @@ impl Slapd {
     fn spawn(&mut self) {
         let dir = self.dir.path();
         let urls = format!("{} {}", self.url(), self.ldaps_url());
+        // A process group of its own: the test binary's group may be orphaned (no job control
+        // in CI), and the kernel sends SIGCONT to every stopped member of an orphaned group
+        // whenever one of its processes exits, which would wake a suspended server at random.
         let mut wrapper = Command::new("sh")
+            .process_group(0)
             .arg("-c")
             .arg(WRAPPER)
             .arg("slapd-wrapper")
