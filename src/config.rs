@@ -259,10 +259,7 @@ impl Settings {
 
     /// The public base address without a trailing slash.
     pub fn issuer(&self) -> String {
-        self.base_url()
-            .as_str()
-            .trim_end_matches('/')
-            .to_owned()
+        self.base_url().as_str().trim_end_matches('/').to_owned()
     }
 }
 
@@ -298,7 +295,8 @@ mod tests {
 
     #[test]
     fn the_base_url_follows_the_listen_address_unless_set() {
-        let s = Settings::load_from(None, env(&[("SSO_BRIDGE__SERVER__LISTEN", "[::1]:9000")])).unwrap();
+        let s = Settings::load_from(None, env(&[("SSO_BRIDGE__SERVER__LISTEN", "[::1]:9000")]))
+            .unwrap();
         assert_eq!(s.issuer(), "http://[::1]:9000");
         let s = Settings::load_from(
             None,
