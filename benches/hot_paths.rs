@@ -1,0 +1,151 @@
+//! Benchmarks of the paths app backends hit on every request: userinfo (one store read) and the
+//! code exchange, each through the whole HTTP router, in process.
+//!
+//! `cargo bench` runs them on the memory store; with `SSO_BRIDGE_BENCH_REDIS_URL` set (for example
+//! `redis://127.0.0.1:6379`) they run on that Redis too, which shows the cost of the round trips.
+//! `cargo test --all-targets` runs each once, as a smoke test.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
+use poem::http::{header, Method, StatusCode};
+use poem::{Body, Endpoint, Request};
+use sso_bridge::admin::apps::{self, NewApp};
+use sso_bridge::config::Settings;
+use sso_bridge::oauth::authorize::validate;
+use sso_bridge::oauth::issue::{issue_code, Subject};
+use sso_bridge::startup::Application;
+use sso_bridge::state::AppState;
+use tokio::runtime::Runtime;
+
+const REDIRECT_URI: &str = "https://bench.example/callback";
+
+/// An app on the memory store, or on Redis when `redis_url` is given.
+fn state(rt: &Runtime, redis_url: Option<&str>) -> AppState {
+    let mut env = vec![(
+        "SSO_BRIDGE__SERVER__LISTEN".to_owned(),
+        "127.0.0.1:0".to_owned(),
+    )];
+    if let Some(url) = redis_url {
+        env.push(("SSO_BRIDGE__STORE__BACKEND".into(), "redis".into()));
+        env.push(("SSO_BRIDGE__STORE__REDIS_URL".into(), url.into()));
+        env.push((
+            "SSO_BRIDGE__STORE__KEY_PREFIX".into(),
+            "sso-bridge-bench:".into(),
+        ));
+    }
+    let settings = Settings::load_from(None, env).unwrap();
+    rt.block_on(async { Application::build(settings).await.unwrap().state().clone() })
+}
+
+/// Registers an app; answers its id and secret.
+fn register(rt: &Runtime, state: &AppState) -> (String, String) {
+    let new = NewApp {
+        name: "Bench".into(),
+        redirect_uris: vec![REDIRECT_URI.into()],
+        public: false,
+        require_pkce: false,
+    };
+    let (record, secret) = rt.block_on(apps::create(state, "bench", new)).unwrap();
+    (
+        record.client_id.to_string(),
+        secret.unwrap().expose().to_owned(),
+    )
+}
+
+/// A fresh one-time code for `ada`, as the consent page would issue it.
+async fn fresh_code(state: &AppState, client_id: &str) -> String {
+    let query = format!(
+        "client_id={client_id}&redirect_uri={}&response_type=code&scope=openid%20profile%20email%20role",
+        url::form_urlencoded::byte_serialize(REDIRECT_URI.as_bytes()).collect::<String>()
+    );
+    let (_, request) = validate(state.store.as_ref(), &query).await.unwrap();
+    let user = state.directory.lookup("ada").await.unwrap().unwrap();
+    let claims = state.settings.claims.claims(&user.attributes).unwrap();
+    let location = issue_code(
+        state,
+        &request,
+        Subject {
+            claims: &claims,
+            auth_time: state.now(),
+        },
+    )
+    .await
+    .unwrap();
+    url::Url::parse(&location)
+        .unwrap()
+        .query_pairs()
+        .find(|(k, _)| k == "code")
+        .unwrap()
+        .1
+        .into_owned()
+}
+
+fn token_request(client_id: &str, secret: &str, code: &str) -> Request {
+    let body: String = url::form_urlencoded::Serializer::new(String::new())
+        .append_pair("grant_type", "authorization_code")
+        .append_pair("client_id", client_id)
+        .append_pair("client_secret", secret)
+        .append_pair("redirect_uri", REDIRECT_URI)
+        .append_pair("code", code)
+        .finish();
+    Request::builder()
+        .method(Method::POST)
+        .uri_str("/oauth/token")
+        .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+        .header(header::ACCEPT, "application/json")
+        .body(Body::from_string(body))
+}
+
+fn bench_backend(c: &mut Criterion, rt: &Runtime, name: &str, redis_url: Option<&str>) {
+    let state = state(rt, redis_url);
+    let (client_id, secret) = register(rt, &state);
+    let router = sso_bridge::http::routes(state.clone());
+
+    c.bench_function(&format!("{name}/token: authorization_code exchange"), |b| {
+        b.iter_batched(
+            || {
+                let code = rt.block_on(fresh_code(&state, &client_id));
+                token_request(&client_id, &secret, &code)
+            },
+            |request| {
+                let response = rt.block_on(router.get_response(request));
+                assert_eq!(response.status(), StatusCode::OK);
+            },
+            BatchSize::SmallInput,
+        )
+    });
+
+    let code = rt.block_on(fresh_code(&state, &client_id));
+    let tokens = rt.block_on(async {
+        let response = router
+            .get_response(token_request(&client_id, &secret, &code))
+            .await;
+        response
+            .into_body()
+            .into_json::<serde_json::Value>()
+            .await
+            .unwrap()
+    });
+    let bearer = format!("Bearer {}", tokens["access_token"].as_str().unwrap());
+    c.bench_function(&format!("{name}/userinfo"), |b| {
+        b.iter(|| {
+            let request = Request::builder()
+                .uri_str("/oauth/userinfo")
+                .header(header::AUTHORIZATION, &bearer)
+                .finish();
+            let response = rt.block_on(router.get_response(request));
+            assert_eq!(response.status(), StatusCode::OK);
+        })
+    });
+}
+
+fn hot_paths(c: &mut Criterion) {
+    let rt = Runtime::new().unwrap();
+    bench_backend(c, &rt, "memory", None);
+    if let Ok(url) = std::env::var("SSO_BRIDGE_BENCH_REDIS_URL") {
+        bench_backend(c, &rt, "redis", Some(&url));
+    }
+}
+
+criterion_group!(benches, hot_paths);
+criterion_main!(benches);
