@@ -2,17 +2,19 @@
 
 use super::errors::PageError;
 use super::respond::{self, html, redirect};
+use super::second_factor::{self, address, LOCKED};
 use super::views::SignInPage;
 use crate::directory::DirectoryError;
-use crate::oauth::issue::{issue_code, Subject};
-use crate::session::{self, consent, pending, FLOW_COOKIE, SESSION_COOKIE};
+use crate::mfa::limits::{self, Kind};
+use crate::session::{self, pending, FLOW_COOKIE, SESSION_COOKIE};
 use crate::state::AppState;
 use poem::http::StatusCode;
 use poem::web::cookie::CookieJar;
-use poem::web::{Data, Form};
+use poem::web::{Data, Form, RemoteAddr};
 use poem::{handler, Response};
 use secrecy::SecretString;
 use serde::Deserialize;
+use std::net::IpAddr;
 
 /// Path of the sign-in form's action.
 pub const PATH: &str = "/oauth/login";
@@ -59,11 +61,12 @@ pub fn signin_page(
 #[handler]
 pub async fn login(
     jar: &CookieJar,
+    remote: &RemoteAddr,
     Data(state): Data<&AppState>,
     form: poem::Result<Form<SignInForm>>,
 ) -> Response {
     let result = match form {
-        Ok(Form(form)) => run(state, jar, form).await,
+        Ok(Form(form)) => run(state, jar, address(remote), form).await,
         Err(e) => Err(PageError::BadForm(format!(
             "The sign-in form could not be read: {e}."
         ))),
@@ -71,7 +74,12 @@ pub async fn login(
     result.unwrap_or_else(|e| e.into_response(state))
 }
 
-async fn run(state: &AppState, jar: &CookieJar, form: SignInForm) -> Result<Response, PageError> {
+async fn run(
+    state: &AppState,
+    jar: &CookieJar,
+    address: Option<IpAddr>,
+    form: SignInForm,
+) -> Result<Response, PageError> {
     let flow = jar.get(FLOW_COOKIE).map(|c| c.value_str().to_owned());
     let pending = pending::resume(
         state,
@@ -104,17 +112,26 @@ async fn run(state: &AppState, jar: &CookieJar, form: SignInForm) -> Result<Resp
     let Some(password) = form.password.filter(|_| !username.is_empty()) else {
         return again("Enter your username and password.", StatusCode::BAD_REQUEST);
     };
+    let Ok(attempt) = limits::begin(state, Kind::Password, username, address).await? else {
+        return again(LOCKED, StatusCode::TOO_MANY_REQUESTS);
+    };
     let user = match state.directory.authenticate(username, &password).await {
         Ok(user) => user,
         Err(DirectoryError::InvalidCredentials) => {
-            tracing::info!(client_id = %client.client_id, "sign-in refused: invalid credentials");
+            attempt.failed();
+            tracing::info!(target: "audit", event = "signin.failed", client_id = %client.client_id, "sign-in refused: invalid credentials");
             return again(
                 "The username or password is incorrect.",
                 StatusCode::UNAUTHORIZED,
             );
         }
-        Err(e) => return Err(e.into()),
+        Err(e) => {
+            // Nothing was checked: the outage must not count against the user.
+            attempt.succeeded(state).await?;
+            return Err(e.into());
+        }
     };
+    attempt.succeeded(state).await?;
     let claims = state
         .settings
         .claims
@@ -132,29 +149,18 @@ async fn run(state: &AppState, jar: &CookieJar, form: SignInForm) -> Result<Resp
     jar.add(respond::cookie(
         state,
         SESSION_COOKIE,
-        session_id,
+        session_id.clone(),
         Some(state.settings.session.ttl_secs),
     ));
 
-    let request = &pending.request;
-    if consent::covers(state, claims.sub(), &request.client_id, &request.scopes).await? {
-        if !pending::finish(state, &form.request_id).await? {
-            return Err(PageError::Expired);
-        }
-        let location = issue_code(
-            state,
-            request,
-            Subject {
-                claims: &claims,
-                auth_time: state.now(),
-            },
-        )
-        .await?;
-        return Ok(redirect(StatusCode::SEE_OTHER, &location));
+    // Second factor by policy (or by the user's own enrolment) before any code is issued.
+    let amr = vec!["pwd".to_owned()];
+    let due = crate::mfa::due(state, &claims, &amr, Some(&user)).await?;
+    if let Some(next) = second_factor::location(state, due, &form.request_id) {
+        return Ok(redirect(StatusCode::SEE_OTHER, &next));
     }
-    let consent_url = respond::url(
-        state,
-        &format!("{}?request_id={}", super::consent::PATH, form.request_id),
-    );
-    Ok(redirect(StatusCode::SEE_OTHER, &consent_url))
+    let Some(session) = session::load(state, Some(&session_id)).await? else {
+        return Err(PageError::Expired);
+    };
+    second_factor::proceed(state, &form.request_id, &pending, &session).await
 }

@@ -5,6 +5,8 @@ mod admin;
 mod authorize;
 mod directory_ldap;
 mod helpers;
+mod mfa;
+mod mfa_admin;
 mod outages;
 mod service;
 mod store;

@@ -40,6 +40,8 @@ pub struct LdapDirectory {
     operation_timeout: Duration,
     authenticate_budget: Duration,
     lookup_budget: Duration,
+    /// Group search base and filter (`{dn}` placeholder) for the second-factor policy.
+    groups: (String, String),
 }
 
 /// The directory settings cannot be used; found at start-up, before any connection.
@@ -122,7 +124,32 @@ impl LdapDirectory {
             // bind, search...): it bounds the whole call, not any one step.
             authenticate_budget: 2 * connect_timeout + 3 * operation_timeout,
             lookup_budget: connect_timeout + 2 * operation_timeout,
+            groups: (settings.user_base.clone(), String::new()),
         })
+    }
+
+    /// Also reads `attributes` of user entries (the policy's group and per-user attributes),
+    /// and finds groups under `group_base` (empty: the user base) with `group_filter`.
+    pub fn with_policy(
+        mut self,
+        attributes: &[String],
+        group_base: &str,
+        group_filter: &str,
+    ) -> Self {
+        for attribute in attributes {
+            if !self
+                .attributes
+                .iter()
+                .any(|a| a.eq_ignore_ascii_case(attribute))
+            {
+                self.attributes.push(attribute.clone());
+            }
+        }
+        if !group_base.is_empty() {
+            self.groups.0 = group_base.to_owned();
+        }
+        self.groups.1 = group_filter.to_owned();
+        self
     }
 
     /// Runs `call` under the backstop `budget`.
@@ -146,12 +173,17 @@ impl LdapDirectory {
     ///
     /// A connection that fails is dropped rather than returned. A reused one that turns out to
     /// be disconnected (the server restarted while it sat idle) is retried once on a new one.
-    async fn search(&self, filter: &str) -> Result<Vec<DirectoryUser>, DirectoryError> {
+    async fn search(
+        &self,
+        base: &str,
+        filter: &str,
+        attributes: &[String],
+    ) -> Result<Vec<DirectoryUser>, DirectoryError> {
         let mut retried = false;
         loop {
             let mut conn = self.pool.get().await.map_err(pool_unavailable)?;
             let reused = Object::metrics(&conn).recycle_count > 0;
-            match self.search_on(&mut conn, filter).await {
+            match self.search_on(&mut conn, base, filter, attributes).await {
                 Ok(users) => return Ok(users),
                 Err(err) => {
                     drop(Object::take(conn));
@@ -163,8 +195,8 @@ impl LdapDirectory {
                         }
                     }
                     return Err(DirectoryError::Unavailable(format!(
-                        "search of {} on {}: {err}",
-                        self.user_base, self.url
+                        "search of {base} on {}: {err}",
+                        self.url
                     )));
                 }
             }
@@ -174,12 +206,14 @@ impl LdapDirectory {
     async fn search_on(
         &self,
         conn: &mut Conn,
+        base: &str,
         filter: &str,
+        attributes: &[String],
     ) -> Result<Vec<DirectoryUser>, SearchFailure> {
         let ldap3::SearchResult(entries, result) = conn
             .ldap
             .with_timeout(self.operation_timeout)
-            .search(&self.user_base, Scope::Subtree, filter, &self.attributes)
+            .search(base, Scope::Subtree, filter, attributes)
             .await
             .map_err(SearchFailure::Ldap)?;
         if result.rc != 0 {
@@ -240,7 +274,9 @@ impl LdapDirectory {
         password: &SecretString,
     ) -> Result<DirectoryUser, DirectoryError> {
         let filter = fill(&self.user_filter, "{username}", username);
-        let mut users = self.search(&filter).await?;
+        let mut users = self
+            .search(&self.user_base, &filter, &self.attributes)
+            .await?;
         let count = users.len();
         let (1, Some(user)) = (count, users.pop()) else {
             if count > 1 {
@@ -261,7 +297,9 @@ impl LdapDirectory {
 
     async fn find_by_subject(&self, sub: &str) -> Result<Option<DirectoryUser>, DirectoryError> {
         let filter = fill(&self.lookup_filter, "{sub}", sub);
-        let mut users = self.search(&filter).await?;
+        let mut users = self
+            .search(&self.user_base, &filter, &self.attributes)
+            .await?;
         if users.len() > 1 {
             tracing::warn!(
                 count = users.len(),
@@ -299,6 +337,24 @@ impl Directory for LdapDirectory {
         }
         self.within(self.lookup_budget, self.find_by_subject(sub))
             .await
+    }
+
+    #[tracing::instrument(name = "ldap_groups", skip_all)]
+    async fn groups_of(&self, dn: &str) -> Result<Vec<String>, DirectoryError> {
+        let (base, template) = &self.groups;
+        if template.is_empty() || dn.is_empty() {
+            return Ok(Vec::new());
+        }
+        let filter = fill(template, "{dn}", dn);
+        // "1.1": no attributes, the DNs are all the policy needs.
+        let no_attributes = ["1.1".to_owned()];
+        let groups = self
+            .within(
+                self.lookup_budget,
+                self.search(base, &filter, &no_attributes),
+            )
+            .await?;
+        Ok(groups.into_iter().map(|g| g.dn).collect())
     }
 }
 

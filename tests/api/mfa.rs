@@ -1,0 +1,434 @@
+//! Second factor by policy in the browser flow: enrolment, sign-in with a code, wrong and
+//! replayed codes, drift, recovery codes, sessions that came under the policy, encryption.
+
+use crate::helpers::*;
+use reqwest::{Client, StatusCode};
+use sso_bridge::admin::apps::{self, NewApp};
+use totp_rs::{Algorithm, Secret, TOTP};
+
+pub const CB: &str = "https://app.example.com/callback";
+
+/// Settings putting `roles` under the policy.
+pub fn policy(roles: &str) -> Vec<(&'static str, String)> {
+    vec![("SSO_BRIDGE__MFA__REQUIRED_ROLES", roles.to_owned())]
+}
+
+/// Registers an app straight through the service (the admin API would need ada's factor).
+pub async fn register_direct(app: &TestApp) -> Registered {
+    let new = NewApp {
+        name: "Payroll".into(),
+        redirect_uris: vec![CB.into()],
+        public: false,
+        require_pkce: false,
+    };
+    let (record, secret) = apps::create(&app.state, "ada", new).await.unwrap();
+    Registered {
+        client_id: record.client_id.to_string(),
+        client_secret: secret.map(|s| s.expose().to_owned()),
+        redirect_uri: CB.into(),
+    }
+}
+
+/// An authenticator app, computing RFC 6238 codes from the secret the enrolment page shows.
+pub struct Authenticator(TOTP);
+
+impl Authenticator {
+    pub fn from_secret(base32: &str) -> Self {
+        let bytes = Secret::Encoded(base32.replace(' ', "")).to_bytes().unwrap();
+        Self(TOTP::new(Algorithm::SHA1, 6, 1, 30, bytes, None, "test".into()).unwrap())
+    }
+
+    pub fn from_page(page: &str) -> Self {
+        Self::from_secret(&between(page, "id=\"totp-secret\">", "</code>"))
+    }
+
+    /// The code an app shows at `time`.
+    pub fn code_at(&self, time: u64) -> String {
+        self.0.generate(time)
+    }
+
+    /// The code an app shows now, on the service's clock.
+    pub fn code(&self, app: &TestApp) -> String {
+        self.code_at(app.state.now())
+    }
+}
+
+/// The text between `start` and the next `end`.
+pub fn between(page: &str, start: &str, end: &str) -> String {
+    let from = page
+        .find(start)
+        .unwrap_or_else(|| panic!("{start} in {page}"))
+        + start.len();
+    let to = page[from..].find(end).unwrap() + from;
+    page[from..to].to_owned()
+}
+
+/// The recovery codes listed on a page.
+pub fn recovery_codes(page: &str) -> Vec<String> {
+    let list = between(page, "id=\"recovery-codes\">", "</ul>");
+    list.split("<code>")
+        .skip(1)
+        .map(|c| c.split("</code>").next().unwrap().to_owned())
+        .collect()
+}
+
+fn params(reg: &Registered) -> Vec<(&str, &str)> {
+    vec![
+        ("client_id", reg.client_id.as_str()),
+        ("redirect_uri", reg.redirect_uri.as_str()),
+        ("response_type", "code"),
+        ("scope", "openid profile"),
+        ("state", "s-1"),
+    ]
+}
+
+/// Signs in with a password; answers the response to the form post.
+pub async fn password_step(
+    app: &TestApp,
+    browser: &Client,
+    reg: &Registered,
+    user: &str,
+    password: &str,
+) -> reqwest::Response {
+    let page = app
+        .authorize(browser, &params(reg))
+        .await
+        .text()
+        .await
+        .unwrap();
+    app.submit(
+        browser,
+        &page,
+        &[("username", user), ("password", password)],
+    )
+    .await
+}
+
+/// Follows a redirect within the service; answers the page.
+pub async fn follow(browser: &Client, response: &reqwest::Response) -> (StatusCode, String) {
+    let r = browser.get(location(response)).send().await.unwrap();
+    (r.status(), r.text().await.unwrap())
+}
+
+/// Walks `user` through enrolment; answers the authenticator and the recovery codes, with
+/// the browser sitting on the consent page's request.
+pub async fn enrol(
+    app: &TestApp,
+    browser: &Client,
+    reg: &Registered,
+    user: &str,
+    password: &str,
+) -> (Authenticator, Vec<String>, String) {
+    let after = password_step(app, browser, reg, user, password).await;
+    assert_eq!(after.status(), StatusCode::SEE_OTHER);
+    assert!(
+        location(&after).contains("/oauth/second-factor/enrol?"),
+        "{}",
+        location(&after)
+    );
+    let (status, page) = follow(browser, &after).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(
+        page.contains("data:image/svg+xml;base64,"),
+        "QR code on the page"
+    );
+    let auth = Authenticator::from_page(&page);
+    let done = app
+        .submit(browser, &page, &[("otp", &auth.code(app))])
+        .await;
+    assert_eq!(done.status(), StatusCode::OK);
+    let codes_page = done.text().await.unwrap();
+    let codes = recovery_codes(&codes_page);
+    (auth, codes, codes_page)
+}
+
+async fn approve(app: &TestApp, browser: &Client, response: reqwest::Response) -> String {
+    assert_eq!(response.status(), StatusCode::SEE_OTHER);
+    let next = location(&response);
+    if next.starts_with(CB) {
+        return next;
+    }
+    assert!(next.contains("/oauth/consent?"), "{next}");
+    let consent = browser
+        .get(&next)
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let done = app
+        .submit(browser, &consent, &[("decision", "approve")])
+        .await;
+    location(&done)
+}
+
+async fn enrols_then_signs_in_with_a_code(backends: Backends) {
+    let app = spawn_app_with(backends, &policy("admin")).await;
+    let reg = register_direct(&app).await;
+    let pw = password(backends, "grace");
+
+    let browser = app.browser();
+    let (auth, codes, page) = enrol(&app, &browser, &reg, "grace", &pw).await;
+    assert_eq!(codes.len(), 10);
+    let done = app.submit(&browser, &page, &[]).await;
+    let back = approve(&app, &browser, done).await;
+    assert!(query(&back).contains_key("code"), "{back}");
+
+    // A new browser: password, then the code form, then straight back (consent remembered).
+    app.clock.advance(30);
+    let browser = app.browser();
+    let after = password_step(&app, &browser, &reg, "grace", &pw).await;
+    assert!(
+        location(&after).contains("/oauth/second-factor?"),
+        "{}",
+        location(&after)
+    );
+    let (_, page) = follow(&browser, &after).await;
+    assert_eq!(Form::parse(&page).hidden.len(), 2);
+    assert!(page.contains("name=\"otp\""));
+    let done = app
+        .submit(&browser, &page, &[("otp", &auth.code(&app))])
+        .await;
+    let back = approve(&app, &browser, done).await;
+    assert!(query(&back).contains_key("code"), "{back}");
+
+    // The same browser is signed in with both factors: single sign-on skips both.
+    let again = app.authorize(&browser, &params(&reg)).await;
+    assert_eq!(again.status(), StatusCode::FOUND);
+    assert!(location(&again).starts_with(CB));
+}
+
+#[tokio::test]
+async fn a_user_under_policy_enrols_then_signs_in_with_a_code_on_the_embedded_backends() {
+    enrols_then_signs_in_with_a_code(Backends::Embedded).await;
+}
+
+#[tokio::test]
+async fn a_user_under_policy_enrols_then_signs_in_with_a_code_on_redis_and_ldap() {
+    enrols_then_signs_in_with_a_code(Backends::Real).await;
+}
+
+#[tokio::test]
+async fn without_the_second_factor_no_code_is_issued_and_consent_is_not_shown() {
+    let app = spawn_app_with(Backends::Embedded, &policy("admin")).await;
+    let reg = register_direct(&app).await;
+    let browser = app.browser();
+    let after = password_step(&app, &browser, &reg, "grace", "grace-demo").await;
+    let request_id = query(&location(&after))["request_id"].clone();
+
+    // Skipping ahead to consent, or starting over, leads back to the second factor.
+    let consent = browser
+        .get(app.url(&format!("/oauth/consent?request_id={request_id}")))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(consent.status(), StatusCode::FOUND);
+    assert!(location(&consent).contains("/oauth/second-factor/enrol?"));
+    let again = app.authorize(&browser, &params(&reg)).await;
+    assert_eq!(again.status(), StatusCode::FOUND);
+    assert!(location(&again).contains("/oauth/second-factor/enrol?"));
+}
+
+#[tokio::test]
+async fn a_user_outside_the_policy_goes_straight_to_consent() {
+    let app = spawn_app_with(Backends::Embedded, &policy("admin")).await;
+    let reg = register_direct(&app).await;
+    let browser = app.browser();
+    let after = password_step(&app, &browser, &reg, "alan", "alan-demo").await;
+    assert!(location(&after).contains("/oauth/consent?"));
+}
+
+#[tokio::test]
+async fn wrong_and_replayed_codes_are_refused_and_one_step_of_drift_is_accepted() {
+    let app = spawn_app_with(Backends::Embedded, &policy("admin")).await;
+    let reg = register_direct(&app).await;
+    let browser = app.browser();
+    let (auth, _, _) = enrol(&app, &browser, &reg, "grace", "grace-demo").await;
+    let enrolled_code = auth.code(&app);
+
+    let code_form = |browser: Client| {
+        let (app, reg) = (&app, &reg);
+        async move {
+            let after = password_step(app, &browser, reg, "grace", "grace-demo").await;
+            let (_, page) = follow(&browser, &after).await;
+            (browser, page)
+        }
+    };
+    // The code that confirmed the enrolment was spent: its replay is refused.
+    let (browser, page) = code_form(app.browser()).await;
+    let replay = app
+        .submit(&browser, &page, &[("otp", &enrolled_code)])
+        .await;
+    assert_eq!(replay.status(), StatusCode::UNAUTHORIZED);
+    assert!(replay.text().await.unwrap().contains("already used"));
+
+    let wrong = format!(
+        "{:06}",
+        (enrolled_code.parse::<u32>().unwrap() + 1) % 1_000_000
+    );
+    let refused = app.submit(&browser, &page, &[("otp", &wrong)]).await;
+    assert_eq!(refused.status(), StatusCode::UNAUTHORIZED);
+    assert!(refused.text().await.unwrap().contains("not right"));
+
+    // A phone 30 s behind is accepted; 60 s behind is not.
+    app.clock.advance(120);
+    let now = app.state.now();
+    let too_slow = app
+        .submit(&browser, &page, &[("otp", &auth.code_at(now - 60))])
+        .await;
+    assert_eq!(too_slow.status(), StatusCode::UNAUTHORIZED);
+    let behind = app
+        .submit(&browser, &page, &[("otp", &auth.code_at(now - 30))])
+        .await;
+    assert_eq!(behind.status(), StatusCode::SEE_OTHER);
+}
+
+#[tokio::test]
+async fn a_recovery_code_signs_in_once_and_offers_a_new_authenticator() {
+    let app = spawn_app_with(Backends::Embedded, &policy("admin")).await;
+    let reg = register_direct(&app).await;
+    let (_, codes, _) = enrol(&app, &app.browser(), &reg, "grace", "grace-demo").await;
+
+    let browser = app.browser();
+    let after = password_step(&app, &browser, &reg, "grace", "grace-demo").await;
+    let (_, page) = follow(&browser, &after).await;
+    let used = app
+        .submit(&browser, &page, &[("otp", &codes[3].to_uppercase())])
+        .await;
+    assert_eq!(used.status(), StatusCode::OK);
+    let used = used.text().await.unwrap();
+    assert!(used.contains("id=\"codes-left\">9<"), "{used}");
+
+    // The offered re-enrolment replaces the authenticator (the session passed the factor).
+    let enrol_url = unescape(&between(&used, "<a href=\"", "\""));
+    let page = browser
+        .get(&enrol_url)
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let fresh = Authenticator::from_page(&page);
+    let done = app
+        .submit(&browser, &page, &[("otp", &fresh.code(&app))])
+        .await;
+    assert_eq!(recovery_codes(&done.text().await.unwrap()).len(), 10);
+
+    // The old codes went with the old authenticator; the spent one never works again.
+    let browser = app.browser();
+    let after = password_step(&app, &browser, &reg, "grace", "grace-demo").await;
+    let (_, page) = follow(&browser, &after).await;
+    for code in [&codes[3], &codes[4]] {
+        let r = app.submit(&browser, &page, &[("otp", code)]).await;
+        assert_eq!(r.status(), StatusCode::UNAUTHORIZED);
+    }
+}
+
+#[tokio::test]
+async fn a_password_alone_cannot_replace_an_enrolled_authenticator() {
+    let app = spawn_app_with(Backends::Embedded, &policy("admin")).await;
+    let reg = register_direct(&app).await;
+    enrol(&app, &app.browser(), &reg, "grace", "grace-demo").await;
+
+    let browser = app.browser();
+    let after = password_step(&app, &browser, &reg, "grace", "grace-demo").await;
+    let request_id = query(&location(&after))["request_id"].clone();
+    let enrol_page = browser
+        .get(app.url(&format!(
+            "/oauth/second-factor/enrol?request_id={request_id}"
+        )))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(enrol_page.status(), StatusCode::SEE_OTHER);
+    assert!(location(&enrol_page).contains("/oauth/second-factor?"));
+}
+
+#[tokio::test]
+async fn a_session_from_before_the_enrolment_is_asked_at_the_next_authorize() {
+    let app = spawn_app_with(Backends::Embedded, &policy("")).await;
+    let reg = register_direct(&app).await;
+    let browser = app.browser();
+    let after = password_step(&app, &browser, &reg, "alan", "alan-demo").await;
+    approve(&app, &browser, after).await;
+
+    // alan enrols by choice (self-service, as `sso-bridge users enrol-mfa` does); the older
+    // session must now pass the second factor too.
+    let credentials = serde_json::json!({"username": "alan", "password": "alan-demo"});
+    let setup: serde_json::Value = app
+        .api
+        .post(app.url("/admin/api/second-factor/setup"))
+        .json(&credentials)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let auth = Authenticator::from_secret(setup["secret"].as_str().unwrap());
+    let mut confirm = credentials.clone();
+    confirm["otp"] = auth.code(&app).into();
+    let confirmed = app
+        .api
+        .post(app.url("/admin/api/second-factor/confirm"))
+        .json(&confirm)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(confirmed.status(), StatusCode::OK);
+
+    let again = app.authorize(&browser, &params(&reg)).await;
+    assert_eq!(again.status(), StatusCode::FOUND);
+    assert!(
+        location(&again).contains("/oauth/second-factor?"),
+        "{}",
+        location(&again)
+    );
+}
+
+#[tokio::test]
+async fn enrolment_secrets_are_encrypted_at_rest() {
+    let app = spawn_app_with(Backends::Real, &policy("admin")).await;
+    let reg = register_direct(&app).await;
+    let browser = app.browser();
+    let after = password_step(&app, &browser, &reg, "grace", "grace-pw").await;
+    let (_, page) = follow(&browser, &after).await;
+    let shown = between(&page, "id=\"totp-secret\">", "</code>").replace(' ', "");
+    let auth = Authenticator::from_secret(&shown);
+    app.submit(&browser, &page, &[("otp", &auth.code(&app))])
+        .await;
+
+    let stored = app
+        .state
+        .store
+        .second_factor("grace")
+        .await
+        .unwrap()
+        .unwrap();
+    let raw = Secret::Encoded(shown.clone()).to_bytes().unwrap();
+    assert!(!stored.contains(&shown), "{stored}");
+    assert!(!stored.contains(&hex::encode(&raw)));
+    assert!(!stored.contains(&base64::Engine::encode(
+        &base64::engine::general_purpose::URL_SAFE_NO_PAD,
+        &raw
+    )));
+}
+
+#[tokio::test]
+async fn the_redis_store_needs_an_encryption_key_and_says_how_to_make_one() {
+    let redis = crate::support::redis::RedisServer::shared();
+    let port = crate::support::ports::free_port();
+    let mut settings = settings(Backends::Real, port, Some(&redis), &[]);
+    settings.mfa.encryption_key = None;
+    let err = sso_bridge::startup::Application::build(settings)
+        .await
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        err.contains("mfa.encryption_key") && err.contains("openssl rand"),
+        "{err}"
+    );
+}
