@@ -24,7 +24,7 @@ pub struct MfaSettings {
     #[serde(deserialize_with = "list")]
     pub required_roles: Vec<String>,
     /// Group DNs whose members must pass a second factor (compared case-insensitively).
-    #[serde(deserialize_with = "list")]
+    #[serde(deserialize_with = "dn_list")]
     pub required_groups: Vec<String>,
     /// How membership of `required_groups` is read.
     pub group_lookup: GroupLookup,
@@ -60,9 +60,13 @@ pub struct LimitSettings {
     pub per_address: u64,
 }
 
-/// Reads a list given either as a TOML array or as one comma-separated string (the form an
-/// environment variable takes); blank items are dropped, so `""` is the empty list.
-fn list<'de, D: Deserializer<'de>>(de: D) -> Result<Vec<String>, D::Error> {
+/// A list given either as a TOML array or as one string (the form an environment variable
+/// takes) whose items are separated by any of `separators`; blank items are dropped, so `""`
+/// is the empty list.
+fn split_list<'de, D: Deserializer<'de>>(
+    de: D,
+    separators: &[char],
+) -> Result<Vec<String>, D::Error> {
     #[derive(Deserialize)]
     #[serde(untagged)]
     enum Raw {
@@ -71,13 +75,23 @@ fn list<'de, D: Deserializer<'de>>(de: D) -> Result<Vec<String>, D::Error> {
     }
     let items = match Raw::deserialize(de)? {
         Raw::List(items) => items,
-        Raw::Text(text) => text.split(',').map(str::to_owned).collect(),
+        Raw::Text(text) => text.split(separators).map(str::to_owned).collect(),
     };
     Ok(items
         .into_iter()
         .map(|s| s.trim().to_owned())
         .filter(|s| !s.is_empty())
         .collect())
+}
+
+/// Roles: `"superadmin,admin"` in an environment variable.
+fn list<'de, D: Deserializer<'de>>(de: D) -> Result<Vec<String>, D::Error> {
+    split_list(de, &[',', ';'])
+}
+
+/// Group DNs hold commas: `"cn=a,ou=g,dc=x;cn=b,ou=g,dc=x"` in an environment variable.
+fn dn_list<'de, D: Deserializer<'de>>(de: D) -> Result<Vec<String>, D::Error> {
+    split_list(de, &[';'])
 }
 
 impl MfaSettings {
@@ -131,5 +145,49 @@ impl LimitSettings {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::config::Settings;
+
+    fn load(pairs: &[(&str, &str)]) -> Result<Settings, crate::config::ConfigError> {
+        let env = pairs.iter().map(|(k, v)| (k.to_string(), v.to_string()));
+        Settings::load_from(None, env.collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn the_policy_defaults_to_superadmins_and_admins() {
+        let s = load(&[]).unwrap();
+        assert_eq!(s.mfa.required_roles, ["superadmin", "admin"]);
+        assert!(s.mfa.required_groups.is_empty());
+    }
+
+    #[test]
+    fn environment_lists_split_roles_on_commas_and_group_dns_on_semicolons() {
+        let s = load(&[
+            ("SSO_BRIDGE__MFA__REQUIRED_ROLES", "superadmin, hr"),
+            (
+                "SSO_BRIDGE__MFA__REQUIRED_GROUPS",
+                "cn=ops,ou=groups,dc=x; cn=sec,ou=groups,dc=x",
+            ),
+        ])
+        .unwrap();
+        assert_eq!(s.mfa.required_roles, ["superadmin", "hr"]);
+        assert_eq!(
+            s.mfa.required_groups,
+            ["cn=ops,ou=groups,dc=x", "cn=sec,ou=groups,dc=x"]
+        );
+        let none = load(&[("SSO_BRIDGE__MFA__REQUIRED_ROLES", "")]).unwrap();
+        assert!(none.mfa.required_roles.is_empty());
+    }
+
+    #[test]
+    fn a_zero_limit_is_refused() {
+        let err = load(&[("SSO_BRIDGE__LIMITS__OTP_PER_ACCOUNT", "0")])
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("limits.otp_per_account"), "{err}");
     }
 }

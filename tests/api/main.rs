@@ -7,6 +7,8 @@ mod directory_ldap;
 mod helpers;
 mod mfa;
 mod mfa_admin;
+mod mfa_helpers;
+mod mfa_policy;
 mod outages;
 mod service;
 mod store;

@@ -2,7 +2,7 @@
 //! the superadmin reset; and the attempt limits on passwords and codes.
 
 use crate::helpers::*;
-use crate::mfa::{password_step, policy, register_direct, Authenticator};
+use crate::mfa_helpers::{password_step, policy, register_direct, Authenticator};
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
@@ -204,7 +204,8 @@ async fn password_guessing_locks_out(backends: Backends) {
     }
     let unknown = password_step(&app, &browser, &reg, "nobody", "wrong").await;
     assert_eq!(unknown.status(), StatusCode::TOO_MANY_REQUESTS);
-    let alert = |page: &str| crate::mfa::between(page, "role=\"alert\" id=\"signin-error\">", "<");
+    let alert =
+        |page: &str| crate::mfa_helpers::between(page, "role=\"alert\" id=\"signin-error\">", "<");
     assert_eq!(alert(&unknown.text().await.unwrap()), alert(&locked));
 
     // The window slides on: the failures age out and the right password works again.
