@@ -281,3 +281,51 @@ async fn second_factor_guessing_is_limited_too() {
         .await;
     assert_eq!(r.status(), StatusCode::SEE_OTHER);
 }
+
+#[tokio::test]
+async fn the_cli_sets_up_a_superadmins_second_factor_and_then_signs_in_with_it() {
+    let app = spawn_app_with(Backends::Embedded, &policy("superadmin")).await;
+    let base = app.base.clone();
+    let clock_now = app.state.now();
+    let out = tokio::task::spawn_blocking(move || {
+        use std::io::{BufRead, BufReader, Write};
+        use std::process::{Command, Stdio};
+        let mut child = Command::new(env!("CARGO_BIN_EXE_sso-bridge"))
+            .args(["users", "enrol-mfa", "--admin", "ada", "--server", &base])
+            .env("SSO_BRIDGE_ADMIN_PASSWORD", "ada-demo")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stderr = BufReader::new(child.stderr.take().unwrap());
+        let mut line = String::new();
+        while !line.contains("by hand") {
+            line.clear();
+            assert!(
+                stderr.read_line(&mut line).unwrap() > 0,
+                "no secret printed"
+            );
+        }
+        line.clear();
+        stderr.read_line(&mut line).unwrap();
+        let auth = Authenticator::from_secret(line.trim());
+        let code = auth.code_at(clock_now);
+        writeln!(child.stdin.take().unwrap(), "{code}").unwrap();
+        (child.wait_with_output().unwrap(), auth)
+    })
+    .await
+    .unwrap();
+    let (out, auth) = out;
+    assert!(out.status.success());
+    let printed = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        printed.lines().filter(|l| l.starts_with("  ")).count(),
+        10,
+        "{printed}"
+    );
+
+    app.clock.advance(30);
+    let (status, body) = admin_sign_in(&app, "ada", "ada-demo", Some(&auth.code(&app))).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+}
