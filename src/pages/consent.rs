@@ -66,6 +66,13 @@ pub fn consent_page(
         action: respond::url(state, PATH),
         request_id: request_id.to_owned(),
         csrf_token: pending.csrf_token.clone(),
+        // A session that reached consent without `otp` belongs to a user with no second factor.
+        enrol_url: (!session.amr.iter().any(|m| m == crate::mfa::AMR_OTP)).then(|| {
+            respond::url(
+                state,
+                &format!("{}?request_id={request_id}", super::enrol::PATH),
+            )
+        }),
     };
     let body = state
         .templates

@@ -4,7 +4,7 @@ use super::errors::PageError;
 use super::respond::{self, html, redirect};
 use super::second_factor::{self, address, LOCKED};
 use super::views::SignInPage;
-use crate::directory::DirectoryError;
+use crate::directory::{DirectoryError, DirectoryUser};
 use crate::mfa::limits::{self, Kind};
 use crate::session::{self, pending, FLOW_COOKIE, SESSION_COOKIE};
 use crate::state::AppState;
@@ -88,15 +88,7 @@ async fn run(
         flow.as_deref(),
     )
     .await?;
-    let client = state
-        .store
-        .client(&pending.request.client_id)
-        .await?
-        .filter(|c| c.enabled)
-        .ok_or_else(|| PageError::Untrusted {
-            title: "Unknown application".into(),
-            message: "The application is no longer registered with sign-on.".into(),
-        })?;
+    let client = super::consent::client_of(state, &pending).await?;
     let username = form.username.trim();
     let again = |message: &str, status| {
         signin_page(
@@ -112,26 +104,17 @@ async fn run(
     let Some(password) = form.password.filter(|_| !username.is_empty()) else {
         return again("Enter your username and password.", StatusCode::BAD_REQUEST);
     };
-    let Ok(attempt) = limits::begin(state, Kind::Password, username, address).await? else {
-        return again(LOCKED, StatusCode::TOO_MANY_REQUESTS);
-    };
-    let user = match state.directory.authenticate(username, &password).await {
+    let user = match check_password(state, username, &password, address).await? {
         Ok(user) => user,
-        Err(DirectoryError::InvalidCredentials) => {
-            attempt.failed();
+        Err(Refusal::Locked) => return again(LOCKED, StatusCode::TOO_MANY_REQUESTS),
+        Err(Refusal::Invalid) => {
             tracing::info!(target: "audit", event = "signin.failed", client_id = %client.client_id, "sign-in refused: invalid credentials");
             return again(
                 "The username or password is incorrect.",
                 StatusCode::UNAUTHORIZED,
             );
         }
-        Err(e) => {
-            // Nothing was checked: the outage must not count against the user.
-            attempt.succeeded(state).await?;
-            return Err(e.into());
-        }
     };
-    attempt.succeeded(state).await?;
     let claims = state
         .settings
         .claims
@@ -141,17 +124,7 @@ async fn run(
         })?;
     tracing::info!(sub = claims.sub(), client_id = %client.client_id, "signed in");
 
-    // A fresh session id at every sign-in: an id planted before sign-in is never promoted.
-    if let Some(old) = jar.get(SESSION_COOKIE) {
-        session::destroy(state, old.value_str()).await?;
-    }
-    let session_id = session::create(state, claims.clone()).await?;
-    jar.add(respond::cookie(
-        state,
-        SESSION_COOKIE,
-        session_id.clone(),
-        Some(state.settings.session.ttl_secs),
-    ));
+    let session_id = start_session(state, jar, claims.clone()).await?;
 
     // Second factor by policy (or by the user's own enrolment) before any code is issued.
     let amr = vec!["pwd".to_owned()];
@@ -163,4 +136,59 @@ async fn run(
         return Err(PageError::Expired);
     };
     second_factor::proceed(state, &form.request_id, &pending, &session).await
+}
+
+/// A password check the user is told about (anything else is a [`PageError`]).
+enum Refusal {
+    /// Too many failures for the account or the address: nothing was checked.
+    Locked,
+    /// Unknown user or wrong password (indistinguishable on purpose).
+    Invalid,
+}
+
+/// Checks the password under the attempt limits: a failure counts against the account and the
+/// address; a success or a directory outage does not.
+async fn check_password(
+    state: &AppState,
+    username: &str,
+    password: &SecretString,
+    address: Option<IpAddr>,
+) -> Result<Result<DirectoryUser, Refusal>, PageError> {
+    let Ok(attempt) = limits::begin(state, Kind::Password, username, address).await? else {
+        return Ok(Err(Refusal::Locked));
+    };
+    match state.directory.authenticate(username, password).await {
+        Ok(user) => {
+            attempt.succeeded(state).await?;
+            Ok(Ok(user))
+        }
+        Err(DirectoryError::InvalidCredentials) => {
+            attempt.failed();
+            Ok(Err(Refusal::Invalid))
+        }
+        Err(e) => {
+            attempt.succeeded(state).await?;
+            Err(e.into())
+        }
+    }
+}
+
+/// Starts the SSO session under a fresh id (an id planted before sign-in is never promoted)
+/// and sets its cookie; answers the cookie value.
+async fn start_session(
+    state: &AppState,
+    jar: &CookieJar,
+    claims: crate::domain::Claims,
+) -> Result<String, PageError> {
+    if let Some(old) = jar.get(SESSION_COOKIE) {
+        session::destroy(state, old.value_str()).await?;
+    }
+    let session_id = session::create(state, claims).await?;
+    jar.add(respond::cookie(
+        state,
+        SESSION_COOKIE,
+        session_id.clone(),
+        Some(state.settings.session.ttl_secs),
+    ));
+    Ok(session_id)
 }

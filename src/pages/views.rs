@@ -47,6 +47,8 @@ pub struct ConsentPage {
     pub request_id: String,
     /// Hidden: anti-CSRF token.
     pub csrf_token: String,
+    /// Link to set up a second factor by choice, for a user who has none.
+    pub enrol_url: Option<String>,
 }
 
 /// `error.hbs`: a failure the user can only read about (never a redirect).

@@ -95,12 +95,36 @@ async fn without_the_second_factor_no_code_is_issued_and_consent_is_not_shown() 
 }
 
 #[tokio::test]
-async fn a_user_outside_the_policy_goes_straight_to_consent() {
+async fn a_user_outside_the_policy_goes_to_consent_and_may_enrol_by_choice() {
     let app = spawn_app_with(Backends::Embedded, &policy("admin")).await;
     let reg = register_direct(&app).await;
     let browser = app.browser();
     let after = password_step(&app, &browser, &reg, "alan", "alan-demo").await;
     assert!(location(&after).contains("/oauth/consent?"));
+    let (_, consent) = follow(&browser, &after).await;
+
+    // The consent page offers the set-up; once done, alan is asked like anyone enrolled.
+    let enrol_url = unescape(&between(&consent, "class=\"hint\"><a href=\"", "\""));
+    let page = browser
+        .get(&enrol_url)
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let auth = Authenticator::from_page(&page);
+    let codes = app
+        .submit(&browser, &page, &[("otp", &auth.code(&app))])
+        .await;
+    let codes = codes.text().await.unwrap();
+    assert_eq!(recovery_codes(&codes).len(), 10);
+    let done = app.submit(&browser, &codes, &[]).await;
+    let back = approve(&app, &browser, done).await;
+    assert!(query(&back).contains_key("code"));
+
+    let after = password_step(&app, &app.browser(), &reg, "alan", "alan-demo").await;
+    assert!(location(&after).contains("/oauth/second-factor?"));
 }
 
 #[tokio::test]

@@ -41,6 +41,7 @@ fn consent_page() -> ConsentPage {
         action: "/consent".into(),
         request_id: "req-42".into(),
         csrf_token: "csrf-abc".into(),
+        enrol_url: None,
     }
 }
 
