@@ -5,6 +5,7 @@
 //! pooled connections keep the service identity. Every step has a timeout and each call a
 //! backstop, so a hung server answers [`DirectoryError::Unavailable`] instead of hanging sign-in.
 
+mod groups;
 mod pool;
 mod settings;
 mod tls;
@@ -126,30 +127,6 @@ impl LdapDirectory {
             lookup_budget: connect_timeout + 2 * operation_timeout,
             groups: (settings.user_base.clone(), String::new()),
         })
-    }
-
-    /// Also reads `attributes` of user entries (the policy's group and per-user attributes),
-    /// and finds groups under `group_base` (empty: the user base) with `group_filter`.
-    pub fn with_policy(
-        mut self,
-        attributes: &[String],
-        group_base: &str,
-        group_filter: &str,
-    ) -> Self {
-        for attribute in attributes {
-            if !self
-                .attributes
-                .iter()
-                .any(|a| a.eq_ignore_ascii_case(attribute))
-            {
-                self.attributes.push(attribute.clone());
-            }
-        }
-        if !group_base.is_empty() {
-            self.groups.0 = group_base.to_owned();
-        }
-        self.groups.1 = group_filter.to_owned();
-        self
     }
 
     /// Runs `call` under the backstop `budget`.
@@ -341,20 +318,7 @@ impl Directory for LdapDirectory {
 
     #[tracing::instrument(name = "ldap_groups", skip_all)]
     async fn groups_of(&self, dn: &str) -> Result<Vec<String>, DirectoryError> {
-        let (base, template) = &self.groups;
-        if template.is_empty() || dn.is_empty() {
-            return Ok(Vec::new());
-        }
-        let filter = fill(template, "{dn}", dn);
-        // "1.1": no attributes, the DNs are all the policy needs.
-        let no_attributes = ["1.1".to_owned()];
-        let groups = self
-            .within(
-                self.lookup_budget,
-                self.search(base, &filter, &no_attributes),
-            )
-            .await?;
-        Ok(groups.into_iter().map(|g| g.dn).collect())
+        self.find_groups(dn).await
     }
 }
 
