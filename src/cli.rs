@@ -30,26 +30,31 @@ enum Command {
     },
     /// Print the OpenAPI document of the token, userinfo and admin APIs.
     Openapi,
+    /// Second factors of directory users, through the running service's admin API.
+    Users {
+        #[command(subcommand)]
+        command: crate::mfa::cli::UsersCommand,
+    },
 }
 
 #[derive(Debug, Args)]
-struct Connection {
+pub(crate) struct Connection {
     /// Base address of the running service.
     #[arg(
         long,
         env = "SSO_BRIDGE_SERVER",
         default_value = "http://127.0.0.1:8080"
     )]
-    server: String,
+    pub(crate) server: String,
     /// Directory username of a superadmin; the password comes from SSO_BRIDGE_ADMIN_PASSWORD or a prompt.
     #[arg(long, env = "SSO_BRIDGE_ADMIN")]
-    admin: String,
+    pub(crate) admin: String,
     /// Second-factor code, for accounts whose policy requires one.
     #[arg(long)]
-    otp: Option<String>,
+    pub(crate) otp: Option<String>,
     /// Print JSON for scripts instead of a table.
     #[arg(long)]
-    json: bool,
+    pub(crate) json: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -101,6 +106,13 @@ pub async fn run() -> ExitCode {
                 ExitCode::from(1)
             }
         },
+        Command::Users { command } => match crate::mfa::cli::run(command).await {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(1)
+            }
+        },
     }
 }
 
@@ -131,12 +143,17 @@ async fn serve(config: Option<PathBuf>) -> ExitCode {
     }
 }
 
-async fn client(conn: &Connection) -> Result<AdminClient, ClientError> {
-    let password = match std::env::var("SSO_BRIDGE_ADMIN_PASSWORD") {
-        Ok(p) if !p.is_empty() => p,
+/// The password of `conn.admin`: `SSO_BRIDGE_ADMIN_PASSWORD`, else a no-echo prompt.
+pub(crate) fn password(conn: &Connection) -> Result<String, ClientError> {
+    match std::env::var("SSO_BRIDGE_ADMIN_PASSWORD") {
+        Ok(p) if !p.is_empty() => Ok(p),
         _ => rpassword::prompt_password(format!("Password for {}: ", conn.admin))
-            .map_err(|e| ClientError::Input(format!("cannot read the password: {e}")))?,
-    };
+            .map_err(|e| ClientError::Input(format!("cannot read the password: {e}"))),
+    }
+}
+
+pub(crate) async fn client(conn: &Connection) -> Result<AdminClient, ClientError> {
+    let password = password(conn)?;
     AdminClient::sign_in(&conn.server, &conn.admin, &password, conn.otp.as_deref()).await
 }
 

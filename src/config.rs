@@ -21,6 +21,9 @@ pub struct Settings {
     pub tokens: TokenSettings,
     pub session: SessionSettings,
     pub admin: AdminSettings,
+    // --- second factor and attempt limits (see `crate::mfa::settings`) ---
+    pub mfa: crate::mfa::settings::MfaSettings,
+    pub limits: crate::mfa::settings::LimitSettings,
 }
 
 /// `[server]`
@@ -233,6 +236,8 @@ impl Settings {
                 return Err(key("directory.url", "must start with ldap:// or ldaps://"));
             }
         }
+        self.mfa.validate()?;
+        self.limits.validate()?;
         Ok(())
     }
 

@@ -10,6 +10,7 @@ pub mod config;
 pub mod directory;
 pub mod domain;
 pub mod http;
+pub mod mfa;
 pub mod oauth;
 pub mod pages;
 pub mod session;

@@ -5,6 +5,7 @@ use crate::config::{DirectoryBackend, Settings, StoreBackend};
 use crate::directory::ldap::LdapDirectory;
 use crate::directory::ldif::LdifDirectory;
 use crate::directory::Directory;
+use crate::mfa::settings::GroupLookup;
 use crate::pages::render::Templates;
 use crate::state::AppState;
 use crate::store::memory::MemoryStore;
@@ -26,6 +27,8 @@ pub enum StartupError {
     Store(String),
     #[error("templates: {0}")]
     Templates(String),
+    #[error(transparent)]
+    MfaKey(#[from] crate::mfa::key::KeyError),
     #[error("cannot listen on {addr}: {source}")]
     Listen {
         addr: SocketAddr,
@@ -64,6 +67,7 @@ impl Application {
         directory: Arc<dyn Directory>,
     ) -> Result<Self, StartupError> {
         let templates = Templates::new().map_err(|e| StartupError::Templates(e.to_string()))?;
+        let mfa_key = crate::mfa::MfaKey::from_settings(&settings)?;
         let addr = settings.server.listen;
         let acceptor = TcpListener::bind(addr)
             .into_acceptor()
@@ -80,6 +84,7 @@ impl Application {
             directory,
             templates: Arc::new(templates),
             clock,
+            mfa_key: Arc::new(mfa_key),
         };
         Ok(Self {
             acceptor,
@@ -137,9 +142,32 @@ fn build_directory(settings: &Settings) -> Result<Arc<dyn Directory>, StartupErr
         }
         DirectoryBackend::Ldap => Arc::new(
             LdapDirectory::new(&settings.directory, &settings.claims)
-                .map_err(|e| StartupError::Directory(e.to_string()))?,
+                .map_err(|e| StartupError::Directory(e.to_string()))?
+                .with_policy(
+                    &policy_attributes(settings),
+                    &settings.mfa.group_base,
+                    &group_filter(settings),
+                ),
         ),
     })
+}
+
+/// User attributes the second-factor policy reads beyond the claims.
+fn policy_attributes(settings: &Settings) -> Vec<String> {
+    let mfa = &settings.mfa;
+    let mut attributes: Vec<String> = mfa.user_attribute.iter().cloned().collect();
+    if !mfa.required_groups.is_empty() && mfa.group_lookup == GroupLookup::Memberof {
+        attributes.push(mfa.member_attribute.clone());
+    }
+    attributes
+}
+
+/// The group search filter, when groups are found by search.
+fn group_filter(settings: &Settings) -> String {
+    match settings.mfa.group_lookup {
+        GroupLookup::Search => settings.mfa.group_filter.clone(),
+        GroupLookup::Memberof => String::new(),
+    }
 }
 
 async fn shutdown_signal() {

@@ -20,6 +20,8 @@ pub struct AppState {
     pub templates: Arc<Templates>,
     /// The time.
     pub clock: Arc<dyn Clock>,
+    /// Encrypts second-factor secrets at rest.
+    pub mfa_key: Arc<crate::mfa::MfaKey>,
 }
 
 impl AppState {

@@ -146,9 +146,16 @@ pub enum AdminError {
     /// temporarily_unavailable: the store or directory is unreachable.
     #[oai(status = 503)]
     Unavailable(Json<ErrorBody>),
+    /// too_many_attempts: too many failed password or second-factor attempts for the account
+    /// or the client address; wait and retry.
+    #[oai(status = 429)]
+    TooManyRequests(Json<ErrorBody>),
+    /// server_error: the second factor cannot be checked (details in the server log).
+    #[oai(status = 500)]
+    ServerError(Json<ErrorBody>),
 }
 
-fn body(error: &str, description: impl Into<String>) -> Json<ErrorBody> {
+pub(super) fn body(error: &str, description: impl Into<String>) -> Json<ErrorBody> {
     Json(ErrorBody {
         error: error.into(),
         error_description: description.into(),
@@ -178,6 +185,26 @@ impl From<GuardError> for AdminError {
                 ))
             }
             GuardError::Store(e) => e.into(),
+            GuardError::Locked => AdminError::TooManyRequests(body(
+                "too_many_attempts",
+                "too many failed attempts; try again later",
+            )),
+            GuardError::SecondFactorRequired => AdminError::Unauthorized(body(
+                "mfa_required",
+                "this account must pass a second factor: send the current code of its authenticator app (or a recovery code) as `otp`",
+            )),
+            GuardError::EnrolmentRequired => AdminError::Unauthorized(body(
+                "mfa_enrolment_required",
+                "this account must set up a second factor first: run `sso-bridge users enrol-mfa`, or sign in to any app in the browser",
+            )),
+            GuardError::WrongSecondFactor => AdminError::Unauthorized(body(
+                "invalid_otp",
+                "the second-factor code is wrong or was already used",
+            )),
+            GuardError::SecondFactor(cause) => {
+                tracing::error!(%cause, "admin sign-in: second factor unusable");
+                AdminError::ServerError(body("server_error", "the second factor cannot be checked"))
+            }
         }
     }
 }
@@ -217,7 +244,7 @@ enum CreateResponse {
 /// The admin API.
 pub struct AdminApi;
 
-async fn admin(req: &Request, state: &AppState) -> Result<AdminSession, AdminError> {
+pub(super) async fn admin(req: &Request, state: &AppState) -> Result<AdminSession, AdminError> {
     let header = req
         .headers()
         .get(poem::http::header::AUTHORIZATION)
@@ -229,15 +256,26 @@ async fn admin(req: &Request, state: &AppState) -> Result<AdminSession, AdminErr
 impl AdminApi {
     /// Sign in as a superadmin
     ///
-    /// Checks the directory password and the `superadmin` role; answers a short-lived admin token.
+    /// Checks the directory password and the `superadmin` role, then the second factor (`otp`)
+    /// when the account's policy asks for one; answers a short-lived admin token. Failed
+    /// attempts are limited per account and per client address.
     #[oai(path = "/session", method = "post", operation_id = "admin_sign_in")]
     async fn sign_in(
         &self,
+        req: &Request,
         Data(state): Data<&AppState>,
         body: Json<AdminSignIn>,
     ) -> Result<SignInResponse, AdminError> {
         let password = SecretString::from(body.0.password);
-        let (token, ttl) = guard::sign_in(state, body.0.username.trim(), &password).await?;
+        let address = req.remote_addr().as_socket_addr().map(|a| a.ip());
+        let (token, ttl) = guard::sign_in_with(
+            state,
+            body.0.username.trim(),
+            &password,
+            body.0.otp.as_deref(),
+            address,
+        )
+        .await?;
         Ok(SignInResponse::Ok(Json(AdminToken {
             token: token.expose().to_owned(),
             token_type: "Bearer".into(),

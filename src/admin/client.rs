@@ -40,22 +40,11 @@ impl AdminClient {
         password: &str,
         otp: Option<&str>,
     ) -> Result<Self, ClientError> {
-        let _ = rustls::crypto::ring::default_provider().install_default();
-        let http = reqwest::Client::builder()
-            .timeout(Duration::from_secs(30))
-            .connect_timeout(Duration::from_secs(10))
-            .build()
-            .map_err(|e| ClientError::Input(format!("cannot build the HTTP client: {e}")))?;
-        let base = server.trim_end_matches('/').to_owned();
         let mut body = json!({ "username": username, "password": password });
         if let Some(otp) = otp {
             body["otp"] = json!(otp);
         }
-        let mut client = Self {
-            http,
-            base,
-            token: String::new(),
-        };
+        let mut client = Self::anonymous(server)?;
         let session = client
             .send(client.http.post(client.url("/session")).json(&body))
             .await?;
@@ -64,6 +53,21 @@ impl AdminClient {
             .ok_or_else(|| ClientError::Input("the server answered without a token".into()))?
             .to_owned();
         Ok(client)
+    }
+
+    /// A client that is not signed in (for self-service enrolment).
+    pub fn anonymous(server: &str) -> Result<Self, ClientError> {
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        let http = reqwest::Client::builder()
+            .timeout(Duration::from_secs(30))
+            .connect_timeout(Duration::from_secs(10))
+            .build()
+            .map_err(|e| ClientError::Input(format!("cannot build the HTTP client: {e}")))?;
+        Ok(Self {
+            http,
+            base: server.trim_end_matches('/').to_owned(),
+            token: String::new(),
+        })
     }
 
     fn url(&self, path: &str) -> String {
@@ -115,5 +119,41 @@ impl AdminClient {
         let id: String = url::form_urlencoded::byte_serialize(client_id.as_bytes()).collect();
         self.send(self.http.get(self.url(&format!("/apps/{id}"))))
             .await
+    }
+
+    // --- second factor ---
+
+    /// Removes a user's second factor (superadmin).
+    pub async fn reset_second_factor(&self, username: &str) -> Result<(), ClientError> {
+        let user: String = url::form_urlencoded::byte_serialize(username.as_bytes()).collect();
+        let url = self.url(&format!("/users/{user}/second-factor"));
+        self.send(self.http.delete(url)).await.map(|_| ())
+    }
+
+    /// Starts setting up the caller's own second factor: the secret and `otpauth://` URL.
+    pub async fn start_enrolment(
+        &self,
+        username: &str,
+        password: &str,
+    ) -> Result<Value, ClientError> {
+        let body = json!({ "username": username, "password": password });
+        self.send(self.http.post(self.url("/second-factor/setup")).json(&body))
+            .await
+    }
+
+    /// Confirms the set-up with a first code; answers the recovery codes.
+    pub async fn confirm_enrolment(
+        &self,
+        username: &str,
+        password: &str,
+        otp: &str,
+    ) -> Result<Value, ClientError> {
+        let body = json!({ "username": username, "password": password, "otp": otp });
+        self.send(
+            self.http
+                .post(self.url("/second-factor/confirm"))
+                .json(&body),
+        )
+        .await
     }
 }

@@ -4,3 +4,4 @@ pub mod api;
 pub mod apps;
 pub mod client;
 pub mod guard;
+pub mod mfa_api;

@@ -31,6 +31,8 @@ pub enum LdifError {
 pub struct LdifDirectory {
     users: Arc<HashMap<String, DirectoryUser>>,
     login_attribute: String,
+    /// Group entries (those with `member` or `uniqueMember`): DN and lowercased member DNs.
+    groups: Vec<(String, Vec<String>)>,
 }
 
 impl LdifDirectory {
@@ -50,8 +52,18 @@ impl LdifDirectory {
     pub fn parse(text: &str, login_attribute: &str) -> Result<Self, LdifError> {
         let login_attribute = login_attribute.to_ascii_lowercase();
         let mut users = HashMap::new();
+        let mut groups = Vec::new();
         let mut plain = 0usize;
         for entry in parse_entries(text)? {
+            let members: Vec<String> = ["member", "uniquemember"]
+                .iter()
+                .filter_map(|a| entry.attributes.get(*a))
+                .flatten()
+                .map(|m| m.to_lowercase())
+                .collect();
+            if !members.is_empty() {
+                groups.push((entry.dn.clone(), members));
+            }
             let Some(login) = entry
                 .attributes
                 .get(&login_attribute)
@@ -78,6 +90,7 @@ impl LdifDirectory {
         Ok(Self {
             users: Arc::new(users),
             login_attribute,
+            groups,
         })
     }
 
@@ -125,6 +138,16 @@ impl Directory for LdifDirectory {
 
     async fn lookup(&self, sub: &str) -> Result<Option<DirectoryUser>, DirectoryError> {
         Ok(self.users.get(&sub.to_lowercase()).map(without_password))
+    }
+
+    async fn groups_of(&self, dn: &str) -> Result<Vec<String>, DirectoryError> {
+        let dn = dn.to_lowercase();
+        Ok(self
+            .groups
+            .iter()
+            .filter(|(_, members)| members.contains(&dn))
+            .map(|(group, _)| group.clone())
+            .collect())
     }
 }
 

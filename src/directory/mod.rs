@@ -51,4 +51,9 @@ pub trait Directory: Send + Sync + 'static {
 
     /// Reads a user by subject (the value of the `sub` claim); `None` if gone or disabled.
     async fn lookup(&self, sub: &str) -> Result<Option<DirectoryUser>, DirectoryError>;
+
+    // --- second-factor policy --------------------------------------------------------------
+
+    /// DNs of the groups listing the entry `dn` as a member (`mfa.group_lookup = "search"`).
+    async fn groups_of(&self, dn: &str) -> Result<Vec<String>, DirectoryError>;
 }

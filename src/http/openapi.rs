@@ -2,15 +2,16 @@
 
 use super::oauth_api::OAuthApi;
 use crate::admin::api::AdminApi;
+use crate::admin::mfa_api::AdminMfaApi;
 use poem_openapi::OpenApiService;
 
 /// The documented APIs.
-pub type Apis = (OAuthApi, AdminApi);
+pub type Apis = (OAuthApi, AdminApi, AdminMfaApi);
 
 /// The OpenAPI service, with `server_url` as its server (the issuer).
 pub fn service(server_url: &str) -> OpenApiService<Apis, ()> {
     OpenApiService::new(
-        (OAuthApi, AdminApi),
+        (OAuthApi, AdminApi, AdminMfaApi),
         "sso-bridge",
         env!("CARGO_PKG_VERSION"),
     )

@@ -38,6 +38,19 @@ pub fn routes(state: AppState) -> impl Endpoint {
             pages::consent::PATH,
             get(pages::consent::show).post(pages::consent::decide),
         )
+        // second factor
+        .at(
+            pages::second_factor::PATH,
+            get(pages::second_factor::show).post(pages::second_factor::verify),
+        )
+        .at(
+            pages::second_factor::CONTINUE_PATH,
+            post(pages::second_factor::continue_flow),
+        )
+        .at(
+            pages::enrol::PATH,
+            get(pages::enrol::show).post(pages::enrol::confirm),
+        )
         .at("/assets/style.css", get(stylesheet))
         .at("/healthz", get(health))
         .at("/openapi.json", spec)

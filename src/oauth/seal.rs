@@ -7,7 +7,7 @@
 use super::token::TokenSuccess;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
-use chacha20poly1305::aead::{Aead, AeadCore, KeyInit, OsRng};
+use chacha20poly1305::aead::{Aead, AeadCore, KeyInit, OsRng, Payload};
 use chacha20poly1305::{ChaCha20Poly1305, Key, Nonce};
 use sha2::{Digest, Sha256};
 
@@ -23,27 +23,40 @@ fn cipher(old_refresh_token: &str) -> ChaCha20Poly1305 {
 /// Encrypts `successor` under the old refresh token; `None` only if serialisation fails.
 pub fn seal(old_refresh_token: &str, successor: &TokenSuccess) -> Option<String> {
     let plain = serde_json::to_vec(successor).ok()?;
-    let nonce = ChaCha20Poly1305::generate_nonce(&mut OsRng);
-    let mut out = nonce.to_vec();
-    out.extend(
-        cipher(old_refresh_token)
-            .encrypt(&nonce, plain.as_slice())
-            .ok()?,
-    );
-    Some(URL_SAFE_NO_PAD.encode(out))
+    seal_with(&cipher(old_refresh_token), b"", &plain)
 }
 
 /// Decrypts a sealed successor with the old refresh token.
 pub fn open(old_refresh_token: &str, sealed: &str) -> Option<TokenSuccess> {
+    let plain = open_with(&cipher(old_refresh_token), b"", sealed)?;
+    serde_json::from_slice(&plain).ok()
+}
+
+/// Encrypts `plain` with a fresh random nonce, binding `context` (authenticated, not
+/// encrypted): base64url of nonce ‖ ciphertext. Also used for second-factor secrets at rest.
+pub fn seal_with(cipher: &ChaCha20Poly1305, context: &[u8], plain: &[u8]) -> Option<String> {
+    let nonce = ChaCha20Poly1305::generate_nonce(&mut OsRng);
+    let payload = Payload {
+        msg: plain,
+        aad: context,
+    };
+    let mut out = nonce.to_vec();
+    out.extend(cipher.encrypt(&nonce, payload).ok()?);
+    Some(URL_SAFE_NO_PAD.encode(out))
+}
+
+/// Opens what [`seal_with`] sealed under the same key and `context`; `None` if anything differs.
+pub fn open_with(cipher: &ChaCha20Poly1305, context: &[u8], sealed: &str) -> Option<Vec<u8>> {
     let raw = URL_SAFE_NO_PAD.decode(sealed).ok()?;
     if raw.len() < 12 {
         return None;
     }
     let (nonce, body) = raw.split_at(12);
-    let plain = cipher(old_refresh_token)
-        .decrypt(Nonce::from_slice(nonce), body)
-        .ok()?;
-    serde_json::from_slice(&plain).ok()
+    let payload = Payload {
+        msg: body,
+        aad: context,
+    };
+    cipher.decrypt(Nonce::from_slice(nonce), payload).ok()
 }
 
 #[cfg(test)]

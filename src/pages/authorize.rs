@@ -46,7 +46,13 @@ async fn run(state: &AppState, query: &str, jar: &CookieJar) -> Result<Response,
 
     let session_cookie = jar.get(SESSION_COOKIE).map(|c| c.value_str().to_owned());
     let session = session::load(state, session_cookie.as_deref()).await?;
-    if let Some(session) = &session {
+    // A session that still owes a second factor (the user came under the policy since, or
+    // stopped half-way) cannot skip to a code: it goes through the second-factor page first.
+    let due = match &session {
+        Some(s) => crate::mfa::due(state, &s.claims, &s.amr, None).await?,
+        None => crate::mfa::Due::Nothing,
+    };
+    if let Some(session) = session.as_ref().filter(|_| due == crate::mfa::Due::Nothing) {
         let sub = session.claims.sub();
         if consent::covers(state, sub, &client.client_id, &request.scopes).await? {
             let location = issue_code(
@@ -71,6 +77,9 @@ async fn run(state: &AppState, query: &str, jar: &CookieJar) -> Result<Response,
         }
     };
     let (request_id, pending) = pending::start(state, request, &flow).await?;
+    if let Some(next) = super::second_factor::location(state, due, &request_id) {
+        return Ok(redirect(StatusCode::FOUND, &next));
+    }
     match session {
         Some(session) => consent_page(state, &client, &session, &request_id, &pending),
         None => signin_page(

@@ -66,6 +66,13 @@ pub fn consent_page(
         action: respond::url(state, PATH),
         request_id: request_id.to_owned(),
         csrf_token: pending.csrf_token.clone(),
+        // A session that reached consent without `otp` belongs to a user with no second factor.
+        enrol_url: (!session.amr.iter().any(|m| m == crate::mfa::AMR_OTP)).then(|| {
+            respond::url(
+                state,
+                &format!("{}?request_id={request_id}", super::enrol::PATH),
+            )
+        }),
     };
     let body = state
         .templates
@@ -108,7 +115,12 @@ async fn show_run(
     let client = client_of(state, &pending).await?;
     let session_cookie = jar.get(SESSION_COOKIE).map(|c| c.value_str().to_owned());
     match session::load(state, session_cookie.as_deref()).await? {
-        Some(session) => consent_page(state, &client, &session, request_id, &pending),
+        Some(session) => {
+            if let Some(next) = second_factor_owed(state, &session, request_id).await? {
+                return Ok(redirect(StatusCode::FOUND, &next));
+            }
+            consent_page(state, &client, &session, request_id, &pending)
+        }
         None => signin_page(
             state,
             &client.name,
@@ -174,6 +186,9 @@ async fn decide_run(
             StatusCode::OK,
         );
     };
+    if let Some(next) = second_factor_owed(state, &session, &form.request_id).await? {
+        return Ok(redirect(StatusCode::SEE_OTHER, &next));
+    }
     let request = &pending.request;
     let approve = match form.decision.as_str() {
         "approve" => true,
@@ -211,7 +226,10 @@ async fn decide_run(
     Ok(redirect(StatusCode::SEE_OTHER, &location))
 }
 
-async fn client_of(state: &AppState, pending: &PendingRequest) -> Result<ClientRecord, PageError> {
+pub(super) async fn client_of(
+    state: &AppState,
+    pending: &PendingRequest,
+) -> Result<ClientRecord, PageError> {
     state
         .store
         .client(&pending.request.client_id)
@@ -221,4 +239,14 @@ async fn client_of(state: &AppState, pending: &PendingRequest) -> Result<ClientR
             title: "Unknown application".into(),
             message: "The application is no longer registered with sign-on.".into(),
         })
+}
+
+/// Where to send a session that still owes a second factor (no consent before it).
+async fn second_factor_owed(
+    state: &AppState,
+    session: &SessionRecord,
+    request_id: &str,
+) -> Result<Option<String>, PageError> {
+    let due = crate::mfa::due(state, &session.claims, &session.amr, None).await?;
+    Ok(super::second_factor::location(state, due, request_id))
 }

@@ -38,6 +38,21 @@ pub enum PageError {
     /// A page failed to render.
     #[error("render failed: {0}")]
     Render(String),
+    /// The second factor cannot be checked (the stored secret does not open with the key).
+    #[error("second factor unusable: {0}")]
+    SecondFactor(String),
+}
+
+impl From<crate::mfa::MfaError> for PageError {
+    fn from(err: crate::mfa::MfaError) -> Self {
+        use crate::mfa::MfaError;
+        match err {
+            MfaError::Store(e) => PageError::Store(e),
+            MfaError::Directory(cause) => PageError::Directory(cause),
+            MfaError::NotEnrolled | MfaError::NoSetup => PageError::Expired,
+            other => PageError::SecondFactor(other.to_string()),
+        }
+    }
 }
 
 impl From<PendingError> for PageError {
@@ -91,6 +106,11 @@ impl PageError {
                 StatusCode::FORBIDDEN,
                 "Account cannot sign in",
                 "Your directory account is missing the attributes sign-on needs. Contact the IT help desk.".into(),
+            ),
+            PageError::SecondFactor(_) => (
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "Two-step verification unavailable",
+                "Sign-on cannot check your second factor right now. Contact the IT help desk and quote the reference below.".into(),
             ),
             PageError::Render(_) => (
                 StatusCode::INTERNAL_SERVER_ERROR,

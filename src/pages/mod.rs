@@ -2,8 +2,10 @@
 
 pub mod authorize;
 pub mod consent;
+pub mod enrol;
 pub mod errors;
 pub mod render;
 pub mod respond;
+pub mod second_factor;
 pub mod signin;
 pub mod views;

@@ -7,7 +7,9 @@
 use handlebars::Handlebars;
 use serde::Serialize;
 
-use super::views::{ConsentPage, ErrorPage, SignInPage};
+use super::views::{
+    ConsentPage, EnrolPage, ErrorPage, RecoveryCodesPage, SecondFactorPage, SignInPage,
+};
 
 /// The stylesheet every page links as `/assets/style.css`.
 pub const STYLESHEET: &str = include_str!("../../templates/style.css");
@@ -17,13 +19,26 @@ const BASE: &str = "base";
 const SIGNIN: &str = "signin";
 const CONSENT: &str = "consent";
 const ERROR: &str = "error";
+const SECOND_FACTOR: &str = "second_factor";
+const ENROL: &str = "enrol";
+const RECOVERY_CODES: &str = "recovery_codes";
 
 /// Every built-in template, by registry name.
-const BUILT_IN: [(&str, &str); 4] = [
+const BUILT_IN: [(&str, &str); 7] = [
     (BASE, include_str!("../../templates/base.hbs")),
     (SIGNIN, include_str!("../../templates/signin.hbs")),
     (CONSENT, include_str!("../../templates/consent.hbs")),
     (ERROR, include_str!("../../templates/error.hbs")),
+    // second factor
+    (
+        SECOND_FACTOR,
+        include_str!("../../templates/second_factor.hbs"),
+    ),
+    (ENROL, include_str!("../../templates/enrol.hbs")),
+    (
+        RECOVERY_CODES,
+        include_str!("../../templates/recovery_codes.hbs"),
+    ),
 ];
 
 /// Why a page could not be built or rendered.
@@ -87,6 +102,21 @@ impl Templates {
     /// A failure the user can only read about.
     pub fn error(&self, page: &ErrorPage) -> Result<String, RenderError> {
         self.render(ERROR, page)
+    }
+
+    /// The second-factor form (`otp`).
+    pub fn second_factor(&self, page: &SecondFactorPage) -> Result<String, RenderError> {
+        self.render(SECOND_FACTOR, page)
+    }
+
+    /// Authenticator set-up: QR code, secret, first code.
+    pub fn enrol(&self, page: &EnrolPage) -> Result<String, RenderError> {
+        self.render(ENROL, page)
+    }
+
+    /// Recovery codes shown once, or the count left after one was used.
+    pub fn recovery_codes(&self, page: &RecoveryCodesPage) -> Result<String, RenderError> {
+        self.render(RECOVERY_CODES, page)
     }
 
     /// Private and generic so the public methods pin each template to its own page struct.

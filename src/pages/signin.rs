@@ -2,17 +2,19 @@
 
 use super::errors::PageError;
 use super::respond::{self, html, redirect};
+use super::second_factor::{self, address, LOCKED};
 use super::views::SignInPage;
-use crate::directory::DirectoryError;
-use crate::oauth::issue::{issue_code, Subject};
-use crate::session::{self, consent, pending, FLOW_COOKIE, SESSION_COOKIE};
+use crate::directory::{DirectoryError, DirectoryUser};
+use crate::mfa::limits::{self, Kind};
+use crate::session::{self, pending, FLOW_COOKIE, SESSION_COOKIE};
 use crate::state::AppState;
 use poem::http::StatusCode;
 use poem::web::cookie::CookieJar;
-use poem::web::{Data, Form};
+use poem::web::{Data, Form, RemoteAddr};
 use poem::{handler, Response};
 use secrecy::SecretString;
 use serde::Deserialize;
+use std::net::IpAddr;
 
 /// Path of the sign-in form's action.
 pub const PATH: &str = "/oauth/login";
@@ -59,11 +61,12 @@ pub fn signin_page(
 #[handler]
 pub async fn login(
     jar: &CookieJar,
+    remote: &RemoteAddr,
     Data(state): Data<&AppState>,
     form: poem::Result<Form<SignInForm>>,
 ) -> Response {
     let result = match form {
-        Ok(Form(form)) => run(state, jar, form).await,
+        Ok(Form(form)) => run(state, jar, address(remote), form).await,
         Err(e) => Err(PageError::BadForm(format!(
             "The sign-in form could not be read: {e}."
         ))),
@@ -71,7 +74,12 @@ pub async fn login(
     result.unwrap_or_else(|e| e.into_response(state))
 }
 
-async fn run(state: &AppState, jar: &CookieJar, form: SignInForm) -> Result<Response, PageError> {
+async fn run(
+    state: &AppState,
+    jar: &CookieJar,
+    address: Option<IpAddr>,
+    form: SignInForm,
+) -> Result<Response, PageError> {
     let flow = jar.get(FLOW_COOKIE).map(|c| c.value_str().to_owned());
     let pending = pending::resume(
         state,
@@ -80,15 +88,7 @@ async fn run(state: &AppState, jar: &CookieJar, form: SignInForm) -> Result<Resp
         flow.as_deref(),
     )
     .await?;
-    let client = state
-        .store
-        .client(&pending.request.client_id)
-        .await?
-        .filter(|c| c.enabled)
-        .ok_or_else(|| PageError::Untrusted {
-            title: "Unknown application".into(),
-            message: "The application is no longer registered with sign-on.".into(),
-        })?;
+    let client = super::consent::client_of(state, &pending).await?;
     let username = form.username.trim();
     let again = |message: &str, status| {
         signin_page(
@@ -104,16 +104,16 @@ async fn run(state: &AppState, jar: &CookieJar, form: SignInForm) -> Result<Resp
     let Some(password) = form.password.filter(|_| !username.is_empty()) else {
         return again("Enter your username and password.", StatusCode::BAD_REQUEST);
     };
-    let user = match state.directory.authenticate(username, &password).await {
+    let user = match check_password(state, username, &password, address).await? {
         Ok(user) => user,
-        Err(DirectoryError::InvalidCredentials) => {
-            tracing::info!(client_id = %client.client_id, "sign-in refused: invalid credentials");
+        Err(Refusal::Locked) => return again(LOCKED, StatusCode::TOO_MANY_REQUESTS),
+        Err(Refusal::Invalid) => {
+            tracing::info!(target: "audit", event = "signin.failed", client_id = %client.client_id, "sign-in refused: invalid credentials");
             return again(
                 "The username or password is incorrect.",
                 StatusCode::UNAUTHORIZED,
             );
         }
-        Err(e) => return Err(e.into()),
     };
     let claims = state
         .settings
@@ -124,37 +124,71 @@ async fn run(state: &AppState, jar: &CookieJar, form: SignInForm) -> Result<Resp
         })?;
     tracing::info!(sub = claims.sub(), client_id = %client.client_id, "signed in");
 
-    // A fresh session id at every sign-in: an id planted before sign-in is never promoted.
+    let session_id = start_session(state, jar, claims.clone()).await?;
+
+    // Second factor by policy (or by the user's own enrolment) before any code is issued.
+    let amr = vec!["pwd".to_owned()];
+    let due = crate::mfa::due(state, &claims, &amr, Some(&user)).await?;
+    if let Some(next) = second_factor::location(state, due, &form.request_id) {
+        return Ok(redirect(StatusCode::SEE_OTHER, &next));
+    }
+    let Some(session) = session::load(state, Some(&session_id)).await? else {
+        return Err(PageError::Expired);
+    };
+    second_factor::proceed(state, &form.request_id, &pending, &session).await
+}
+
+/// A password check the user is told about (anything else is a [`PageError`]).
+enum Refusal {
+    /// Too many failures for the account or the address: nothing was checked.
+    Locked,
+    /// Unknown user or wrong password (indistinguishable on purpose).
+    Invalid,
+}
+
+/// Checks the password under the attempt limits: a failure counts against the account and the
+/// address; a success or a directory outage does not.
+async fn check_password(
+    state: &AppState,
+    username: &str,
+    password: &SecretString,
+    address: Option<IpAddr>,
+) -> Result<Result<DirectoryUser, Refusal>, PageError> {
+    let Ok(attempt) = limits::begin(state, Kind::Password, username, address).await? else {
+        return Ok(Err(Refusal::Locked));
+    };
+    match state.directory.authenticate(username, password).await {
+        Ok(user) => {
+            attempt.succeeded(state).await?;
+            Ok(Ok(user))
+        }
+        Err(DirectoryError::InvalidCredentials) => {
+            attempt.failed();
+            Ok(Err(Refusal::Invalid))
+        }
+        Err(e) => {
+            attempt.succeeded(state).await?;
+            Err(e.into())
+        }
+    }
+}
+
+/// Starts the SSO session under a fresh id (an id planted before sign-in is never promoted)
+/// and sets its cookie; answers the cookie value.
+async fn start_session(
+    state: &AppState,
+    jar: &CookieJar,
+    claims: crate::domain::Claims,
+) -> Result<String, PageError> {
     if let Some(old) = jar.get(SESSION_COOKIE) {
         session::destroy(state, old.value_str()).await?;
     }
-    let session_id = session::create(state, claims.clone()).await?;
+    let session_id = session::create(state, claims).await?;
     jar.add(respond::cookie(
         state,
         SESSION_COOKIE,
-        session_id,
+        session_id.clone(),
         Some(state.settings.session.ttl_secs),
     ));
-
-    let request = &pending.request;
-    if consent::covers(state, claims.sub(), &request.client_id, &request.scopes).await? {
-        if !pending::finish(state, &form.request_id).await? {
-            return Err(PageError::Expired);
-        }
-        let location = issue_code(
-            state,
-            request,
-            Subject {
-                claims: &claims,
-                auth_time: state.now(),
-            },
-        )
-        .await?;
-        return Ok(redirect(StatusCode::SEE_OTHER, &location));
-    }
-    let consent_url = respond::url(
-        state,
-        &format!("{}?request_id={}", super::consent::PATH, form.request_id),
-    );
-    Ok(redirect(StatusCode::SEE_OTHER, &consent_url))
+    Ok(session_id)
 }

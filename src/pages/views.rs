@@ -47,6 +47,8 @@ pub struct ConsentPage {
     pub request_id: String,
     /// Hidden: anti-CSRF token.
     pub csrf_token: String,
+    /// Link to set up a second factor by choice, for a user who has none.
+    pub enrol_url: Option<String>,
 }
 
 /// `error.hbs`: a failure the user can only read about (never a redirect).
@@ -60,4 +62,61 @@ pub struct ErrorPage {
     pub message: String,
     /// Opaque id to quote to the help desk; matches the log line.
     pub request_id: Option<String>,
+}
+
+// --- second factor ------------------------------------------------------------------------
+
+/// `second_factor.hbs`: enter a code from the authenticator app (or a recovery code).
+#[derive(Debug, Clone, Serialize)]
+pub struct SecondFactorPage {
+    /// Name of the app asking.
+    pub app_name: String,
+    /// Username of the signed-in user.
+    pub username: String,
+    /// Form action (POST); the code goes in the `otp` input.
+    pub action: String,
+    /// Hidden: the pending authorize request.
+    pub request_id: String,
+    /// Hidden: anti-CSRF token.
+    pub csrf_token: String,
+    /// Message after a failed attempt.
+    pub error: Option<String>,
+}
+
+/// `enrol.hbs`: set up an authenticator app, confirmed by a first code.
+#[derive(Debug, Clone, Serialize)]
+pub struct EnrolPage {
+    /// Name of the app asking.
+    pub app_name: String,
+    /// Username of the signed-in user.
+    pub username: String,
+    /// The QR code (an SVG data URI rendered by the service).
+    pub qr: String,
+    /// The secret in base32 groups, for manual entry.
+    pub secret: String,
+    /// Form action (POST); the first code goes in the `otp` input.
+    pub action: String,
+    /// Hidden: the pending authorize request.
+    pub request_id: String,
+    /// Hidden: anti-CSRF token.
+    pub csrf_token: String,
+    /// Message after a failed attempt.
+    pub error: Option<String>,
+}
+
+/// `recovery_codes.hbs`: fresh recovery codes (shown once), or what is left after one was used.
+#[derive(Debug, Clone, Serialize)]
+pub struct RecoveryCodesPage {
+    /// Fresh codes to write down; empty after signing in with a recovery code.
+    pub codes: Vec<String>,
+    /// Codes left, after signing in with one.
+    pub left: Option<u64>,
+    /// Link to set up a new authenticator (after signing in with a recovery code).
+    pub enrol_url: Option<String>,
+    /// Form action (POST) that continues to the app.
+    pub action: String,
+    /// Hidden: the pending authorize request.
+    pub request_id: String,
+    /// Hidden: anti-CSRF token.
+    pub csrf_token: String,
 }

@@ -22,7 +22,7 @@ pub struct SessionRecord {
     pub claims: Claims,
     /// When the password was checked.
     pub auth_time: UnixTime,
-    /// Authentication methods used (`pwd`).
+    /// Authentication methods used (RFC 8176: `pwd`, then `otp` once the second factor passed).
     pub amr: Vec<String>,
     /// When the session ends.
     pub expires_at: UnixTime,
@@ -74,4 +74,27 @@ pub async fn destroy(state: &AppState, cookie: &str) -> Result<(), StoreError> {
         .store
         .delete(Namespace::Session, Digest::of(cookie).as_hex())
         .await
+}
+
+/// Records one more authentication method (`otp`) on a session, under a fresh id: the old
+/// cookie value stops working, so an id seen before the second factor is never promoted.
+/// Answers the new cookie value.
+pub async fn add_method(
+    state: &AppState,
+    cookie: &str,
+    mut record: SessionRecord,
+    method: &str,
+) -> Result<String, StoreError> {
+    let ttl = record.expires_at.saturating_sub(state.now()).max(1);
+    if !record.amr.iter().any(|m| m == method) {
+        record.amr.push(method.to_owned());
+    }
+    let id = random_id(32);
+    let json = serde_json::to_string(&record).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+    state
+        .store
+        .put(Namespace::Session, Digest::of(&id).as_hex(), &json, ttl)
+        .await?;
+    destroy(state, cookie).await?;
+    Ok(id)
 }

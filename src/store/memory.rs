@@ -15,6 +15,8 @@ use async_trait::async_trait;
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, MutexGuard};
 
+mod mfa;
+
 /// How often (in clock seconds) a full sweep of expired entries runs. Reads never return an
 /// expired entry whatever this is; the sweep only bounds memory.
 const PURGE_INTERVAL: UnixTime = 60;
@@ -67,6 +69,7 @@ struct State {
     refresh: HashMap<Digest, Timed<RefreshEntry>>,
     grants: HashMap<String, Timed<HashSet<TokenRef>>>,
     next_purge: UnixTime,
+    mfa: mfa::MfaMaps,
 }
 
 /// The live entry under `key`, dropping it first if it has expired.
@@ -87,6 +90,7 @@ impl State {
         self.access.retain(|_, e| e.live(now));
         self.refresh.retain(|_, e| e.live(now));
         self.grants.retain(|_, e| e.live(now));
+        self.mfa.purge(now);
         // Forget index entries whose token is already gone, so a long-lived grant that is
         // refreshed often does not accumulate dead references.
         let (access, refresh) = (&self.access, &self.refresh);
@@ -304,6 +308,61 @@ impl Store for MemoryStore {
         let (mut state, _) = self.lock();
         state.revoke(grant_id);
         Ok(())
+    }
+
+    // --- second factor and attempt limits (bodies in `memory/mfa.rs`) ----------------------
+
+    async fn put_new(
+        &self,
+        ns: Namespace,
+        key: &str,
+        value: &str,
+        ttl: u64,
+    ) -> Result<bool, StoreError> {
+        let (mut state, now) = self.lock();
+        Ok(state.put_new(ns, key, value, ttl, now))
+    }
+
+    async fn add_attempt(
+        &self,
+        key: &str,
+        id: &str,
+        now: UnixTime,
+        window: u64,
+    ) -> Result<u64, StoreError> {
+        let (mut state, _) = self.lock();
+        Ok(state.add_attempt(key, id, now, window))
+    }
+
+    async fn remove_attempt(&self, key: &str, id: &str) -> Result<(), StoreError> {
+        self.lock().0.remove_attempt(key, id);
+        Ok(())
+    }
+
+    async fn put_second_factor(
+        &self,
+        sub: &str,
+        record: &str,
+        recovery: &[Digest],
+    ) -> Result<(), StoreError> {
+        self.lock().0.put_second_factor(sub, record, recovery);
+        Ok(())
+    }
+
+    async fn second_factor(&self, sub: &str) -> Result<Option<String>, StoreError> {
+        Ok(self.lock().0.second_factor(sub))
+    }
+
+    async fn use_recovery_code(&self, sub: &str, code: &Digest) -> Result<bool, StoreError> {
+        Ok(self.lock().0.use_recovery_code(sub, code))
+    }
+
+    async fn recovery_codes_left(&self, sub: &str) -> Result<u64, StoreError> {
+        Ok(self.lock().0.recovery_codes_left(sub))
+    }
+
+    async fn delete_second_factor(&self, sub: &str) -> Result<bool, StoreError> {
+        Ok(self.lock().0.delete_second_factor(sub))
     }
 }
 

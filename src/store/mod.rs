@@ -41,6 +41,11 @@ pub enum Namespace {
     Consent,
     /// An admin API token, keyed by its digest (`admtok:`).
     AdminToken,
+    // --- second factor ---
+    /// A TOTP time step already accepted for a user, keyed by `<sub>\n<step>` (`otpused:`).
+    OtpUsed,
+    /// An authenticator being set up, keyed by the user's subject (`mfasetup:`).
+    MfaSetup,
 }
 
 impl Namespace {
@@ -51,6 +56,8 @@ impl Namespace {
             Namespace::Session => "sess:",
             Namespace::Consent => "consent:",
             Namespace::AdminToken => "admtok:",
+            Namespace::OtpUsed => "otpused:",
+            Namespace::MfaSetup => "mfasetup:",
         }
     }
 }
@@ -132,4 +139,47 @@ pub trait Store: Send + Sync + 'static {
     ) -> Result<Rotation, StoreError>;
     /// Deletes every access and refresh token issued under a grant. Idempotent.
     async fn revoke_grant(&self, grant_id: &str) -> Result<(), StoreError>;
+
+    // --- second factor and attempt limits --------------------------------------------------
+
+    /// Writes `value` under `ns` + `key` only if nothing live is there; answers whether it
+    /// wrote. Of concurrent calls for one key, at most one gets `true`.
+    async fn put_new(
+        &self,
+        ns: Namespace,
+        key: &str,
+        value: &str,
+        ttl: u64,
+    ) -> Result<bool, StoreError>;
+
+    /// Adds attempt `id` at `now` to the sliding window under `key`, drops attempts made
+    /// `window` seconds or more before `now`, and answers how many the window now holds
+    /// (this one included). One atomic step, shared by every node.
+    async fn add_attempt(
+        &self,
+        key: &str,
+        id: &str,
+        now: UnixTime,
+        window: u64,
+    ) -> Result<u64, StoreError>;
+    /// Removes attempt `id` from the window under `key` (it succeeded, or was never checked).
+    async fn remove_attempt(&self, key: &str, id: &str) -> Result<(), StoreError>;
+
+    /// Writes a user's second-factor enrolment (opaque JSON, its secret already encrypted)
+    /// with the digests of its recovery codes, replacing any previous enrolment and codes in
+    /// one step. Enrolments do not expire.
+    async fn put_second_factor(
+        &self,
+        sub: &str,
+        record: &str,
+        recovery: &[Digest],
+    ) -> Result<(), StoreError>;
+    /// Reads a user's enrolment, `None` when the user has none.
+    async fn second_factor(&self, sub: &str) -> Result<Option<String>, StoreError>;
+    /// Spends a recovery code: `true` once per code, `false` for an unknown or spent one.
+    async fn use_recovery_code(&self, sub: &str, code: &Digest) -> Result<bool, StoreError>;
+    /// How many unspent recovery codes a user has.
+    async fn recovery_codes_left(&self, sub: &str) -> Result<u64, StoreError>;
+    /// Deletes a user's enrolment and recovery codes; answers whether there was one.
+    async fn delete_second_factor(&self, sub: &str) -> Result<bool, StoreError>;
 }

@@ -59,6 +59,9 @@ pub fn settings(
             "SSO_BRIDGE__SERVER__BASE_URL".into(),
             format!("http://127.0.0.1:{port}"),
         ),
+        // Flows that are not about the second factor run without the policy; the tests in
+        // `mfa*.rs` switch it on (see `mfa_settings`).
+        ("SSO_BRIDGE__MFA__REQUIRED_ROLES".into(), String::new()),
     ];
     if let (Backends::Real, Some(redis)) = (backends, redis) {
         let dir = Slapd::shared().settings();
@@ -72,6 +75,10 @@ pub fn settings(
                 format!("t{}:", hex::encode(prefix)),
             ),
             ("SSO_BRIDGE__STORE__TIMEOUT_MS".into(), "1000".into()),
+            (
+                "SSO_BRIDGE__MFA__ENCRYPTION_KEY".into(),
+                base64::engine::general_purpose::STANDARD.encode(random_key()),
+            ),
             ("SSO_BRIDGE__DIRECTORY__BACKEND".into(), "ldap".into()),
             ("SSO_BRIDGE__DIRECTORY__URL".into(), dir.url.clone()),
             ("SSO_BRIDGE__DIRECTORY__BIND_DN".into(), dir.bind_dn.clone()),
@@ -96,6 +103,13 @@ pub fn settings(
     }
     env.extend(extra.iter().map(|(k, v)| (k.to_string(), v.clone())));
     Settings::load_from(None, env).expect("test settings")
+}
+
+/// 32 random bytes: a second-factor encryption key.
+pub fn random_key() -> [u8; 32] {
+    let mut key = [0u8; 32];
+    rand::thread_rng().fill_bytes(&mut key);
+    key
 }
 
 /// Starts an app on `backends` with `extra` settings.

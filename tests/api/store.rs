@@ -24,6 +24,9 @@ macro_rules! on_both_backends {
     };
 }
 
+// Declared after the macro, which it uses.
+mod second_factor;
+
 on_both_backends!(
     the_store_answers_a_ping,
     records_are_put_read_replaced_taken_and_deleted,

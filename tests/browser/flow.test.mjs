@@ -96,6 +96,8 @@ async function startServiceOnce() {
       ...process.env,
       SSO_BRIDGE__SERVER__LISTEN: `127.0.0.1:${port}`,
       SSO_BRIDGE__SERVER__BASE_URL: base,
+      // This file walks the flow without a second factor; mfa.test.mjs walks it with one.
+      SSO_BRIDGE__MFA__REQUIRED_ROLES: '',
       RUST_LOG: process.env.RUST_LOG ?? 'info',
       NO_COLOR: '1',
     },

@@ -5,6 +5,7 @@
 //! pooled connections keep the service identity. Every step has a timeout and each call a
 //! backstop, so a hung server answers [`DirectoryError::Unavailable`] instead of hanging sign-in.
 
+mod groups;
 mod pool;
 mod settings;
 mod tls;
@@ -40,6 +41,8 @@ pub struct LdapDirectory {
     operation_timeout: Duration,
     authenticate_budget: Duration,
     lookup_budget: Duration,
+    /// Group search base and filter (`{dn}` placeholder) for the second-factor policy.
+    groups: (String, String),
 }
 
 /// The directory settings cannot be used; found at start-up, before any connection.
@@ -122,6 +125,7 @@ impl LdapDirectory {
             // bind, search...): it bounds the whole call, not any one step.
             authenticate_budget: 2 * connect_timeout + 3 * operation_timeout,
             lookup_budget: connect_timeout + 2 * operation_timeout,
+            groups: (settings.user_base.clone(), String::new()),
         })
     }
 
@@ -146,12 +150,17 @@ impl LdapDirectory {
     ///
     /// A connection that fails is dropped rather than returned. A reused one that turns out to
     /// be disconnected (the server restarted while it sat idle) is retried once on a new one.
-    async fn search(&self, filter: &str) -> Result<Vec<DirectoryUser>, DirectoryError> {
+    async fn search(
+        &self,
+        base: &str,
+        filter: &str,
+        attributes: &[String],
+    ) -> Result<Vec<DirectoryUser>, DirectoryError> {
         let mut retried = false;
         loop {
             let mut conn = self.pool.get().await.map_err(pool_unavailable)?;
             let reused = Object::metrics(&conn).recycle_count > 0;
-            match self.search_on(&mut conn, filter).await {
+            match self.search_on(&mut conn, base, filter, attributes).await {
                 Ok(users) => return Ok(users),
                 Err(err) => {
                     drop(Object::take(conn));
@@ -163,8 +172,8 @@ impl LdapDirectory {
                         }
                     }
                     return Err(DirectoryError::Unavailable(format!(
-                        "search of {} on {}: {err}",
-                        self.user_base, self.url
+                        "search of {base} on {}: {err}",
+                        self.url
                     )));
                 }
             }
@@ -174,12 +183,14 @@ impl LdapDirectory {
     async fn search_on(
         &self,
         conn: &mut Conn,
+        base: &str,
         filter: &str,
+        attributes: &[String],
     ) -> Result<Vec<DirectoryUser>, SearchFailure> {
         let ldap3::SearchResult(entries, result) = conn
             .ldap
             .with_timeout(self.operation_timeout)
-            .search(&self.user_base, Scope::Subtree, filter, &self.attributes)
+            .search(base, Scope::Subtree, filter, attributes)
             .await
             .map_err(SearchFailure::Ldap)?;
         if result.rc != 0 {
@@ -240,7 +251,9 @@ impl LdapDirectory {
         password: &SecretString,
     ) -> Result<DirectoryUser, DirectoryError> {
         let filter = fill(&self.user_filter, "{username}", username);
-        let mut users = self.search(&filter).await?;
+        let mut users = self
+            .search(&self.user_base, &filter, &self.attributes)
+            .await?;
         let count = users.len();
         let (1, Some(user)) = (count, users.pop()) else {
             if count > 1 {
@@ -261,7 +274,9 @@ impl LdapDirectory {
 
     async fn find_by_subject(&self, sub: &str) -> Result<Option<DirectoryUser>, DirectoryError> {
         let filter = fill(&self.lookup_filter, "{sub}", sub);
-        let mut users = self.search(&filter).await?;
+        let mut users = self
+            .search(&self.user_base, &filter, &self.attributes)
+            .await?;
         if users.len() > 1 {
             tracing::warn!(
                 count = users.len(),
@@ -299,6 +314,11 @@ impl Directory for LdapDirectory {
         }
         self.within(self.lookup_budget, self.find_by_subject(sub))
             .await
+    }
+
+    #[tracing::instrument(name = "ldap_groups", skip_all)]
+    async fn groups_of(&self, dn: &str) -> Result<Vec<String>, DirectoryError> {
+        self.find_groups(dn).await
     }
 }
 

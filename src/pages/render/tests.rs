@@ -5,7 +5,7 @@
 #![allow(clippy::expect_used)]
 
 use super::*;
-use crate::pages::views::ScopeView;
+use crate::pages::views::{EnrolPage, RecoveryCodesPage, ScopeView, SecondFactorPage};
 
 fn templates() -> Templates {
     Templates::new().expect("built-in templates parse")
@@ -41,6 +41,7 @@ fn consent_page() -> ConsentPage {
         action: "/consent".into(),
         request_id: "req-42".into(),
         csrf_token: "csrf-abc".into(),
+        enrol_url: None,
     }
 }
 
@@ -244,4 +245,60 @@ fn stylesheet_loads_nothing_from_elsewhere() {
     assert!(!STYLESHEET.is_empty());
     assert!(!STYLESHEET.contains("@import"));
     assert!(!STYLESHEET.contains("url("));
+}
+
+// --- second factor ------------------------------------------------------------------------
+
+#[test]
+fn the_second_factor_pages_render_with_an_otp_input_and_their_hidden_fields() {
+    let t = templates();
+    let verify = t
+        .second_factor(&SecondFactorPage {
+            app_name: "Payroll".into(),
+            username: "ada".into(),
+            action: "/oauth/second-factor".into(),
+            request_id: "req-42".into(),
+            csrf_token: "csrf-abc".into(),
+            error: Some("Wrong <code>".into()),
+        })
+        .expect("verify page renders");
+    let enrol = t
+        .enrol(&EnrolPage {
+            app_name: "Payroll".into(),
+            username: "ada".into(),
+            qr: "data:image/svg+xml;base64,PHN2Zz4=".into(),
+            secret: "ABCD EFGH".into(),
+            action: "/oauth/second-factor/enrol".into(),
+            request_id: "req-42".into(),
+            csrf_token: "csrf-abc".into(),
+            error: None,
+        })
+        .expect("enrol page renders");
+    for html in [&verify, &enrol] {
+        assert_eq!(inputs_named(html, "otp").len(), 1, "{html}");
+        assert_eq!(inputs_named(html, "csrf_token").len(), 1);
+        assert_eq!(inputs_named(html, "request_id").len(), 1);
+    }
+    assert!(verify.contains("Wrong &lt;code&gt;"));
+    assert!(enrol.contains("ABCD EFGH") && enrol.contains("data:image/svg+xml;base64,"));
+}
+
+#[test]
+fn the_recovery_codes_page_lists_fresh_codes_or_counts_what_is_left() {
+    let t = templates();
+    let page = |codes: Vec<String>, left| RecoveryCodesPage {
+        codes,
+        left,
+        enrol_url: Some("/oauth/second-factor/enrol?request_id=req-42".into()),
+        action: "/oauth/second-factor/continue".into(),
+        request_id: "req-42".into(),
+        csrf_token: "csrf-abc".into(),
+    };
+    let fresh = t
+        .recovery_codes(&page(vec!["abcdef-ghjkmn".into()], None))
+        .expect("renders");
+    assert!(fresh.contains("abcdef-ghjkmn"));
+    let used = t.recovery_codes(&page(vec![], Some(9))).expect("renders");
+    assert!(used.contains(">9<") && used.contains("set up a new one"));
+    assert_eq!(inputs_named(&used, "csrf_token").len(), 1);
 }

@@ -193,4 +193,55 @@ impl Store for RedisStore {
         let _: i64 = self.call(Request::Script(&call)).await?;
         Ok(())
     }
+
+    // --- second factor and attempt limits (bodies in `redis/mfa.rs`) -----------------------
+
+    async fn put_new(
+        &self,
+        ns: Namespace,
+        key: &str,
+        value: &str,
+        ttl: u64,
+    ) -> Result<bool, StoreError> {
+        self.put_new_record(ns, key, value, ttl).await
+    }
+
+    async fn add_attempt(
+        &self,
+        key: &str,
+        id: &str,
+        now: UnixTime,
+        window: u64,
+    ) -> Result<u64, StoreError> {
+        self.add_attempt_window(key, id, now, window).await
+    }
+
+    async fn remove_attempt(&self, key: &str, id: &str) -> Result<(), StoreError> {
+        self.remove_attempt_window(key, id).await
+    }
+
+    async fn put_second_factor(
+        &self,
+        sub: &str,
+        record: &str,
+        recovery: &[Digest],
+    ) -> Result<(), StoreError> {
+        self.put_enrolment(sub, record, recovery).await
+    }
+
+    async fn second_factor(&self, sub: &str) -> Result<Option<String>, StoreError> {
+        self.enrolment(sub).await
+    }
+
+    async fn use_recovery_code(&self, sub: &str, code: &Digest) -> Result<bool, StoreError> {
+        self.spend_recovery_code(sub, code).await
+    }
+
+    async fn recovery_codes_left(&self, sub: &str) -> Result<u64, StoreError> {
+        self.recovery_count(sub).await
+    }
+
+    async fn delete_second_factor(&self, sub: &str) -> Result<bool, StoreError> {
+        self.delete_enrolment(sub).await
+    }
 }

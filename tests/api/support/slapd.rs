@@ -289,6 +289,9 @@ access to dn.subtree="{PEOPLE}"
   by dn.exact="{SERVICE_DN}" read
   by self read
   by * none
+access to dn.subtree="ou=groups,{BASE}"
+  by dn.exact="{SERVICE_DN}" read
+  by * none
 access to * by * none
 "#
     )

@@ -1,0 +1,83 @@
+//! `sso-bridge users …`: a superadmin's reset of a user's second factor, and setting up one's
+//! own second factor from a terminal (how the first superadmin enrols before any app exists).
+
+use crate::admin::client::{AdminClient, ClientError};
+use crate::cli::{client, password, Connection};
+use clap::Subcommand;
+use qrcode::render::unicode::Dense1x2;
+use qrcode::QrCode;
+use std::io::BufRead;
+
+/// Second-factor commands.
+#[derive(Debug, Subcommand)]
+pub(crate) enum UsersCommand {
+    /// Remove a user's second factor (superadmins); they set up a new one at the next sign-in.
+    ResetMfa {
+        /// The user's username.
+        username: String,
+        #[command(flatten)]
+        conn: Connection,
+    },
+    /// Set up a second factor for the `--admin` account itself: shows a QR code and the
+    /// secret, then asks for the first code and prints the recovery codes.
+    EnrolMfa {
+        #[command(flatten)]
+        conn: Connection,
+    },
+}
+
+/// Runs a `users` command.
+pub(crate) async fn run(command: UsersCommand) -> Result<(), ClientError> {
+    match command {
+        UsersCommand::ResetMfa { username, conn } => {
+            client(&conn).await?.reset_second_factor(&username).await?;
+            if conn.json {
+                println!("{}", serde_json::json!({ "reset": username }));
+            } else {
+                println!("Second factor of {username} removed; they set up a new one at their next sign-in.");
+            }
+            Ok(())
+        }
+        UsersCommand::EnrolMfa { conn } => enrol(&conn).await,
+    }
+}
+
+async fn enrol(conn: &Connection) -> Result<(), ClientError> {
+    let password = password(conn)?;
+    let api = AdminClient::anonymous(&conn.server)?;
+    let setup = api.start_enrolment(&conn.admin, &password).await?;
+    let url = setup["otpauth_url"].as_str().unwrap_or_default();
+    let secret = setup["secret"].as_str().unwrap_or_default();
+    if !conn.json {
+        if let Ok(code) = QrCode::new(url.as_bytes()) {
+            eprintln!("{}", code.render::<Dense1x2>().quiet_zone(true).build());
+        }
+        eprintln!("Scan the QR code with an authenticator app, or enter this key by hand:");
+        eprintln!("  {secret}");
+    }
+    let otp = match &conn.otp {
+        Some(otp) => otp.clone(),
+        None => {
+            eprint!("Code shown by the app: ");
+            let mut line = String::new();
+            std::io::stdin()
+                .lock()
+                .read_line(&mut line)
+                .map_err(|e| ClientError::Input(format!("cannot read the code: {e}")))?;
+            line.trim().to_owned()
+        }
+    };
+    let codes = api.confirm_enrolment(&conn.admin, &password, &otp).await?;
+    if conn.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&codes).unwrap_or_default()
+        );
+        return Ok(());
+    }
+    println!("Second factor set up. Recovery codes (each works once; shown only now):");
+    for code in codes["recovery_codes"].as_array().into_iter().flatten() {
+        println!("  {}", code.as_str().unwrap_or_default());
+    }
+    Ok(())
+}

@@ -1,0 +1,168 @@
+//! Enrolment and verification: an authenticator is set up (secret kept encrypted, pending
+//! until a first code confirms it), then each sign-in proves it with a code or a recovery code.
+
+use super::{recovery, totp, MfaError};
+use crate::clock::UnixTime;
+use crate::domain::Digest;
+use crate::state::AppState;
+use crate::store::{Namespace, StoreError};
+use serde::{Deserialize, Serialize};
+
+/// What the store keeps for an enrolled user (recovery codes are kept beside it as digests).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct EnrolmentRecord {
+    /// The TOTP secret, encrypted with `mfa.encryption_key` for this user.
+    sealed_secret: String,
+    /// When the enrolment was confirmed.
+    enrolled_at: UnixTime,
+}
+
+/// What the enrolment page shows.
+pub struct SetupView {
+    /// The QR code, an SVG data URI.
+    pub qr: String,
+    /// The secret in base32 groups, for typing in by hand.
+    pub secret: String,
+    /// The `otpauth://` URL the QR code holds.
+    pub url: String,
+}
+
+/// How a second factor was proven.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Proof {
+    /// A TOTP code.
+    Totp,
+    /// A recovery code; this many are left.
+    Recovery { left: u64 },
+}
+
+fn corrupt(e: impl std::fmt::Display) -> StoreError {
+    StoreError::Corrupt(e.to_string())
+}
+
+/// Whether `sub` has a confirmed enrolment.
+pub async fn is_enrolled(state: &AppState, sub: &str) -> Result<bool, MfaError> {
+    Ok(state.store.second_factor(sub).await?.is_some())
+}
+
+/// The authenticator being set up for `sub`: the one started earlier (a reload shows the same
+/// QR code) or a new one, kept encrypted until confirmed or `session.request_ttl_secs` pass.
+pub async fn setup(state: &AppState, sub: &str) -> Result<SetupView, MfaError> {
+    let secret = match pending_secret(state, sub).await? {
+        Some(secret) => secret,
+        None => {
+            let secret = totp::new_secret();
+            let sealed = state
+                .mfa_key
+                .seal(sub, &secret)
+                .ok_or_else(|| corrupt("sealing failed"))?;
+            let ttl = state.settings.session.request_ttl_secs;
+            state
+                .store
+                .put(Namespace::MfaSetup, sub, &sealed, ttl)
+                .await?;
+            secret
+        }
+    };
+    let generator = generator(state, &secret, sub)?;
+    let url = generator.get_url();
+    Ok(SetupView {
+        qr: totp::qr_data_uri(&url).ok_or_else(|| corrupt("QR code too large"))?,
+        secret: totp::display_secret(&generator),
+        url,
+    })
+}
+
+async fn pending_secret(state: &AppState, sub: &str) -> Result<Option<Vec<u8>>, MfaError> {
+    let Some(sealed) = state.store.get(Namespace::MfaSetup, sub).await? else {
+        return Ok(None);
+    };
+    Ok(state.mfa_key.open(sub, &sealed))
+}
+
+fn generator(state: &AppState, secret: &[u8], sub: &str) -> Result<totp_rs::TOTP, MfaError> {
+    totp::generator(secret, &state.settings.mfa.issuer_label, sub)
+        .ok_or_else(|| MfaError::Store(corrupt("unusable TOTP secret")))
+}
+
+/// Confirms the set-up with a first code: stores the enrolment (replacing any earlier one)
+/// and answers ten fresh recovery codes, to be shown once.
+pub async fn confirm(state: &AppState, sub: &str, code: &str) -> Result<Vec<String>, MfaError> {
+    let secret = pending_secret(state, sub).await?.ok_or(MfaError::NoSetup)?;
+    let generator = generator(state, &secret, sub)?;
+    let step =
+        totp::matching_step(&generator, code.trim(), state.now()).ok_or(MfaError::WrongCode)?;
+    spend_step(state, sub, &secret, step).await?;
+    let record = EnrolmentRecord {
+        sealed_secret: state
+            .mfa_key
+            .seal(sub, &secret)
+            .ok_or_else(|| corrupt("sealing failed"))?,
+        enrolled_at: state.now(),
+    };
+    let codes = recovery::generate();
+    let digests: Vec<_> = codes.iter().filter_map(|c| recovery::digest(c)).collect();
+    let json = serde_json::to_string(&record).map_err(corrupt)?;
+    state.store.put_second_factor(sub, &json, &digests).await?;
+    state.store.delete(Namespace::MfaSetup, sub).await?;
+    tracing::info!(target: "audit", event = "mfa.enrolled", sub, "second factor enrolled");
+    Ok(codes)
+}
+
+/// Checks a code from the enrolled authenticator, or else a recovery code.
+pub async fn verify(state: &AppState, sub: &str, code: &str) -> Result<Proof, MfaError> {
+    let json = state
+        .store
+        .second_factor(sub)
+        .await?
+        .ok_or(MfaError::NotEnrolled)?;
+    let record: EnrolmentRecord = serde_json::from_str(&json).map_err(corrupt)?;
+    let code = code.trim();
+    if code.len() == totp::DIGITS && code.bytes().all(|b| b.is_ascii_digit()) {
+        let secret = state
+            .mfa_key
+            .open(sub, &record.sealed_secret)
+            .ok_or(MfaError::Undecryptable)?;
+        let generator = generator(state, &secret, sub)?;
+        let step = totp::matching_step(&generator, code, state.now()).ok_or(MfaError::WrongCode)?;
+        spend_step(state, sub, &secret, step).await?;
+        return Ok(Proof::Totp);
+    }
+    let digest = recovery::digest(code).ok_or(MfaError::WrongCode)?;
+    if !state.store.use_recovery_code(sub, &digest).await? {
+        return Err(MfaError::WrongCode);
+    }
+    let left = state.store.recovery_codes_left(sub).await?;
+    tracing::info!(target: "audit", event = "mfa.recovery_code_used", sub, left, "recovery code used");
+    Ok(Proof::Recovery { left })
+}
+
+/// Accepts each time step once per user and secret: a code seen before (even by another node)
+/// is refused, while a new authenticator's first code is not mistaken for a replay.
+async fn spend_step(state: &AppState, sub: &str, secret: &[u8], step: u64) -> Result<(), MfaError> {
+    // Long enough to outlive the drift window in which the code would still match.
+    let ttl = 4 * totp::STEP;
+    // A short tag of the secret's digest tells authenticators apart without revealing anything.
+    let digest = Digest::of(&hex::encode(secret));
+    let tag = &digest.as_hex()[..8];
+    let fresh = state
+        .store
+        .put_new(
+            Namespace::OtpUsed,
+            &format!("{sub}\n{tag}\n{step}"),
+            "1",
+            ttl,
+        )
+        .await?;
+    if fresh {
+        Ok(())
+    } else {
+        Err(MfaError::Replayed)
+    }
+}
+
+/// Removes a user's second factor (superadmin reset); answers whether there was one.
+pub async fn reset(state: &AppState, sub: &str) -> Result<bool, MfaError> {
+    state.store.delete(Namespace::MfaSetup, sub).await?;
+    Ok(state.store.delete_second_factor(sub).await?)
+}

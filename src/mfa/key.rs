@@ -1,0 +1,115 @@
+//! The key that encrypts enrolment secrets at rest (`mfa.encryption_key`).
+//!
+//! A copy of the store alone then reveals no authenticator secret. Each secret is sealed with
+//! the user's subject as associated data, so a sealed secret moved to another user's record
+//! does not open.
+
+use crate::config::{Settings, StoreBackend};
+use crate::oauth::seal::{open_with, seal_with};
+use base64::engine::general_purpose::STANDARD;
+use base64::Engine;
+use chacha20poly1305::aead::{KeyInit, OsRng};
+use chacha20poly1305::ChaCha20Poly1305;
+use secrecy::ExposeSecret;
+use std::fmt;
+
+const HINT: &str = "generate one with `openssl rand -base64 32` and set mfa.encryption_key_file (or SSO_BRIDGE__MFA__ENCRYPTION_KEY)";
+
+/// The key could not be used; start-up stops with this message.
+#[derive(Debug, thiserror::Error)]
+pub enum KeyError {
+    /// No key, with a store that outlives the process.
+    #[error(
+        "mfa.encryption_key is not set: second-factor secrets in Redis must be encrypted; {HINT}"
+    )]
+    Missing,
+    /// Not base64 of 32 bytes.
+    #[error("mfa.encryption_key must be base64 of exactly 32 bytes; {HINT}")]
+    Malformed,
+    /// The key file cannot be read.
+    #[error("mfa.encryption_key_file {path}: {reason}")]
+    File { path: String, reason: String },
+}
+
+/// The second-factor encryption key. Printed as `[redacted]`.
+pub struct MfaKey {
+    cipher: ChaCha20Poly1305,
+}
+
+impl fmt::Debug for MfaKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("MfaKey([redacted])")
+    }
+}
+
+impl MfaKey {
+    /// Reads the key from settings. Unset with the memory store: a random key for this process
+    /// (enrolments die with the process anyway), announced loudly. Unset with Redis: an error.
+    pub fn from_settings(settings: &Settings) -> Result<Self, KeyError> {
+        let mfa = &settings.mfa;
+        let text = match (&mfa.encryption_key, &mfa.encryption_key_file) {
+            (Some(key), _) => key.expose_secret().trim().to_owned(),
+            (None, Some(path)) => std::fs::read_to_string(path)
+                .map_err(|e| KeyError::File {
+                    path: path.display().to_string(),
+                    reason: e.to_string(),
+                })?
+                .lines()
+                .next()
+                .unwrap_or_default()
+                .trim()
+                .to_owned(),
+            (None, None) if settings.store.backend == StoreBackend::Memory => {
+                tracing::warn!("DEMO SETUP: mfa.encryption_key is not set; second-factor secrets are encrypted with a key that lives only in this process. Set one (`openssl rand -base64 32`) in production");
+                return Ok(Self::random());
+            }
+            (None, None) => return Err(KeyError::Missing),
+        };
+        Self::from_base64(&text)
+    }
+
+    /// A key from its base64 text.
+    pub fn from_base64(text: &str) -> Result<Self, KeyError> {
+        let bytes = STANDARD.decode(text).map_err(|_| KeyError::Malformed)?;
+        let cipher = ChaCha20Poly1305::new_from_slice(&bytes).map_err(|_| KeyError::Malformed)?;
+        Ok(Self { cipher })
+    }
+
+    /// A random key.
+    pub fn random() -> Self {
+        Self {
+            cipher: ChaCha20Poly1305::new(&ChaCha20Poly1305::generate_key(&mut OsRng)),
+        }
+    }
+
+    /// Encrypts `secret` for the user `sub`.
+    pub fn seal(&self, sub: &str, secret: &[u8]) -> Option<String> {
+        seal_with(&self.cipher, sub.as_bytes(), secret)
+    }
+
+    /// Decrypts a secret sealed for `sub`; `None` if the key, the user or the text differ.
+    pub fn open(&self, sub: &str, sealed: &str) -> Option<Vec<u8>> {
+        open_with(&self.cipher, sub.as_bytes(), sealed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_sealed_secret_opens_only_for_its_user_and_key() {
+        let key = MfaKey::random();
+        let sealed = key.seal("ada", b"secret").unwrap();
+        assert_eq!(key.open("ada", &sealed).unwrap(), b"secret");
+        assert!(key.open("grace", &sealed).is_none());
+        assert!(MfaKey::random().open("ada", &sealed).is_none());
+    }
+
+    #[test]
+    fn a_key_must_be_32_bytes_of_base64() {
+        assert!(MfaKey::from_base64(&STANDARD.encode([7u8; 32])).is_ok());
+        assert!(MfaKey::from_base64(&STANDARD.encode([7u8; 16])).is_err());
+        assert!(MfaKey::from_base64("not base64!").is_err());
+    }
+}

@@ -1,0 +1,98 @@
+//! Attempt limiting: failed password and second-factor attempts counted per account and per
+//! client address over a sliding window kept in the store, so every node sees the same counts.
+//!
+//! An attempt enters the window *before* it is checked (one atomic step), so parallel guesses
+//! cannot slip past the limit together; a success, or a refusal that checked nothing, takes its
+//! entry out again. Accounts are keyed by the name as typed, so an unknown account locks out
+//! exactly like a real one: same message, same (short) time.
+
+use crate::domain::secret::random_id;
+use crate::state::AppState;
+use crate::store::StoreError;
+use std::net::IpAddr;
+
+/// What is being guessed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// A directory password.
+    Password,
+    /// A second-factor code (TOTP or recovery code).
+    Otp,
+}
+
+impl Kind {
+    fn as_str(self) -> &'static str {
+        match self {
+            Kind::Password => "password",
+            Kind::Otp => "otp",
+        }
+    }
+}
+
+/// An attempt inside the limits, counted until [`Attempt::succeeded`] takes it back.
+#[must_use = "a successful attempt must be taken back with `succeeded`"]
+pub struct Attempt {
+    id: String,
+    keys: Vec<String>,
+}
+
+/// Too many failed attempts in the window.
+#[derive(Debug, thiserror::Error)]
+#[error("too many attempts; try again later")]
+pub struct Locked;
+
+/// Counts an attempt at `account` from `address`; [`Locked`] when either is over its limit.
+pub async fn begin(
+    state: &AppState,
+    kind: Kind,
+    account: &str,
+    address: Option<IpAddr>,
+) -> Result<Result<Attempt, Locked>, StoreError> {
+    let limits = &state.settings.limits;
+    let per_account = match kind {
+        Kind::Password => limits.password_per_account,
+        Kind::Otp => limits.otp_per_account,
+    };
+    let account_key = format!("{}:{}", kind.as_str(), account.trim().to_lowercase());
+    let mut checks = vec![(account_key, per_account)];
+    if let Some(address) = address {
+        checks.push((format!("addr:{address}"), limits.per_address));
+    }
+    let attempt = Attempt {
+        id: random_id(12),
+        keys: checks.iter().map(|(k, _)| k.clone()).collect(),
+    };
+    let now = state.now();
+    let mut over = false;
+    for (key, limit) in &checks {
+        let count = state
+            .store
+            .add_attempt(key, &attempt.id, now, limits.window_secs)
+            .await?;
+        over |= count > *limit;
+    }
+    if over {
+        // Nothing was checked: this refusal must not lengthen the lockout.
+        attempt.forget(state).await?;
+        tracing::info!(target: "audit", event = "lockout", kind = kind.as_str(), account = %account.trim(), address = ?address, "attempt refused: too many failures");
+        return Ok(Err(Locked));
+    }
+    Ok(Ok(attempt))
+}
+
+impl Attempt {
+    /// The attempt succeeded: it no longer counts against the account or the address.
+    pub async fn succeeded(self, state: &AppState) -> Result<(), StoreError> {
+        self.forget(state).await
+    }
+
+    /// The attempt failed: it stays in the window (this only documents the outcome).
+    pub fn failed(self) {}
+
+    async fn forget(&self, state: &AppState) -> Result<(), StoreError> {
+        for key in &self.keys {
+            state.store.remove_attempt(key, &self.id).await?;
+        }
+        Ok(())
+    }
+}

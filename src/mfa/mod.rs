@@ -1,0 +1,88 @@
+//! Second factor by policy: who needs one, TOTP enrolment and verification, recovery codes,
+//! the encryption of enrolment secrets, and the limits on password and code guessing.
+//!
+//! The browser pages live in `crate::pages::second_factor`; this module holds the rules, so the
+//! admin API sign-in applies exactly the same ones.
+
+pub(crate) mod cli;
+pub mod enrolment;
+pub mod key;
+pub mod limits;
+pub mod policy;
+pub mod recovery;
+pub mod settings;
+pub mod totp;
+
+pub use key::MfaKey;
+
+use crate::directory::{DirectoryError, DirectoryUser};
+use crate::domain::Claims;
+use crate::state::AppState;
+use crate::store::StoreError;
+
+/// The `amr` value (RFC 8176) a session gets once the second factor is passed.
+pub const AMR_OTP: &str = "otp";
+
+/// Why a second-factor step failed.
+#[derive(Debug, thiserror::Error)]
+pub enum MfaError {
+    /// The user has no enrolment to verify against.
+    #[error("no second factor is enrolled")]
+    NotEnrolled,
+    /// The set-up being confirmed expired or never started.
+    #[error("the authenticator set-up expired")]
+    NoSetup,
+    /// Neither a current TOTP code nor an unspent recovery code.
+    #[error("wrong code")]
+    WrongCode,
+    /// A TOTP code whose time step was already accepted once.
+    #[error("code already used")]
+    Replayed,
+    /// The stored secret does not open with the configured key (the key was changed).
+    #[error("the enrolment secret cannot be decrypted with mfa.encryption_key")]
+    Undecryptable,
+    /// The store is down.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The directory is down (group or attribute lookup).
+    #[error("directory unavailable: {0}")]
+    Directory(String),
+}
+
+impl From<DirectoryError> for MfaError {
+    fn from(err: DirectoryError) -> Self {
+        MfaError::Directory(err.to_string())
+    }
+}
+
+/// What a signed-in session still has to do before a code may be issued.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Due {
+    /// Nothing: no second factor needed, or already passed.
+    Nothing,
+    /// Enter a code from the enrolled authenticator (or a recovery code).
+    Verify,
+    /// Set up an authenticator first (under policy, not enrolled).
+    Enrol,
+}
+
+/// Decides what a session with methods `amr` still owes. `user` is the directory entry when
+/// the caller has it (right after the password); otherwise it is looked up only if the policy
+/// needs more than the role claim. An enrolled user is always asked, policy or not.
+pub async fn due(
+    state: &AppState,
+    claims: &Claims,
+    amr: &[String],
+    user: Option<&DirectoryUser>,
+) -> Result<Due, MfaError> {
+    if amr.iter().any(|m| m == AMR_OTP) {
+        return Ok(Due::Nothing);
+    }
+    if enrolment::is_enrolled(state, claims.sub()).await? {
+        return Ok(Due::Verify);
+    }
+    if policy::applies(state, claims, user).await? {
+        return Ok(Due::Enrol);
+    }
+    Ok(Due::Nothing)
+}

@@ -1,0 +1,105 @@
+//! Who must pass a second factor: by role, by group membership, or by a per-user attribute.
+
+use super::settings::GroupLookup;
+use super::MfaError;
+use crate::directory::DirectoryUser;
+use crate::domain::Claims;
+use crate::state::AppState;
+
+/// Whether the policy puts this user under the second factor. The role comes from the claims;
+/// groups and the per-user attribute from the directory entry (`user`, or looked up by
+/// subject when needed and not given).
+pub async fn applies(
+    state: &AppState,
+    claims: &Claims,
+    user: Option<&DirectoryUser>,
+) -> Result<bool, MfaError> {
+    let mfa = &state.settings.mfa;
+    if let Some(role) = claims.role() {
+        if mfa
+            .required_roles
+            .iter()
+            .any(|r| r.eq_ignore_ascii_case(role.as_str()))
+        {
+            return Ok(true);
+        }
+    }
+    if mfa.required_groups.is_empty() && mfa.user_attribute.is_none() {
+        return Ok(false);
+    }
+    let looked_up;
+    let user = match user {
+        Some(user) => user,
+        None => match state.directory.lookup(claims.sub()).await? {
+            Some(found) => {
+                looked_up = found;
+                &looked_up
+            }
+            // Gone from the directory: the session is useless anyway; ask for the factor.
+            None => return Ok(true),
+        },
+    };
+    if by_attribute(state, user) {
+        return Ok(true);
+    }
+    in_required_group(state, user).await
+}
+
+fn by_attribute(state: &AppState, user: &DirectoryUser) -> bool {
+    let mfa = &state.settings.mfa;
+    let Some(attribute) = &mfa.user_attribute else {
+        return false;
+    };
+    user.attributes
+        .get(&attribute.to_ascii_lowercase())
+        .is_some_and(|values| {
+            values
+                .iter()
+                .any(|v| v.trim().eq_ignore_ascii_case(&mfa.user_attribute_value))
+        })
+}
+
+async fn in_required_group(state: &AppState, user: &DirectoryUser) -> Result<bool, MfaError> {
+    let mfa = &state.settings.mfa;
+    if mfa.required_groups.is_empty() {
+        return Ok(false);
+    }
+    let groups = match mfa.group_lookup {
+        GroupLookup::Memberof => user
+            .attributes
+            .get(&mfa.member_attribute.to_ascii_lowercase())
+            .cloned()
+            .unwrap_or_default(),
+        GroupLookup::Search => state.directory.groups_of(&user.dn).await?,
+    };
+    Ok(groups.iter().any(|g| {
+        let g = normalize_dn(g);
+        mfa.required_groups.iter().any(|r| normalize_dn(r) == g)
+    }))
+}
+
+/// A DN compared loosely: case and blanks around separators ignored.
+fn normalize_dn(dn: &str) -> String {
+    dn.split(',')
+        .map(|rdn| {
+            rdn.split('=')
+                .map(|p| p.trim().to_lowercase())
+                .collect::<Vec<_>>()
+                .join("=")
+        })
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::normalize_dn;
+
+    #[test]
+    fn dns_compare_without_case_or_spacing() {
+        assert_eq!(
+            normalize_dn("CN=Ops, OU=Groups,dc=Example"),
+            normalize_dn("cn=ops,ou=groups, DC=example")
+        );
+    }
+}

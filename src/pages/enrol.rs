@@ -1,0 +1,143 @@
+//! `/oauth/second-factor/enrol`: set up an authenticator app (QR code rendered here, secret as
+//! text), confirmed by a first code; then the recovery codes, shown once.
+//!
+//! A user who already has a second factor may replace it only after passing it in this
+//! session: a password alone never swaps the authenticator.
+
+use super::errors::PageError;
+use super::respond::{self, html, redirect};
+use super::second_factor::{address, codes_page, elevate, open, Flow, FlowQuery, OtpForm, LOCKED};
+use super::views::EnrolPage;
+use crate::mfa::enrolment;
+use crate::mfa::limits::{self, Kind};
+use crate::mfa::{MfaError, AMR_OTP};
+use crate::state::AppState;
+use poem::http::StatusCode;
+use poem::web::cookie::CookieJar;
+use poem::web::{Data, Form, Query, RemoteAddr};
+use poem::{handler, Response};
+use std::net::IpAddr;
+
+/// Path of the enrolment page and its form action.
+pub const PATH: &str = "/oauth/second-factor/enrol";
+
+/// Whether this session may set up an authenticator: no enrolment yet, or the current one
+/// was just passed. Otherwise the answer is where to prove it first.
+async fn allowed(state: &AppState, flow: &Flow) -> Result<Option<Response>, PageError> {
+    let passed = flow.session.amr.iter().any(|m| m == AMR_OTP);
+    if passed || !enrolment::is_enrolled(state, flow.session.claims.sub()).await? {
+        return Ok(None);
+    }
+    let url = respond::url(
+        state,
+        &format!(
+            "{}?request_id={}",
+            super::second_factor::PATH,
+            flow.request_id
+        ),
+    );
+    Ok(Some(redirect(StatusCode::SEE_OTHER, &url)))
+}
+
+async fn enrol_page(
+    state: &AppState,
+    flow: &Flow,
+    error: Option<&str>,
+    status: StatusCode,
+) -> Result<Response, PageError> {
+    let sub = flow.session.claims.sub();
+    let setup = enrolment::setup(state, sub).await?;
+    let page = EnrolPage {
+        app_name: flow.client.name.clone(),
+        username: sub.to_owned(),
+        qr: setup.qr,
+        secret: setup.secret,
+        action: respond::url(state, PATH),
+        request_id: flow.request_id.clone(),
+        csrf_token: flow.pending.csrf_token.clone(),
+        error: error.map(str::to_owned),
+    };
+    let body = state
+        .templates
+        .enrol(&page)
+        .map_err(|e| PageError::Render(e.to_string()))?;
+    Ok(html(status, body))
+}
+
+/// Shows the set-up page.
+#[handler]
+pub async fn show(
+    jar: &CookieJar,
+    Data(state): Data<&AppState>,
+    Query(q): Query<FlowQuery>,
+) -> Response {
+    show_run(state, jar, &q.request_id)
+        .await
+        .unwrap_or_else(|e| e.into_response(state))
+}
+
+async fn show_run(
+    state: &AppState,
+    jar: &CookieJar,
+    request_id: &str,
+) -> Result<Response, PageError> {
+    let flow = open(state, jar, request_id, None).await?;
+    if let Some(elsewhere) = allowed(state, &flow).await? {
+        return Ok(elsewhere);
+    }
+    enrol_page(state, &flow, None, StatusCode::OK).await
+}
+
+/// Confirms the set-up with a first code.
+#[handler]
+pub async fn confirm(
+    jar: &CookieJar,
+    remote: &RemoteAddr,
+    Data(state): Data<&AppState>,
+    form: poem::Result<Form<OtpForm>>,
+) -> Response {
+    let result = match form {
+        Ok(Form(form)) => confirm_run(state, jar, address(remote), form).await,
+        Err(e) => Err(PageError::BadForm(format!(
+            "The set-up form could not be read: {e}."
+        ))),
+    };
+    result.unwrap_or_else(|e| e.into_response(state))
+}
+
+async fn confirm_run(
+    state: &AppState,
+    jar: &CookieJar,
+    address: Option<IpAddr>,
+    form: OtpForm,
+) -> Result<Response, PageError> {
+    let csrf = form.csrf_token.as_deref();
+    let mut flow = open(state, jar, &form.request_id, Some(csrf)).await?;
+    if let Some(elsewhere) = allowed(state, &flow).await? {
+        return Ok(elsewhere);
+    }
+    let sub = flow.session.claims.sub().to_owned();
+    let attempt = match limits::begin(state, Kind::Otp, &sub, address).await? {
+        Ok(attempt) => attempt,
+        Err(_) => {
+            return enrol_page(state, &flow, Some(LOCKED), StatusCode::TOO_MANY_REQUESTS).await
+        }
+    };
+    let codes = match enrolment::confirm(state, &sub, &form.otp).await {
+        Ok(codes) => codes,
+        Err(MfaError::WrongCode | MfaError::Replayed) => {
+            attempt.failed();
+            let message = "That code is not right. Check that the app shows this account and enter its current code.";
+            return enrol_page(state, &flow, Some(message), StatusCode::UNAUTHORIZED).await;
+        }
+        Err(MfaError::NoSetup) => {
+            let _ = attempt.succeeded(state).await;
+            let message = "The set-up took too long and has been renewed. Scan the new code.";
+            return enrol_page(state, &flow, Some(message), StatusCode::BAD_REQUEST).await;
+        }
+        Err(e) => return Err(e.into()),
+    };
+    attempt.succeeded(state).await?;
+    elevate(state, jar, &mut flow).await?;
+    codes_page(state, &flow, codes, None)
+}

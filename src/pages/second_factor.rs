@@ -1,0 +1,328 @@
+//! `/oauth/second-factor`: the step between password and consent for users whose policy (or
+//! own choice) asks for a second factor. Verification and the shared flow plumbing live here;
+//! enrolment in `enrol.rs`.
+
+use super::consent::client_of;
+use super::errors::PageError;
+use super::respond::{self, html, redirect};
+use super::views::{RecoveryCodesPage, SecondFactorPage};
+use crate::domain::{ClientRecord, Digest};
+use crate::mfa::enrolment::{self, Proof};
+use crate::mfa::limits::{self, Kind};
+use crate::mfa::{self, Due, MfaError};
+use crate::oauth::issue::{issue_code, Subject};
+use crate::session::pending::{self, PendingRequest};
+use crate::session::{self, consent, SessionRecord, FLOW_COOKIE, SESSION_COOKIE};
+use crate::state::AppState;
+use poem::http::StatusCode;
+use poem::web::cookie::CookieJar;
+use poem::web::{Data, Form, Query, RemoteAddr};
+use poem::{handler, Response};
+use serde::Deserialize;
+use std::net::IpAddr;
+
+/// Path of the verification page and its form action.
+pub const PATH: &str = "/oauth/second-factor";
+/// Path of the form that continues to the app after the recovery-code pages.
+pub const CONTINUE_PATH: &str = "/oauth/second-factor/continue";
+
+/// Message for a wrong code; also used for a refused one.
+const WRONG: &str = "That code is not right. Enter the current code from your authenticator app, or a recovery code.";
+const REPLAYED: &str = "That code was already used. Wait for the next code and enter it.";
+/// Message of a lockout (the same for every account, known or not).
+pub const LOCKED: &str = "Too many attempts. Wait a few minutes and try again.";
+
+/// A signed-in browser in the middle of an authorize request.
+pub struct Flow {
+    pub request_id: String,
+    pub pending: PendingRequest,
+    pub client: ClientRecord,
+    pub session: SessionRecord,
+    pub cookie: String,
+}
+
+/// `?request_id=` of the pages.
+#[derive(Deserialize)]
+pub struct FlowQuery {
+    #[serde(default)]
+    pub request_id: String,
+}
+
+/// The form of every second-factor page. No `Debug`: it holds a code.
+#[derive(Deserialize)]
+pub struct OtpForm {
+    #[serde(default)]
+    pub request_id: String,
+    #[serde(default)]
+    pub csrf_token: Option<String>,
+    #[serde(default)]
+    pub otp: String,
+}
+
+/// Loads the flow a page or form belongs to. Forms (`csrf` given) must carry the request's CSRF
+/// token; both must come from the browser that started the request and be signed in.
+pub async fn open(
+    state: &AppState,
+    jar: &CookieJar,
+    request_id: &str,
+    csrf: Option<Option<&str>>,
+) -> Result<Flow, PageError> {
+    let flow_cookie = jar.get(FLOW_COOKIE).map(|c| c.value_str().to_owned());
+    let pending = match csrf {
+        Some(csrf) => pending::resume(state, request_id, csrf, flow_cookie.as_deref()).await?,
+        None => {
+            let pending = pending::load(state, request_id)
+                .await?
+                .ok_or(PageError::Expired)?;
+            if !flow_cookie.is_some_and(|f| Digest::of(&f).ct_eq(&pending.browser)) {
+                return Err(PageError::Forged);
+            }
+            pending
+        }
+    };
+    let client = client_of(state, &pending).await?;
+    let cookie = jar
+        .get(SESSION_COOKIE)
+        .map(|c| c.value_str().to_owned())
+        .unwrap_or_default();
+    let session = session::load(state, Some(&cookie))
+        .await?
+        .ok_or(PageError::Expired)?;
+    Ok(Flow {
+        request_id: request_id.to_owned(),
+        pending,
+        client,
+        session,
+        cookie,
+    })
+}
+
+/// Where a session that still owes `due` is sent for request `request_id`.
+pub fn location(state: &AppState, due: Due, request_id: &str) -> Option<String> {
+    let path = match due {
+        Due::Nothing => return None,
+        Due::Verify => PATH,
+        Due::Enrol => super::enrol::PATH,
+    };
+    Some(respond::url(
+        state,
+        &format!("{path}?request_id={request_id}"),
+    ))
+}
+
+/// The client address of a request, for per-address attempt limits.
+pub fn address(remote: &RemoteAddr) -> Option<IpAddr> {
+    remote.as_socket_addr().map(|a| a.ip())
+}
+
+/// Once every factor is in: straight back to the app with a code when the user already
+/// approved these scopes, else to the consent page.
+pub async fn proceed(
+    state: &AppState,
+    request_id: &str,
+    pending: &PendingRequest,
+    session: &SessionRecord,
+) -> Result<Response, PageError> {
+    let request = &pending.request;
+    let sub = session.claims.sub();
+    if consent::covers(state, sub, &request.client_id, &request.scopes).await? {
+        if !pending::finish(state, request_id).await? {
+            return Err(PageError::Expired);
+        }
+        let subject = Subject {
+            claims: &session.claims,
+            auth_time: session.auth_time,
+        };
+        let location = issue_code(state, request, subject).await?;
+        return Ok(redirect(StatusCode::SEE_OTHER, &location));
+    }
+    let consent_url = respond::url(
+        state,
+        &format!("{}?request_id={request_id}", super::consent::PATH),
+    );
+    Ok(redirect(StatusCode::SEE_OTHER, &consent_url))
+}
+
+/// Records the second factor on the session (under a new id) and sets the cookie.
+pub async fn elevate(state: &AppState, jar: &CookieJar, flow: &mut Flow) -> Result<(), PageError> {
+    let record = flow.session.clone();
+    let id = session::add_method(state, &flow.cookie, record, mfa::AMR_OTP).await?;
+    flow.session = session::load(state, Some(&id))
+        .await?
+        .ok_or(PageError::Expired)?;
+    flow.cookie = id.clone();
+    let ttl = flow.session.expires_at.saturating_sub(state.now());
+    jar.add(respond::cookie(state, SESSION_COOKIE, id, Some(ttl)));
+    Ok(())
+}
+
+fn verify_page(
+    state: &AppState,
+    flow: &Flow,
+    error: Option<&str>,
+    status: StatusCode,
+) -> Result<Response, PageError> {
+    let page = SecondFactorPage {
+        app_name: flow.client.name.clone(),
+        username: flow.session.claims.sub().to_owned(),
+        action: respond::url(state, PATH),
+        request_id: flow.request_id.clone(),
+        csrf_token: flow.pending.csrf_token.clone(),
+        error: error.map(str::to_owned),
+    };
+    let body = state
+        .templates
+        .second_factor(&page)
+        .map_err(|e| PageError::Render(e.to_string()))?;
+    Ok(html(status, body))
+}
+
+/// Renders the recovery-codes page: fresh `codes`, or `left` after one was spent.
+pub fn codes_page(
+    state: &AppState,
+    flow: &Flow,
+    codes: Vec<String>,
+    left: Option<u64>,
+) -> Result<Response, PageError> {
+    let enrol_url = left.map(|_| {
+        respond::url(
+            state,
+            &format!("{}?request_id={}", super::enrol::PATH, flow.request_id),
+        )
+    });
+    let page = RecoveryCodesPage {
+        codes,
+        left,
+        enrol_url,
+        action: respond::url(state, CONTINUE_PATH),
+        request_id: flow.request_id.clone(),
+        csrf_token: flow.pending.csrf_token.clone(),
+    };
+    let body = state
+        .templates
+        .recovery_codes(&page)
+        .map_err(|e| PageError::Render(e.to_string()))?;
+    Ok(html(StatusCode::OK, body))
+}
+
+/// Shows the code form (or sends the browser on, if nothing is owed or it must enrol first).
+#[handler]
+pub async fn show(
+    jar: &CookieJar,
+    Data(state): Data<&AppState>,
+    Query(q): Query<FlowQuery>,
+) -> Response {
+    show_run(state, jar, &q.request_id)
+        .await
+        .unwrap_or_else(|e| e.into_response(state))
+}
+
+async fn show_run(
+    state: &AppState,
+    jar: &CookieJar,
+    request_id: &str,
+) -> Result<Response, PageError> {
+    let flow = open(state, jar, request_id, None).await?;
+    let due = mfa::due(state, &flow.session.claims, &flow.session.amr, None).await?;
+    match (due, location(state, due, request_id)) {
+        (Due::Verify, _) => verify_page(state, &flow, None, StatusCode::OK),
+        (_, Some(elsewhere)) => Ok(redirect(StatusCode::FOUND, &elsewhere)),
+        (_, None) => proceed(state, request_id, &flow.pending, &flow.session).await,
+    }
+}
+
+/// Checks the code.
+#[handler]
+pub async fn verify(
+    jar: &CookieJar,
+    remote: &RemoteAddr,
+    Data(state): Data<&AppState>,
+    form: poem::Result<Form<OtpForm>>,
+) -> Response {
+    let result = match form {
+        Ok(Form(form)) => verify_run(state, jar, address(remote), form).await,
+        Err(e) => Err(PageError::BadForm(format!(
+            "The verification form could not be read: {e}."
+        ))),
+    };
+    result.unwrap_or_else(|e| e.into_response(state))
+}
+
+async fn verify_run(
+    state: &AppState,
+    jar: &CookieJar,
+    address: Option<IpAddr>,
+    form: OtpForm,
+) -> Result<Response, PageError> {
+    let csrf = form.csrf_token.as_deref();
+    let mut flow = open(state, jar, &form.request_id, Some(csrf)).await?;
+    let sub = flow.session.claims.sub().to_owned();
+    let attempt = match limits::begin(state, Kind::Otp, &sub, address).await? {
+        Ok(attempt) => attempt,
+        Err(_) => return verify_page(state, &flow, Some(LOCKED), StatusCode::TOO_MANY_REQUESTS),
+    };
+    let proof = match enrolment::verify(state, &sub, &form.otp).await {
+        Ok(proof) => proof,
+        Err(e @ (MfaError::WrongCode | MfaError::Replayed)) => {
+            attempt.failed();
+            tracing::info!(target: "audit", event = "mfa.failed", sub, reason = %e, "second factor refused");
+            let message = if matches!(e, MfaError::Replayed) {
+                REPLAYED
+            } else {
+                WRONG
+            };
+            return verify_page(state, &flow, Some(message), StatusCode::UNAUTHORIZED);
+        }
+        Err(MfaError::NotEnrolled) => {
+            let _ = attempt.succeeded(state).await;
+            let url = respond::url(
+                state,
+                &format!("{}?request_id={}", super::enrol::PATH, form.request_id),
+            );
+            return Ok(redirect(StatusCode::SEE_OTHER, &url));
+        }
+        Err(e) => return Err(e.into()),
+    };
+    attempt.succeeded(state).await?;
+    elevate(state, jar, &mut flow).await?;
+    tracing::info!(sub, client_id = %flow.client.client_id, "second factor passed");
+    match proof {
+        Proof::Totp => proceed(state, &flow.request_id, &flow.pending, &flow.session).await,
+        Proof::Recovery { left } => codes_page(state, &flow, Vec::new(), Some(left)),
+    }
+}
+
+/// Continues to the app after a recovery-codes page.
+#[handler]
+pub async fn continue_flow(
+    jar: &CookieJar,
+    Data(state): Data<&AppState>,
+    form: poem::Result<Form<OtpForm>>,
+) -> Response {
+    let result = match form {
+        Ok(Form(form)) => continue_run(state, jar, form).await,
+        Err(e) => Err(PageError::BadForm(format!(
+            "The form could not be read: {e}."
+        ))),
+    };
+    result.unwrap_or_else(|e| e.into_response(state))
+}
+
+async fn continue_run(
+    state: &AppState,
+    jar: &CookieJar,
+    form: OtpForm,
+) -> Result<Response, PageError> {
+    let flow = open(
+        state,
+        jar,
+        &form.request_id,
+        Some(form.csrf_token.as_deref()),
+    )
+    .await?;
+    let due = mfa::due(state, &flow.session.claims, &flow.session.amr, None).await?;
+    if let Some(elsewhere) = location(state, due, &flow.request_id) {
+        return Ok(redirect(StatusCode::SEE_OTHER, &elsewhere));
+    }
+    proceed(state, &flow.request_id, &flow.pending, &flow.session).await
+}

@@ -1,0 +1,331 @@
+//! Second factor at the admin API and CLI: enrolment without a browser, sign-in with `otp`,
+//! the superadmin reset; and the attempt limits on passwords and codes.
+
+use crate::helpers::*;
+use crate::mfa_helpers::{password_step, policy, register_direct, Authenticator};
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+
+/// Enrols `user` through the self-service API; answers the authenticator and recovery codes.
+async fn enrol_by_api(app: &TestApp, user: &str, pw: &str) -> (Authenticator, Vec<String>) {
+    let credentials = json!({"username": user, "password": pw});
+    let setup = app
+        .api
+        .post(app.url("/admin/api/second-factor/setup"))
+        .json(&credentials)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(setup.status(), StatusCode::OK);
+    let setup: Value = setup.json().await.unwrap();
+    assert!(setup["otpauth_url"]
+        .as_str()
+        .unwrap()
+        .starts_with("otpauth://totp/"));
+    let auth = Authenticator::from_secret(setup["secret"].as_str().unwrap());
+    let mut confirm = credentials;
+    confirm["otp"] = auth.code(app).into();
+    let codes: Value = app
+        .api
+        .post(app.url("/admin/api/second-factor/confirm"))
+        .json(&confirm)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let codes = codes["recovery_codes"].as_array().unwrap();
+    let codes = codes
+        .iter()
+        .map(|c| c.as_str().unwrap().to_owned())
+        .collect();
+    (auth, codes)
+}
+
+async fn admin_sign_in(
+    app: &TestApp,
+    user: &str,
+    pw: &str,
+    otp: Option<&str>,
+) -> (StatusCode, Value) {
+    let mut body = json!({"username": user, "password": pw});
+    if let Some(otp) = otp {
+        body["otp"] = otp.into();
+    }
+    let r = app
+        .api
+        .post(app.url("/admin/api/session"))
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    (r.status(), r.json().await.unwrap_or(Value::Null))
+}
+
+async fn admin_sign_in_needs_the_second_factor(backends: Backends) {
+    let app = spawn_app_with(backends, &policy("superadmin")).await;
+    let (user, pw) = superadmin(backends);
+    let (status, body) = admin_sign_in(&app, user, pw, None).await;
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (StatusCode::UNAUTHORIZED, Some("mfa_enrolment_required"))
+    );
+
+    let (auth, codes) = enrol_by_api(&app, user, pw).await;
+    assert_eq!(codes.len(), 10);
+    app.clock.advance(30);
+    let (status, body) = admin_sign_in(&app, user, pw, None).await;
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (StatusCode::UNAUTHORIZED, Some("mfa_required"))
+    );
+    let (status, body) = admin_sign_in(&app, user, pw, Some("000000")).await;
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (StatusCode::UNAUTHORIZED, Some("invalid_otp"))
+    );
+    let code = auth.code(&app);
+    let (status, body) = admin_sign_in(&app, user, pw, Some(&code)).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert!(body["token"].is_string());
+    let (status, _) = admin_sign_in(&app, user, pw, Some(&code)).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED, "a replayed code");
+    let (status, _) = admin_sign_in(&app, user, pw, Some(&codes[0])).await;
+    assert_eq!(status, StatusCode::OK, "a recovery code");
+
+    // Once enrolled, the self-service API no longer replaces the authenticator.
+    let again = app
+        .api
+        .post(app.url("/admin/api/second-factor/setup"))
+        .json(&json!({"username": user, "password": pw}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(again.status(), StatusCode::FORBIDDEN);
+}
+
+#[tokio::test]
+async fn the_admin_api_asks_a_superadmin_for_a_second_factor_on_the_embedded_backends() {
+    admin_sign_in_needs_the_second_factor(Backends::Embedded).await;
+}
+
+#[tokio::test]
+async fn the_admin_api_asks_a_superadmin_for_a_second_factor_on_redis_and_ldap() {
+    admin_sign_in_needs_the_second_factor(Backends::Real).await;
+}
+
+#[tokio::test]
+async fn a_superadmin_resets_a_users_second_factor_from_the_cli() {
+    let app = spawn_app_with(Backends::Embedded, &policy("admin")).await;
+    let reg = register_direct(&app).await;
+    enrol_by_api(&app, "grace", "grace-demo").await;
+
+    let base = app.base.clone();
+    let out = tokio::task::spawn_blocking(move || {
+        std::process::Command::new(env!("CARGO_BIN_EXE_sso-bridge"))
+            .args([
+                "users",
+                "reset-mfa",
+                "grace",
+                "--admin",
+                "ada",
+                "--server",
+                &base,
+            ])
+            .env("SSO_BRIDGE_ADMIN_PASSWORD", "ada-demo")
+            .output()
+            .unwrap()
+    })
+    .await
+    .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("grace"));
+
+    // grace is under the policy: the next sign-in sets up a new authenticator.
+    let browser = app.browser();
+    let after = password_step(&app, &browser, &reg, "grace", "grace-demo").await;
+    assert!(location(&after).contains("/oauth/second-factor/enrol?"));
+
+    // Resetting again finds nothing; only superadmins may reset.
+    let token: Value = app
+        .admin_token("ada", "ada-demo")
+        .await
+        .json()
+        .await
+        .unwrap();
+    let again = app
+        .api
+        .delete(app.url("/admin/api/users/grace/second-factor"))
+        .bearer_auth(token["token"].as_str().unwrap())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(again.status(), StatusCode::NOT_FOUND);
+    let anonymous = app
+        .api
+        .delete(app.url("/admin/api/users/grace/second-factor"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(anonymous.status(), StatusCode::UNAUTHORIZED);
+}
+
+fn limits(extra: &[(&'static str, &str)]) -> Vec<(&'static str, String)> {
+    let mut settings = vec![("SSO_BRIDGE__LIMITS__WINDOW_SECS", "600".to_owned())];
+    settings.extend(extra.iter().map(|(k, v)| (*k, v.to_string())));
+    settings
+}
+
+async fn password_guessing_locks_out(backends: Backends) {
+    let app = spawn_app_with(
+        backends,
+        &limits(&[("SSO_BRIDGE__LIMITS__PASSWORD_PER_ACCOUNT", "3")]),
+    )
+    .await;
+    let reg = register_direct(&app).await;
+    let browser = app.browser();
+    for _ in 0..3 {
+        let r = password_step(&app, &browser, &reg, "alan", "wrong").await;
+        assert_eq!(r.status(), StatusCode::UNAUTHORIZED);
+    }
+    let right = password(backends, "alan");
+    let locked = password_step(&app, &browser, &reg, "alan", &right).await;
+    assert_eq!(locked.status(), StatusCode::TOO_MANY_REQUESTS);
+    let locked = locked.text().await.unwrap();
+
+    // An account that does not exist locks out the same way, with the same words.
+    for _ in 0..3 {
+        password_step(&app, &browser, &reg, "nobody", "wrong").await;
+    }
+    let unknown = password_step(&app, &browser, &reg, "nobody", "wrong").await;
+    assert_eq!(unknown.status(), StatusCode::TOO_MANY_REQUESTS);
+    let alert =
+        |page: &str| crate::mfa_helpers::between(page, "role=\"alert\" id=\"signin-error\">", "<");
+    assert_eq!(alert(&unknown.text().await.unwrap()), alert(&locked));
+
+    // The window slides on: the failures age out and the right password works again.
+    app.clock.advance(601);
+    let after = password_step(&app, &browser, &reg, "alan", &right).await;
+    assert_eq!(after.status(), StatusCode::SEE_OTHER);
+}
+
+#[tokio::test]
+async fn password_guessing_locks_the_account_until_the_window_passes_on_the_embedded_backends() {
+    password_guessing_locks_out(Backends::Embedded).await;
+}
+
+#[tokio::test]
+async fn password_guessing_locks_the_account_until_the_window_passes_on_redis_and_ldap() {
+    password_guessing_locks_out(Backends::Real).await;
+}
+
+#[tokio::test]
+async fn guesses_from_one_address_are_limited_across_accounts() {
+    let app = spawn_app_with(
+        Backends::Real,
+        &limits(&[("SSO_BRIDGE__LIMITS__PER_ADDRESS", "4")]),
+    )
+    .await;
+    let reg = register_direct(&app).await;
+    let browser = app.browser();
+    for user in ["u1", "u2", "u3", "u4"] {
+        let r = password_step(&app, &browser, &reg, user, "wrong").await;
+        assert_eq!(r.status(), StatusCode::UNAUTHORIZED);
+    }
+    let r = password_step(&app, &browser, &reg, "alan", "alan-pw").await;
+    assert_eq!(r.status(), StatusCode::TOO_MANY_REQUESTS);
+}
+
+#[tokio::test]
+async fn second_factor_guessing_is_limited_too() {
+    let mut settings = limits(&[("SSO_BRIDGE__LIMITS__OTP_PER_ACCOUNT", "2")]);
+    settings.extend(policy("admin"));
+    let app = spawn_app_with(Backends::Embedded, &settings).await;
+    let reg = register_direct(&app).await;
+    let (auth, _) = enrol_by_api(&app, "grace", "grace-demo").await;
+    app.clock.advance(30);
+
+    let browser = app.browser();
+    let after = password_step(&app, &browser, &reg, "grace", "grace-demo").await;
+    let page = browser
+        .get(location(&after))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    for _ in 0..2 {
+        let r = app.submit(&browser, &page, &[("otp", "000000")]).await;
+        assert_eq!(r.status(), StatusCode::UNAUTHORIZED);
+    }
+    let r = app
+        .submit(&browser, &page, &[("otp", &auth.code(&app))])
+        .await;
+    assert_eq!(r.status(), StatusCode::TOO_MANY_REQUESTS);
+    let (status, body) = admin_sign_in(&app, "grace", "grace-demo", Some("123456")).await;
+    assert_eq!(
+        status,
+        StatusCode::FORBIDDEN,
+        "{body}: grace is no superadmin"
+    );
+
+    app.clock.advance(601);
+    let r = app
+        .submit(&browser, &page, &[("otp", &auth.code(&app))])
+        .await;
+    assert_eq!(r.status(), StatusCode::SEE_OTHER);
+}
+
+#[tokio::test]
+async fn the_cli_sets_up_a_superadmins_second_factor_and_then_signs_in_with_it() {
+    let app = spawn_app_with(Backends::Embedded, &policy("superadmin")).await;
+    let base = app.base.clone();
+    let clock_now = app.state.now();
+    let out = tokio::task::spawn_blocking(move || {
+        use std::io::{BufRead, BufReader, Write};
+        use std::process::{Command, Stdio};
+        let mut child = Command::new(env!("CARGO_BIN_EXE_sso-bridge"))
+            .args(["users", "enrol-mfa", "--admin", "ada", "--server", &base])
+            .env("SSO_BRIDGE_ADMIN_PASSWORD", "ada-demo")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stderr = BufReader::new(child.stderr.take().unwrap());
+        let mut line = String::new();
+        while !line.contains("by hand") {
+            line.clear();
+            assert!(
+                stderr.read_line(&mut line).unwrap() > 0,
+                "no secret printed"
+            );
+        }
+        line.clear();
+        stderr.read_line(&mut line).unwrap();
+        let auth = Authenticator::from_secret(line.trim());
+        let code = auth.code_at(clock_now);
+        writeln!(child.stdin.take().unwrap(), "{code}").unwrap();
+        (child.wait_with_output().unwrap(), auth)
+    })
+    .await
+    .unwrap();
+    let (out, auth) = out;
+    assert!(out.status.success());
+    let printed = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        printed.lines().filter(|l| l.starts_with("  ")).count(),
+        10,
+        "{printed}"
+    );
+
+    app.clock.advance(30);
+    let (status, body) = admin_sign_in(&app, "ada", "ada-demo", Some(&auth.code(&app))).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+}

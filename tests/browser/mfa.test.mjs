@@ -1,0 +1,311 @@
+// Walks the second factor in a real headless Chromium (Debian's /usr/bin/chromium through
+// playwright-core): an admin under the default policy sets up an authenticator at first sign-in
+// (QR code and secret on the page, first code, recovery codes), then signs in again with a code,
+// and once with a recovery code. TOTP codes (RFC 6238) are computed here with node:crypto.
+//
+// The service runs with its default policy (superadmins and admins need a second factor), on a
+// free loopback port, with a small HTTP server playing the app's callback.
+//
+//   SSO_BRIDGE_BIN  the binary to test (default: ../../target/debug/sso-bridge)
+//   CHROMIUM_BIN    the browser (default: /usr/bin/chromium)
+//   TEST_LOG=1      copy the service's logs to stderr
+
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { createHmac } from 'node:crypto';
+import { existsSync, mkdirSync } from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const BIN = process.env.SSO_BRIDGE_BIN
+  ? path.resolve(process.env.SSO_BRIDGE_BIN)
+  : path.resolve(here, '../../target/debug/sso-bridge');
+const CHROMIUM = process.env.CHROMIUM_BIN ?? '/usr/bin/chromium';
+const SCREENSHOTS = path.resolve(here, '../../target/browser-screenshots');
+const STEP_TIMEOUT_MS = 15_000;
+const TEST_TIMEOUT_MS = 60_000;
+
+const GRACE = { username: 'grace', password: 'grace-demo' };
+
+let service; // { base, child, logs }
+let callback; // { uri, hits, close }
+let browser;
+
+// ---------------------------------------------------------------------------------------------
+// RFC 6238 in a few lines
+
+function base32Decode(text) {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+  let bits = 0;
+  let value = 0;
+  const out = [];
+  for (const c of text.replace(/[\s=]/g, '').toUpperCase()) {
+    const index = alphabet.indexOf(c);
+    assert.ok(index >= 0, `not base32: ${text}`);
+    value = ((value << 5) | index) & 0xffff;
+    bits += 5;
+    if (bits >= 8) {
+      out.push((value >>> (bits - 8)) & 0xff);
+      bits -= 8;
+    }
+  }
+  return Buffer.from(out);
+}
+
+/** The 6-digit code of `secret` for the 30-second step `offset` steps from now. */
+function totp(secret, offset = 0) {
+  const counter = Math.floor(Date.now() / 1000 / 30) + offset;
+  const message = Buffer.alloc(8);
+  message.writeBigUInt64BE(BigInt(counter));
+  const mac = createHmac('sha1', secret).update(message).digest();
+  const at = mac[mac.length - 1] & 0x0f;
+  return String((mac.readUInt32BE(at) & 0x7fffffff) % 1_000_000).padStart(6, '0');
+}
+
+// ---------------------------------------------------------------------------------------------
+// The service and the app's callback
+
+async function freePort() {
+  const probe = net.createServer();
+  await new Promise((resolve, reject) => {
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', resolve);
+  });
+  const { port } = probe.address();
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+async function startService() {
+  assert.ok(existsSync(BIN), `sso-bridge binary not found at ${BIN}: build it or set SSO_BRIDGE_BIN`);
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const child = spawn(BIN, ['serve'], {
+    env: {
+      ...process.env,
+      SSO_BRIDGE__SERVER__LISTEN: `127.0.0.1:${port}`,
+      SSO_BRIDGE__SERVER__BASE_URL: base,
+      RUST_LOG: process.env.RUST_LOG ?? 'info',
+      NO_COLOR: '1',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let logs = '';
+  const keep = (chunk) => {
+    logs = (logs + chunk.toString()).slice(-20_000);
+    if (process.env.TEST_LOG) process.stderr.write(chunk);
+  };
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  child.once('exit', () => process.removeListener('exit', killOnExit));
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    assert.equal(child.exitCode, null, `sso-bridge exited during start-up:\n${logs}`);
+    try {
+      const res = await fetch(`${base}/healthz`, { signal: AbortSignal.timeout(1_000) });
+      await res.arrayBuffer();
+      if (res.status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    assert.ok(Date.now() < deadline, `sso-bridge did not start:\n${logs}`);
+    await sleep(100);
+  }
+  return { base, child, logs: () => logs };
+}
+
+async function startCallbackServer() {
+  const hits = [];
+  const srv = http.createServer((req, res) => {
+    const url = new URL(req.url, 'http://callback.invalid');
+    hits.push(Object.fromEntries(url.searchParams));
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end('<!doctype html><title>Callback</title><h1>Back at the app</h1>');
+  });
+  srv.keepAliveTimeout = 1_000;
+  await new Promise((resolve) => srv.listen(0, '127.0.0.1', resolve));
+  return {
+    uri: `http://127.0.0.1:${srv.address().port}/callback`,
+    hits,
+    close: () =>
+      new Promise((resolve) => {
+        srv.close(resolve);
+        srv.closeAllConnections();
+      }),
+  };
+}
+
+async function api(pathname, { method = 'GET', token, json } = {}) {
+  const headers = { accept: 'application/json', 'content-type': 'application/json' };
+  if (token) headers.authorization = `Bearer ${token}`;
+  const res = await fetch(`${service.base}${pathname}`, {
+    method,
+    headers,
+    body: json === undefined ? undefined : JSON.stringify(json),
+    signal: AbortSignal.timeout(10_000),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : null };
+}
+
+/** ada (superadmin, under the policy) sets up a second factor through the admin API and signs
+ * in with it; answers an admin token. */
+async function adminToken() {
+  const credentials = { username: 'ada', password: 'ada-demo' };
+  const refused = await api('/admin/api/session', { method: 'POST', json: credentials });
+  assert.equal(refused.body?.error, 'mfa_enrolment_required');
+  const setup = await api('/admin/api/second-factor/setup', { method: 'POST', json: credentials });
+  assert.equal(setup.status, 200, JSON.stringify(setup.body));
+  const secret = base32Decode(setup.body.secret);
+  const confirm = { ...credentials, otp: totp(secret) };
+  const confirmed = await api('/admin/api/second-factor/confirm', { method: 'POST', json: confirm });
+  assert.equal(confirmed.body.recovery_codes.length, 10);
+  // The confirming code is spent; the next step's code is within the accepted drift.
+  const session = { ...credentials, otp: totp(secret, 1) };
+  const signedIn = await api('/admin/api/session', { method: 'POST', json: session });
+  assert.equal(signedIn.status, 200, JSON.stringify(signedIn.body));
+  return signedIn.body.token;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The browser
+
+async function newPage(t) {
+  const context = await browser.newContext({ locale: 'en-GB', viewport: { width: 800, height: 900 } });
+  context.setDefaultTimeout(STEP_TIMEOUT_MS);
+  context.setDefaultNavigationTimeout(STEP_TIMEOUT_MS);
+  t.after(() => context.close());
+  return context.newPage();
+}
+
+function authorizeUrl(app, state) {
+  const q = new URLSearchParams({
+    client_id: app.client_id,
+    redirect_uri: callback.uri,
+    response_type: 'code',
+    scope: 'openid profile',
+    state,
+  });
+  return `${service.base}/oauth/authorize?${q}`;
+}
+
+async function signIn(page, app, state) {
+  await page.goto(authorizeUrl(app, state));
+  await page.getByLabel('Username').fill(GRACE.username);
+  await page.getByLabel('Password').fill(GRACE.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForLoadState();
+}
+
+function callbackWith(state) {
+  return callback.hits.find((h) => h.state === state);
+}
+
+describe('the second factor in a real browser', () => {
+  let app;
+  let secret;
+  let recoveryCodes;
+
+  before(
+    async () => {
+      mkdirSync(SCREENSHOTS, { recursive: true });
+      callback = await startCallbackServer();
+      service = await startService();
+      const token = await adminToken();
+      const created = await api('/admin/api/apps', {
+        method: 'POST',
+        token,
+        json: { name: 'Payroll', redirect_uris: [callback.uri] },
+      });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      app = created.body;
+      browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        headless: true,
+        timeout: 60_000,
+        args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'],
+      });
+    },
+    { timeout: 2 * TEST_TIMEOUT_MS },
+  );
+
+  after(
+    async () => {
+      for (const step of [() => browser?.close(), () => callback?.close()]) {
+        try {
+          await step();
+        } catch (e) {
+          console.error(e);
+        }
+      }
+      if (service && service.child.exitCode === null) service.child.kill('SIGTERM');
+    },
+    { timeout: TEST_TIMEOUT_MS },
+  );
+
+  test('an admin sets up an authenticator at first sign-in', { timeout: TEST_TIMEOUT_MS }, async (t) => {
+    const page = await newPage(t);
+    await signIn(page, app, 'enrol');
+    await page.getByRole('heading', { name: 'Set up two-step verification' }).waitFor();
+    const qr = page.getByRole('img', { name: /QR code/ });
+    assert.match(await qr.getAttribute('src'), /^data:image\/svg\+xml;base64,/);
+    assert.ok((await qr.boundingBox()).width >= 100, 'the QR code is drawn');
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'mfa-enrol.png'), fullPage: true });
+    secret = base32Decode(await page.locator('#totp-secret').innerText());
+
+    await page.locator('input[name="otp"]').fill('000000');
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByRole('alert').waitFor();
+    await page.locator('input[name="otp"]').fill(totp(secret));
+    await page.getByRole('button', { name: 'Confirm' }).click();
+
+    await page.getByRole('heading', { name: 'Save your recovery codes' }).waitFor();
+    recoveryCodes = await page.locator('#recovery-codes code').allInnerTexts();
+    assert.equal(recoveryCodes.length, 10);
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'mfa-recovery-codes.png'), fullPage: true });
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('button', { name: 'Allow', exact: true }).click();
+    await page.waitForURL((u) => u.href.startsWith(callback.uri));
+    assert.equal(typeof callbackWith('enrol')?.code, 'string');
+  });
+
+  test('the admin signs in again with a code from the app', { timeout: TEST_TIMEOUT_MS }, async (t) => {
+    assert.ok(secret, 'enrolled by the previous test');
+    const page = await newPage(t);
+    await signIn(page, app, 'verify');
+    await page.getByRole('heading', { name: 'Two-step verification' }).waitFor();
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'mfa-verify.png'), fullPage: true });
+    // The enrolment spent this step's code; the next step's is within the accepted drift.
+    await page.locator('input[name="otp"]').fill(totp(secret, 1));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.waitForURL((u) => u.href.startsWith(callback.uri));
+    assert.equal(typeof callbackWith('verify')?.code, 'string');
+  });
+
+  test('a recovery code signs the admin in once', { timeout: TEST_TIMEOUT_MS }, async (t) => {
+    assert.ok(recoveryCodes, 'enrolled by the first test');
+    const page = await newPage(t);
+    await signIn(page, app, 'recovery');
+    await page.locator('input[name="otp"]').fill(recoveryCodes[0]);
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.getByRole('heading', { name: 'You used a recovery code' }).waitFor();
+    assert.equal(await page.locator('#codes-left').innerText(), '9');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.waitForURL((u) => u.href.startsWith(callback.uri));
+    assert.equal(typeof callbackWith('recovery')?.code, 'string');
+
+    const again = await newPage(t);
+    await signIn(again, app, 'recovery-again');
+    await again.locator('input[name="otp"]').fill(recoveryCodes[0]);
+    await again.getByRole('button', { name: 'Verify' }).click();
+    await again.getByRole('alert').waitFor();
+  });
+});
