@@ -1,7 +1,11 @@
 //! Only superadmins: directory sign-in, role check, then a short-lived admin token.
+//!
+//! [`may_administer`] is the one place that decides whether a signed-in user may manage
+//! connected apps, for the API and the screen alike.
 
+use crate::audit::{self, Action, AuditEvent};
 use crate::directory::DirectoryError;
-use crate::domain::{Digest, Role, SecretToken};
+use crate::domain::{Claims, Digest, Role, SecretToken};
 use crate::state::AppState;
 use crate::store::{Namespace, StoreError};
 use secrecy::SecretString;
@@ -33,29 +37,67 @@ pub struct AdminSession {
     pub expires_at: u64,
 }
 
-/// Signs a superadmin in and issues an admin token.
+/// Whether a signed-in user may use the admin API and screen: role `superadmin`.
+///
+/// `amr` lists how the user authenticated (`pwd`, …), so a second-factor requirement for
+/// administrators belongs here too.
+pub fn may_administer(claims: &Claims, _amr: &[String]) -> Result<(), GuardError> {
+    if claims.role() == Some(Role::Superadmin) {
+        Ok(())
+    } else {
+        Err(GuardError::Forbidden)
+    }
+}
+
+/// Checks a username and password with the directory, then the admin rule; audits the
+/// attempt. Answers the user's claims.
+pub async fn authenticate_admin(
+    state: &AppState,
+    username: &str,
+    password: &SecretString,
+    address: Option<&str>,
+) -> Result<Claims, GuardError> {
+    let failed = |reason: &str| {
+        AuditEvent::new(Action::AdminSignIn, Some(username))
+            .from_address(address)
+            .failed(reason)
+    };
+    let user = match state.directory.authenticate(username, password).await {
+        Ok(user) => user,
+        Err(DirectoryError::InvalidCredentials) => {
+            audit::record(state, failed("wrong username or password")).await;
+            return Err(GuardError::Unauthenticated);
+        }
+        Err(DirectoryError::Unavailable(cause)) => return Err(GuardError::Directory(cause)),
+    };
+    let Some(claims) = state.settings.claims.claims(&user.attributes) else {
+        audit::record(
+            state,
+            failed("the directory entry has no subject attribute"),
+        )
+        .await;
+        return Err(GuardError::Forbidden);
+    };
+    if let Err(e) = may_administer(&claims, &["pwd".to_owned()]) {
+        let event = AuditEvent::new(Action::AdminSignIn, Some(claims.sub()))
+            .from_address(address)
+            .failed("not a superadmin");
+        audit::record(state, event).await;
+        return Err(e);
+    }
+    let event = AuditEvent::new(Action::AdminSignIn, Some(claims.sub())).from_address(address);
+    audit::record(state, event).await;
+    Ok(claims)
+}
+
+/// Signs a superadmin in and issues an admin API token.
 pub async fn sign_in(
     state: &AppState,
     username: &str,
     password: &SecretString,
+    address: Option<&str>,
 ) -> Result<(SecretToken, u64), GuardError> {
-    let user = match state.directory.authenticate(username, password).await {
-        Ok(user) => user,
-        Err(DirectoryError::InvalidCredentials) => return Err(GuardError::Unauthenticated),
-        Err(DirectoryError::Unavailable(cause)) => return Err(GuardError::Directory(cause)),
-    };
-    let claims = state
-        .settings
-        .claims
-        .claims(&user.attributes)
-        .ok_or(GuardError::Forbidden)?;
-    if claims.role() != Some(Role::Superadmin) {
-        tracing::warn!(
-            sub = claims.sub(),
-            "admin sign-in refused: not a superadmin"
-        );
-        return Err(GuardError::Forbidden);
-    }
+    let claims = authenticate_admin(state, username, password, address).await?;
     let ttl = state.settings.admin.token_ttl_secs;
     let token = SecretToken::generate();
     let record = AdminSession {
@@ -67,7 +109,6 @@ pub async fn sign_in(
         .store
         .put(Namespace::AdminToken, token.digest().as_hex(), &json, ttl)
         .await?;
-    tracing::info!(sub = %record.sub, "admin signed in");
     Ok((token, ttl))
 }
 

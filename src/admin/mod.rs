@@ -1,6 +1,7 @@
-//! Administration: the superadmin's API for Connected Apps.
+//! Administration: the superadmin's API, screen and CLI client for Connected Apps.
 
 pub mod api;
 pub mod apps;
 pub mod client;
+pub mod doctor;
 pub mod guard;

@@ -3,6 +3,7 @@
 use super::errors::PageError;
 use super::respond::{self, html, redirect};
 use super::views::SignInPage;
+use crate::audit::{self, Action, AuditEvent};
 use crate::directory::DirectoryError;
 use crate::oauth::issue::{issue_code, Subject};
 use crate::session::{self, consent, pending, FLOW_COOKIE, SESSION_COOKIE};
@@ -10,7 +11,7 @@ use crate::state::AppState;
 use poem::http::StatusCode;
 use poem::web::cookie::CookieJar;
 use poem::web::{Data, Form};
-use poem::{handler, Response};
+use poem::{handler, Request, Response};
 use secrecy::SecretString;
 use serde::Deserialize;
 
@@ -58,12 +59,13 @@ pub fn signin_page(
 /// Checks the password with the directory and starts the SSO session.
 #[handler]
 pub async fn login(
+    req: &Request,
     jar: &CookieJar,
     Data(state): Data<&AppState>,
     form: poem::Result<Form<SignInForm>>,
 ) -> Response {
     let result = match form {
-        Ok(Form(form)) => run(state, jar, form).await,
+        Ok(Form(form)) => run(state, jar, form, audit::address_of(req)).await,
         Err(e) => Err(PageError::BadForm(format!(
             "The sign-in form could not be read: {e}."
         ))),
@@ -71,7 +73,12 @@ pub async fn login(
     result.unwrap_or_else(|e| e.into_response(state))
 }
 
-async fn run(state: &AppState, jar: &CookieJar, form: SignInForm) -> Result<Response, PageError> {
+async fn run(
+    state: &AppState,
+    jar: &CookieJar,
+    form: SignInForm,
+    address: Option<String>,
+) -> Result<Response, PageError> {
     let flow = jar.get(FLOW_COOKIE).map(|c| c.value_str().to_owned());
     let pending = pending::resume(
         state,
@@ -107,7 +114,11 @@ async fn run(state: &AppState, jar: &CookieJar, form: SignInForm) -> Result<Resp
     let user = match state.directory.authenticate(username, &password).await {
         Ok(user) => user,
         Err(DirectoryError::InvalidCredentials) => {
-            tracing::info!(client_id = %client.client_id, "sign-in refused: invalid credentials");
+            let event = AuditEvent::new(Action::SignIn, Some(username))
+                .app(&client.client_id)
+                .from_address(address.as_deref())
+                .failed("wrong username or password");
+            audit::record(state, event).await;
             return again(
                 "The username or password is incorrect.",
                 StatusCode::UNAUTHORIZED,
@@ -122,7 +133,10 @@ async fn run(state: &AppState, jar: &CookieJar, form: SignInForm) -> Result<Resp
         .ok_or_else(|| {
             PageError::UnusableAccount(format!("{} has no subject attribute", user.dn))
         })?;
-    tracing::info!(sub = claims.sub(), client_id = %client.client_id, "signed in");
+    let event = AuditEvent::new(Action::SignIn, Some(claims.sub()))
+        .app(&client.client_id)
+        .from_address(address.as_deref());
+    audit::record(state, event).await;
 
     // A fresh session id at every sign-in: an id planted before sign-in is never promoted.
     if let Some(old) = jar.get(SESSION_COOKIE) {

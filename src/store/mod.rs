@@ -41,6 +41,12 @@ pub enum Namespace {
     Consent,
     /// An admin API token, keyed by its digest (`admtok:`).
     AdminToken,
+    // --- admin screen and app lifecycle ---
+    /// An admin screen sign-in (idle timeout, CSRF token), keyed by the digest of the SSO
+    /// session cookie (`admscr:`).
+    AdminScreen,
+    /// When an app last obtained tokens, keyed by client id (`lastused:`).
+    AppLastUsed,
 }
 
 impl Namespace {
@@ -51,6 +57,8 @@ impl Namespace {
             Namespace::Session => "sess:",
             Namespace::Consent => "consent:",
             Namespace::AdminToken => "admtok:",
+            Namespace::AdminScreen => "admscr:",
+            Namespace::AppLastUsed => "lastused:",
         }
     }
 }
@@ -132,4 +140,37 @@ pub trait Store: Send + Sync + 'static {
     ) -> Result<Rotation, StoreError>;
     /// Deletes every access and refresh token issued under a grant. Idempotent.
     async fn revoke_grant(&self, grant_id: &str) -> Result<(), StoreError>;
+
+    // --- Connected Apps lifecycle, audit log, app doctor --------------------------------------
+    //
+    // `put_code`, `redeem_code` and `rotate_refresh` also index what they write under the
+    // client (`CodeRecord::client_id`, `AccessRecord::client_id`), in the same atomic step, so
+    // that `revoke_client` finds every live code and token of an app.
+
+    /// Deletes a client record; deleting an absent client is not an error. Its codes and
+    /// tokens are left to [`Store::revoke_client`].
+    async fn delete_client(&self, id: &ClientId) -> Result<(), StoreError>;
+    /// Deletes every code and every access and refresh token issued to a client. Idempotent.
+    async fn revoke_client(&self, id: &ClientId) -> Result<(), StoreError>;
+    /// Appends an audit event (JSON, unique) stamped `at`, and forgets events stamped before
+    /// `at - retention`.
+    async fn append_audit(
+        &self,
+        at: UnixTime,
+        event: &str,
+        retention: u64,
+    ) -> Result<(), StoreError>;
+    /// Audit events newest first, skipping `offset` and answering at most `limit`.
+    async fn audit_events(&self, offset: usize, limit: usize) -> Result<Vec<String>, StoreError>;
+    /// Records a failed request of a client (JSON), keeping the `keep` newest for `ttl`
+    /// seconds after the last one.
+    async fn push_failure(
+        &self,
+        id: &ClientId,
+        event: &str,
+        keep: usize,
+        ttl: u64,
+    ) -> Result<(), StoreError>;
+    /// A client's recent failed requests, newest first.
+    async fn failures(&self, id: &ClientId) -> Result<Vec<String>, StoreError>;
 }

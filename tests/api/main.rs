@@ -2,9 +2,11 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod admin;
+mod audit;
 mod authorize;
 mod directory_ldap;
 mod helpers;
+mod lifecycle;
 mod outages;
 mod service;
 mod store;
