@@ -5,3 +5,4 @@ pub mod apps;
 pub mod client;
 pub mod doctor;
 pub mod guard;
+pub mod screen;

@@ -38,6 +38,13 @@ pub enum PageError {
     /// A page failed to render.
     #[error("render failed: {0}")]
     Render(String),
+    // --- admin screen ---
+    /// Signed in, but not allowed to use the admin screen.
+    #[error("admin screen refused: not a superadmin")]
+    AdminForbidden,
+    /// No such app on the admin screen.
+    #[error("admin screen: {0}")]
+    AdminNotFound(String),
 }
 
 impl From<PendingError> for PageError {
@@ -92,6 +99,12 @@ impl PageError {
                 "Account cannot sign in",
                 "Your directory account is missing the attributes sign-on needs. Contact the IT help desk.".into(),
             ),
+            PageError::AdminForbidden => (
+                StatusCode::FORBIDDEN,
+                "Superadmins only",
+                "Connected Apps are managed by superadmins. Your account can sign in to apps, but not administer them. Ask a superadmin if you need an app registered or changed.".into(),
+            ),
+            PageError::AdminNotFound(what) => (StatusCode::NOT_FOUND, "Not found", what.clone()),
             PageError::Render(_) => (
                 StatusCode::INTERNAL_SERVER_ERROR,
                 "Something went wrong",

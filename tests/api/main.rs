@@ -8,6 +8,7 @@ mod directory_ldap;
 mod helpers;
 mod lifecycle;
 mod outages;
+mod screen;
 mod service;
 mod store;
 mod support;
