@@ -12,6 +12,9 @@ pub mod session;
 mod signin;
 pub mod views;
 
+#[cfg(test)]
+mod tests;
+
 use crate::audit;
 use crate::pages::errors::PageError;
 use crate::pages::respond::{html, redirect};
