@@ -153,20 +153,7 @@ pub(super) async fn run(command: AppsCommand) -> Result<(), ClientError> {
             redirect_uris,
             require_pkce,
             conn,
-        } => {
-            if name.is_none() && redirect_uris.is_empty() && require_pkce.is_none() {
-                return Err(ClientError::Input(
-                    "nothing to change: give --name, --redirect-uri or --require-pkce".into(),
-                ));
-            }
-            let request = UpdateRequest {
-                name,
-                redirect_uris: (!redirect_uris.is_empty()).then_some(redirect_uris),
-                require_pkce,
-            };
-            let app = client(&conn).await?.update(&client_id, &request).await?;
-            print(&conn, &app, || print_app(&app));
-        }
+        } => update(client_id, name, redirect_uris, require_pkce, conn).await?,
         AppsCommand::RotateSecret { client_id, conn } => {
             let rotated = client(&conn).await?.rotate_secret(&client_id).await?;
             print_credentials(&conn, "New secret for", &rotated);
@@ -188,19 +175,44 @@ pub(super) async fn run(command: AppsCommand) -> Result<(), ClientError> {
             client_id,
             yes,
             conn,
-        } => {
-            if !yes {
-                return Err(ClientError::Input(format!(
-                    "deleting {client_id} cannot be undone and revokes every token of the app; add --yes to confirm"
-                )));
-            }
-            client(&conn).await?.delete(&client_id).await?;
-            let done = serde_json::json!({ "client_id": client_id, "deleted": true });
-            print(&conn, &done, || {
-                println!("Deleted {client_id}: every code and token of the app was revoked.")
-            });
-        }
+        } => delete(client_id, yes, conn).await?,
     }
+    Ok(())
+}
+
+async fn update(
+    client_id: String,
+    name: Option<String>,
+    redirect_uris: Vec<String>,
+    require_pkce: Option<bool>,
+    conn: Connection,
+) -> Result<(), ClientError> {
+    if name.is_none() && redirect_uris.is_empty() && require_pkce.is_none() {
+        return Err(ClientError::Input(
+            "nothing to change: give --name, --redirect-uri or --require-pkce".into(),
+        ));
+    }
+    let request = UpdateRequest {
+        name,
+        redirect_uris: (!redirect_uris.is_empty()).then_some(redirect_uris),
+        require_pkce,
+    };
+    let app = client(&conn).await?.update(&client_id, &request).await?;
+    print(&conn, &app, || print_app(&app));
+    Ok(())
+}
+
+async fn delete(client_id: String, yes: bool, conn: Connection) -> Result<(), ClientError> {
+    if !yes {
+        return Err(ClientError::Input(format!(
+            "deleting {client_id} cannot be undone and revokes every token of the app; add --yes to confirm"
+        )));
+    }
+    client(&conn).await?.delete(&client_id).await?;
+    let done = serde_json::json!({ "client_id": client_id, "deleted": true });
+    print(&conn, &done, || {
+        println!("Deleted {client_id}: every code and token of the app was revoked.")
+    });
     Ok(())
 }
 
