@@ -6,6 +6,10 @@ use crate::clock::UnixTime;
 use crate::domain::{ClientId, Digest};
 use std::collections::{HashMap, HashSet, VecDeque};
 
+/// The most audit events the memory store keeps, whatever the retention: it lives in the
+/// process's memory.
+const MAX_AUDIT: usize = 100_000;
+
 /// Something issued to a client that [`State::revoke_client`] must find.
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub(super) enum Issued {
@@ -70,6 +74,9 @@ impl State {
             .front()
             .is_some_and(|(t, _)| *t < oldest)
         {
+            self.lifecycle.audit.pop_front();
+        }
+        if self.lifecycle.audit.len() >= MAX_AUDIT {
             self.lifecycle.audit.pop_front();
         }
         self.lifecycle.audit.push_back((at, event.to_owned()));
