@@ -188,6 +188,13 @@ describe('the admin screen in a real browser', () => {
     await page.locator('table.audit').waitFor();
     assert.match(await page.locator('table.audit').innerText(), /token issued[\s\S]*app created/);
     await shot(page, 'audit');
+
+    // Readable on a phone: nothing wider than the screen but the tables, which scroll.
+    await page.setViewportSize({ width: 390, height: 800 });
+    await page.goto(`${server.base}/admin/apps/${app.client_id}`);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `the app page is ${overflow}px wider than a phone`);
+    await shot(page, 'app-phone');
     assert.deepEqual(problems, []);
   });
 
