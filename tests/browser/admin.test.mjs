@@ -47,6 +47,7 @@ async function api(pathname, { method = 'GET', headers = {}, form } = {}) {
 
 async function newPage(t) {
   const context = await browser.newContext({ locale: 'en-GB', viewport: { width: 1100, height: 800 } });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.base });
   context.setDefaultTimeout(STEP_TIMEOUT_MS);
   context.setDefaultNavigationTimeout(STEP_TIMEOUT_MS);
   t.after(() => context.close());
@@ -92,19 +93,15 @@ async function registerFromScreen(page, name) {
   assert.ok(await page.getByLabel(/Confidential/).isChecked());
   assert.ok(await page.getByLabel('Require PKCE').isChecked());
   await page.getByRole('button', { name: 'Register' }).click();
-  const secretField = page.locator('#client_secret');
-  await secretField.waitFor();
-  // Copy it as a person would: focus the read-only field, select all, copy.
-  await secretField.focus();
-  await page.keyboard.press('Control+A');
-  const selected = await page.evaluate(() => {
-    const el = document.activeElement;
-    return el.value.slice(el.selectionStart, el.selectionEnd);
-  });
+  await page.locator('#client_secret').waitFor();
+  // Copy it as a person would: the Copy button puts it on the clipboard.
+  const copy = page.getByRole('button', { name: 'Copy' });
+  await copy.click();
+  await page.getByRole('button', { name: 'Copied' }).waitFor();
   return {
     name,
     client_id: await page.locator('#client_id').inputValue(),
-    client_secret: selected,
+    client_secret: await page.evaluate(() => navigator.clipboard.readText()),
   };
 }
 

@@ -45,6 +45,23 @@ pub fn mount(route: Route) -> Route {
             get(actions::confirm_delete).post(actions::delete),
         )
         .at("/admin/audit", get(audit_log::show))
+        .at("/admin/assets/copy.js", get(copy_script))
+}
+
+/// The admin screen's one script: the secret's Copy button, a progressive enhancement.
+const COPY_SCRIPT: &str = include_str!("../../../templates/admin/copy.js");
+
+/// The page CSP of the admin screen: the sign-in pages' policy, plus scripts from this
+/// service only (the Copy button). Inline script stays forbidden.
+const ADMIN_CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+
+#[handler]
+fn copy_script() -> Response {
+    Response::builder()
+        .content_type("text/javascript; charset=utf-8")
+        .header(poem::http::header::CACHE_CONTROL, "public, max-age=3600")
+        .header("x-content-type-options", "nosniff")
+        .body(COPY_SCRIPT)
 }
 
 #[handler]
@@ -73,7 +90,12 @@ fn page<P: AdminPage>(
         .templates
         .admin(view)
         .map_err(|e| PageError::Render(e.to_string()))?;
-    Ok(html(status, body))
+    let mut response = html(status, body);
+    response.headers_mut().insert(
+        poem::http::header::CONTENT_SECURITY_POLICY,
+        poem::http::HeaderValue::from_static(ADMIN_CSP),
+    );
+    Ok(response)
 }
 
 /// The answer of a handler: its page, or the error page.
