@@ -3,13 +3,13 @@
 //!
 //! `cargo bench` runs them on the memory store; with `SSO_BRIDGE_BENCH_REDIS_URL` set (for example
 //! `redis://127.0.0.1:6379`) they run on that Redis too, which shows the cost of the round trips.
-//! `cargo test --all-targets` runs each once, as a smoke test.
+//! `cargo test --benches` runs each once, as a smoke test.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use poem::http::{header, Method, StatusCode};
 use poem::{Body, Endpoint, Request};
-use sso_bridge::admin::apps::{self, NewApp};
+use sso_bridge::admin::apps::{self, Actor, NewApp};
 use sso_bridge::config::Settings;
 use sso_bridge::oauth::authorize::validate;
 use sso_bridge::oauth::issue::{issue_code, Subject};
@@ -45,7 +45,16 @@ fn register(rt: &Runtime, state: &AppState) -> (String, String) {
         public: false,
         require_pkce: false,
     };
-    let (record, secret) = rt.block_on(apps::create(state, "bench", new)).unwrap();
+    let (record, secret) = rt
+        .block_on(apps::create(
+            state,
+            Actor {
+                sub: "bench",
+                address: None,
+            },
+            new,
+        ))
+        .unwrap();
     (
         record.client_id.to_string(),
         secret.unwrap().expose().to_owned(),

@@ -1,9 +1,13 @@
-//! The command line: `serve`, `apps …` (admin API client), `openapi`.
+//! The command line: `serve`, `apps …` and `users …` (admin API clients), `openapi`.
 
-use crate::admin::client::{AdminClient, ClientError, CreateRequest};
+mod apps;
+mod connection;
+mod users;
+
 use crate::config::Settings;
 use crate::startup::Application;
-use clap::{Args, Parser, Subcommand};
+use apps::AppsCommand;
+use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -33,60 +37,7 @@ enum Command {
     /// Second factors of directory users, through the running service's admin API.
     Users {
         #[command(subcommand)]
-        command: crate::mfa::cli::UsersCommand,
-    },
-}
-
-#[derive(Debug, Args)]
-pub(crate) struct Connection {
-    /// Base address of the running service.
-    #[arg(
-        long,
-        env = "SSO_BRIDGE_SERVER",
-        default_value = "http://127.0.0.1:8080"
-    )]
-    pub(crate) server: String,
-    /// Directory username of a superadmin; the password comes from SSO_BRIDGE_ADMIN_PASSWORD or a prompt.
-    #[arg(long, env = "SSO_BRIDGE_ADMIN")]
-    pub(crate) admin: String,
-    /// Second-factor code, for accounts whose policy requires one.
-    #[arg(long)]
-    pub(crate) otp: Option<String>,
-    /// Print JSON for scripts instead of a table.
-    #[arg(long)]
-    pub(crate) json: bool,
-}
-
-#[derive(Debug, Subcommand)]
-enum AppsCommand {
-    /// Register an app and print its credentials (the secret is shown once).
-    Create {
-        /// Display name shown on the consent page.
-        #[arg(long)]
-        name: String,
-        /// Callback URL (repeat for several).
-        #[arg(long = "redirect-uri", required = true)]
-        redirect_uris: Vec<String>,
-        /// Native or mobile app: no secret, PKCE required.
-        #[arg(long)]
-        public: bool,
-        /// Require PKCE from a confidential app too.
-        #[arg(long)]
-        require_pkce: bool,
-        #[command(flatten)]
-        conn: Connection,
-    },
-    /// List registered apps.
-    List {
-        #[command(flatten)]
-        conn: Connection,
-    },
-    /// Show one app.
-    Show {
-        /// The app's client id.
-        client_id: String,
-        #[command(flatten)]
-        conn: Connection,
+        command: users::UsersCommand,
     },
 }
 
@@ -99,14 +50,14 @@ pub async fn run() -> ExitCode {
             println!("{}", crate::http::openapi::document());
             ExitCode::SUCCESS
         }
-        Command::Apps { command } => match apps(command).await {
+        Command::Apps { command } => match apps::run(command).await {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("error: {e}");
                 ExitCode::from(1)
             }
         },
-        Command::Users { command } => match crate::mfa::cli::run(command).await {
+        Command::Users { command } => match users::run(command).await {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("error: {e}");
@@ -140,124 +91,5 @@ async fn serve(config: Option<PathBuf>) -> ExitCode {
             eprintln!("error: {e}");
             ExitCode::from(1)
         }
-    }
-}
-
-/// The password of `conn.admin`: `SSO_BRIDGE_ADMIN_PASSWORD`, else a no-echo prompt.
-pub(crate) fn password(conn: &Connection) -> Result<String, ClientError> {
-    match std::env::var("SSO_BRIDGE_ADMIN_PASSWORD") {
-        Ok(p) if !p.is_empty() => Ok(p),
-        _ => rpassword::prompt_password(format!("Password for {}: ", conn.admin))
-            .map_err(|e| ClientError::Input(format!("cannot read the password: {e}"))),
-    }
-}
-
-pub(crate) async fn client(conn: &Connection) -> Result<AdminClient, ClientError> {
-    let password = password(conn)?;
-    AdminClient::sign_in(&conn.server, &conn.admin, &password, conn.otp.as_deref()).await
-}
-
-async fn apps(command: AppsCommand) -> Result<(), ClientError> {
-    match command {
-        AppsCommand::Create {
-            name,
-            redirect_uris,
-            public,
-            require_pkce,
-            conn,
-        } => {
-            let created = client(&conn)
-                .await?
-                .create(&CreateRequest {
-                    name,
-                    redirect_uris,
-                    public,
-                    require_pkce,
-                })
-                .await?;
-            if conn.json {
-                println!(
-                    "{}",
-                    serde_json::to_string_pretty(&created).unwrap_or_default()
-                );
-            } else {
-                println!(
-                    "Registered {}",
-                    created["name"].as_str().unwrap_or_default()
-                );
-                println!(
-                    "  client_id:     {}",
-                    created["client_id"].as_str().unwrap_or_default()
-                );
-                match created["client_secret"].as_str() {
-                    Some(secret) => {
-                        println!("  client_secret: {secret}");
-                        println!("  (shown once: hand it to the app's developers now)");
-                    }
-                    None => println!("  public app: no secret, PKCE required"),
-                }
-                for uri in created["redirect_uris"].as_array().into_iter().flatten() {
-                    println!("  redirect_uri:  {}", uri.as_str().unwrap_or_default());
-                }
-            }
-        }
-        AppsCommand::List { conn } => {
-            let list = client(&conn).await?.list().await?;
-            if conn.json {
-                println!(
-                    "{}",
-                    serde_json::to_string_pretty(&list).unwrap_or_default()
-                );
-            } else {
-                print_table(
-                    list["apps"]
-                        .as_array()
-                        .map(Vec::as_slice)
-                        .unwrap_or_default(),
-                );
-            }
-        }
-        AppsCommand::Show { client_id, conn } => {
-            let app = client(&conn).await?.show(&client_id).await?;
-            if conn.json {
-                println!("{}", serde_json::to_string_pretty(&app).unwrap_or_default());
-            } else {
-                print_table(std::slice::from_ref(&app));
-            }
-        }
-    }
-    Ok(())
-}
-
-fn print_table(apps: &[serde_json::Value]) {
-    if apps.is_empty() {
-        println!("No apps registered yet. Register one with: sso-bridge apps create --name NAME --redirect-uri URI --admin USER");
-        return;
-    }
-    println!(
-        "{:<24} {:<24} {:<13} {:<8} REDIRECT URIS",
-        "NAME", "CLIENT ID", "TYPE", "STATUS"
-    );
-    for app in apps {
-        let s = |k: &str| app[k].as_str().unwrap_or_default().to_owned();
-        let status = if app["enabled"].as_bool().unwrap_or(false) {
-            "enabled"
-        } else {
-            "disabled"
-        };
-        let uris: Vec<&str> = app["redirect_uris"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|u| u.as_str())
-            .collect();
-        println!(
-            "{:<24} {:<24} {:<13} {:<8} {}",
-            s("name"),
-            s("client_id"),
-            s("type"),
-            status,
-            uris.join(" ")
-        );
     }
 }

@@ -24,6 +24,8 @@ pub struct Settings {
     // --- second factor and attempt limits (see `crate::mfa::settings`) ---
     pub mfa: crate::mfa::settings::MfaSettings,
     pub limits: crate::mfa::settings::LimitSettings,
+    // --- audit log ---
+    pub audit: AuditSettings,
 }
 
 /// `[server]`
@@ -130,6 +132,16 @@ pub struct SessionSettings {
 pub struct AdminSettings {
     /// Lifetime of an admin API token.
     pub token_ttl_secs: u64,
+    /// The admin screen signs out after this long without a request.
+    pub session_idle_secs: u64,
+}
+
+/// `[audit]` log.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AuditSettings {
+    /// How long audit events are kept in the store.
+    pub retention_days: u64,
 }
 
 /// Built-in defaults: the embedded demo setup.
@@ -203,6 +215,8 @@ impl Settings {
             ("session.ttl_secs", self.session.ttl_secs),
             ("session.request_ttl_secs", self.session.request_ttl_secs),
             ("admin.token_ttl_secs", self.admin.token_ttl_secs),
+            ("admin.session_idle_secs", self.admin.session_idle_secs),
+            ("audit.retention_days", self.audit.retention_days),
             ("store.timeout_ms", self.store.timeout_ms),
             (
                 "directory.connect_timeout_ms",

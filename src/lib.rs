@@ -4,6 +4,7 @@
 //! build the whole application in-process.
 
 pub mod admin;
+pub mod audit;
 pub mod cli;
 pub mod clock;
 pub mod config;

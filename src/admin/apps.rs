@@ -1,9 +1,19 @@
-//! Registering connected apps: ids, secrets shown once, digests kept.
+//! The life of a connected app: register, edit, rotate its secret, disable / enable, delete.
+//!
+//! The admin API and the admin screen both call these functions, so the CLI and the screen
+//! behave the same and every step is audited in one place. Secrets are shown once (returned
+//! here, never stored raw) and kept only as digests.
+//!
+//! Disabling and deleting revoke every code and token of the app at once: userinfo then stays
+//! a single store read (it never has to look at the app's record). The token endpoint reads the
+//! app again after issuing, so a token request racing a disable cannot leave a live token
+//! behind: see [`still_allowed`].
 
+use crate::audit::{self, Action, AuditEvent};
 use crate::domain::redirect_uri::RedirectUriError;
 use crate::domain::{ClientId, ClientRecord, RedirectUri, SecretToken};
 use crate::state::AppState;
-use crate::store::StoreError;
+use crate::store::{Namespace, StoreError};
 
 /// What a superadmin asks for when registering an app.
 #[derive(Debug, Clone)]
@@ -18,52 +28,111 @@ pub struct NewApp {
     pub require_pkce: bool,
 }
 
-/// Why an app cannot be registered.
+/// What an edit changes; `None` keeps the current value.
+#[derive(Debug, Clone, Default)]
+pub struct Changes {
+    /// New display name.
+    pub name: Option<String>,
+    /// New callback URLs (replacing all of them).
+    pub redirect_uris: Option<Vec<String>>,
+    /// New PKCE rule for a confidential app (public apps always require PKCE).
+    pub require_pkce: Option<bool>,
+}
+
+/// Who acts, from where: what the audit log records.
+#[derive(Debug, Clone, Copy)]
+pub struct Actor<'a> {
+    /// The superadmin's user id.
+    pub sub: &'a str,
+    /// The address the request came from.
+    pub address: Option<&'a str>,
+}
+
+/// Why an app operation was refused.
 #[derive(Debug, thiserror::Error)]
 pub enum AppError {
     #[error("name must be 1 to 100 characters")]
     BadName,
     #[error("at least one redirect URI is required")]
     NoRedirectUri,
-    #[error(transparent)]
-    BadRedirectUri(#[from] RedirectUriError),
+    #[error("{}", join(.0))]
+    BadRedirectUris(Vec<RedirectUriError>),
+    #[error("no app with client_id `{0}`")]
+    NotFound(String),
+    #[error("this is a public app: it has no secret to rotate")]
+    PublicApp,
     #[error(transparent)]
     Store(#[from] StoreError),
+}
+
+impl From<RedirectUriError> for AppError {
+    fn from(err: RedirectUriError) -> Self {
+        AppError::BadRedirectUris(vec![err])
+    }
+}
+
+fn join(errors: &[RedirectUriError]) -> String {
+    let all: Vec<String> = errors.iter().map(ToString::to_string).collect();
+    all.join("; ")
+}
+
+fn valid_name(raw: &str) -> Result<String, AppError> {
+    let name = raw.trim();
+    if name.is_empty() || name.chars().count() > 100 {
+        return Err(AppError::BadName);
+    }
+    Ok(name.to_owned())
+}
+
+/// Validates every URI, reporting each bad one; drops blanks and duplicates.
+pub fn valid_redirect_uris(raw: &[String]) -> Result<Vec<RedirectUri>, AppError> {
+    let mut uris = Vec::new();
+    let mut errors = Vec::new();
+    for raw in raw.iter().map(|r| r.trim()).filter(|r| !r.is_empty()) {
+        match RedirectUri::parse(raw) {
+            Ok(uri) if !uris.contains(&uri) => uris.push(uri),
+            Ok(_) => {}
+            Err(e) => errors.push(e),
+        }
+    }
+    if !errors.is_empty() {
+        return Err(AppError::BadRedirectUris(errors));
+    }
+    if uris.is_empty() {
+        return Err(AppError::NoRedirectUri);
+    }
+    Ok(uris)
 }
 
 /// Registers an app; answers its record and, for a confidential app, the secret (shown once).
 pub async fn create(
     state: &AppState,
-    admin: &str,
+    by: Actor<'_>,
     new: NewApp,
 ) -> Result<(ClientRecord, Option<SecretToken>), AppError> {
-    let name = new.name.trim();
-    if name.is_empty() || name.chars().count() > 100 {
-        return Err(AppError::BadName);
-    }
-    if new.redirect_uris.is_empty() {
-        return Err(AppError::NoRedirectUri);
-    }
-    let mut redirect_uris = Vec::new();
-    for raw in &new.redirect_uris {
-        let uri = RedirectUri::parse(raw.trim())?;
-        if !redirect_uris.contains(&uri) {
-            redirect_uris.push(uri);
-        }
-    }
+    let name = valid_name(&new.name)?;
+    let redirect_uris = valid_redirect_uris(&new.redirect_uris)?;
     let secret = (!new.public).then(SecretToken::generate);
     let record = ClientRecord {
         client_id: ClientId::generate(),
-        name: name.to_owned(),
+        name,
         secret_digest: secret.as_ref().map(SecretToken::digest),
         redirect_uris,
         require_pkce: new.public || new.require_pkce,
         enabled: true,
-        created_by: admin.to_owned(),
+        created_by: by.sub.to_owned(),
         created_at: state.now(),
     };
     state.store.put_client(&record).await?;
-    tracing::info!(target: "audit", admin, client_id = %record.client_id, name = %record.name, "app registered");
+    let kind = if new.public { "public" } else { "confidential" };
+    audit(
+        state,
+        by,
+        Action::AppCreated,
+        &record,
+        format!("registered `{}` ({kind})", record.name),
+    )
+    .await;
     Ok((record, secret))
 }
 
@@ -72,4 +141,177 @@ pub async fn list(state: &AppState) -> Result<Vec<ClientRecord>, StoreError> {
     let mut apps = state.store.clients().await?;
     apps.sort_by_key(|a| a.name.to_lowercase());
     Ok(apps)
+}
+
+/// One app, by the client id as typed.
+pub async fn find(state: &AppState, raw_id: &str) -> Result<ClientRecord, AppError> {
+    let not_found = || AppError::NotFound(raw_id.to_owned());
+    let id = ClientId::parse(raw_id).ok_or_else(not_found)?;
+    state.store.client(&id).await?.ok_or_else(not_found)
+}
+
+/// Edits an app's name, redirect URIs or PKCE rule.
+pub async fn update(
+    state: &AppState,
+    by: Actor<'_>,
+    raw_id: &str,
+    changes: Changes,
+) -> Result<ClientRecord, AppError> {
+    let mut app = find(state, raw_id).await?;
+    let mut what = Vec::new();
+    if let Some(name) = changes.name {
+        let name = valid_name(&name)?;
+        if name != app.name {
+            what.push(format!("name `{}` → `{name}`", app.name));
+            app.name = name;
+        }
+    }
+    if let Some(raw) = changes.redirect_uris {
+        let uris = valid_redirect_uris(&raw)?;
+        if uris != app.redirect_uris {
+            let list: Vec<&str> = uris.iter().map(RedirectUri::as_str).collect();
+            what.push(format!("redirect URIs → {}", list.join(" ")));
+            app.redirect_uris = uris;
+        }
+    }
+    if let Some(pkce) = changes.require_pkce {
+        let pkce = pkce || app.is_public();
+        if pkce != app.require_pkce {
+            what.push(format!(
+                "require PKCE → {}",
+                if pkce { "on" } else { "off" }
+            ));
+            app.require_pkce = pkce;
+        }
+    }
+    if !what.is_empty() {
+        state.store.put_client(&app).await?;
+        audit(state, by, Action::AppUpdated, &app, what.join("; ")).await;
+    }
+    Ok(app)
+}
+
+/// Gives a confidential app a new secret; the old one stops working at once.
+pub async fn rotate_secret(
+    state: &AppState,
+    by: Actor<'_>,
+    raw_id: &str,
+) -> Result<(ClientRecord, SecretToken), AppError> {
+    let mut app = find(state, raw_id).await?;
+    if app.is_public() {
+        return Err(AppError::PublicApp);
+    }
+    let secret = SecretToken::generate();
+    app.secret_digest = Some(secret.digest());
+    state.store.put_client(&app).await?;
+    audit(
+        state,
+        by,
+        Action::SecretRotated,
+        &app,
+        "the old secret no longer works".into(),
+    )
+    .await;
+    Ok((app, secret))
+}
+
+/// Disables or enables an app. Disabling revokes every code and token it holds.
+pub async fn set_enabled(
+    state: &AppState,
+    by: Actor<'_>,
+    raw_id: &str,
+    enabled: bool,
+) -> Result<ClientRecord, AppError> {
+    let mut app = find(state, raw_id).await?;
+    if app.enabled == enabled {
+        return Ok(app);
+    }
+    app.enabled = enabled;
+    // Flag first, revoke second: see `still_allowed`.
+    state.store.put_client(&app).await?;
+    if enabled {
+        audit(
+            state,
+            by,
+            Action::AppEnabled,
+            &app,
+            "can sign users in again".into(),
+        )
+        .await;
+    } else {
+        state.store.revoke_client(&app.client_id).await?;
+        audit(
+            state,
+            by,
+            Action::AppDisabled,
+            &app,
+            "every code and token of the app was revoked".into(),
+        )
+        .await;
+    }
+    Ok(app)
+}
+
+/// Deletes an app and revokes every code and token it holds.
+pub async fn delete(
+    state: &AppState,
+    by: Actor<'_>,
+    raw_id: &str,
+) -> Result<ClientRecord, AppError> {
+    let app = find(state, raw_id).await?;
+    state.store.delete_client(&app.client_id).await?;
+    state.store.revoke_client(&app.client_id).await?;
+    audit(
+        state,
+        by,
+        Action::AppDeleted,
+        &app,
+        format!(
+            "deleted `{}`; every code and token of the app was revoked",
+            app.name
+        ),
+    )
+    .await;
+    Ok(app)
+}
+
+/// Whether an app that was just issued tokens may keep them: still registered and enabled.
+///
+/// Disabling writes the flag and then revokes the app's index; issuing indexes the grant
+/// atomically and then calls this. Either this read sees the flag, or the grant was indexed
+/// before the flag was written and the revocation that follows it deletes the grant.
+pub async fn still_allowed(state: &AppState, id: &ClientId) -> Result<bool, StoreError> {
+    Ok(state.store.client(id).await?.is_some_and(|c| c.enabled))
+}
+
+/// Notes that an app just obtained tokens (the "last used" column).
+pub async fn touch(state: &AppState, id: &ClientId) -> Result<(), StoreError> {
+    let now = state.now().to_string();
+    state
+        .store
+        .put(Namespace::AppLastUsed, id.as_str(), &now, LAST_USED_TTL)
+        .await
+}
+
+/// When an app last obtained tokens, if within the last [`LAST_USED_TTL`] seconds.
+pub async fn last_used(state: &AppState, id: &ClientId) -> Result<Option<u64>, StoreError> {
+    let raw = state.store.get(Namespace::AppLastUsed, id.as_str()).await?;
+    Ok(raw.and_then(|t| t.parse().ok()))
+}
+
+/// How long "last used" is remembered (a year and a bit).
+const LAST_USED_TTL: u64 = 400 * 86_400;
+
+async fn audit(
+    state: &AppState,
+    by: Actor<'_>,
+    action: Action,
+    app: &ClientRecord,
+    detail: String,
+) {
+    let event = AuditEvent::new(action, Some(by.sub))
+        .app(&app.client_id)
+        .from_address(by.address)
+        .detail(detail);
+    audit::record(state, event).await;
 }

@@ -25,6 +25,17 @@ pub struct CreateRequest {
     pub require_pkce: bool,
 }
 
+/// What `apps update` sends; absent fields stay as they are.
+#[derive(Debug, Serialize)]
+pub struct UpdateRequest {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub redirect_uris: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub require_pkce: Option<bool>,
+}
+
 /// A signed-in admin API session.
 pub struct AdminClient {
     http: reqwest::Client,
@@ -114,10 +125,49 @@ impl AdminClient {
         self.send(self.http.get(self.url("/apps"))).await
     }
 
+    /// `/admin/api/apps/<client_id><rest>`, the id percent-encoded.
+    fn app_url(&self, client_id: &str, rest: &str) -> String {
+        let id: String = url::form_urlencoded::byte_serialize(client_id.as_bytes()).collect();
+        self.url(&format!("/apps/{id}{rest}"))
+    }
+
     /// Shows one app.
     pub async fn show(&self, client_id: &str) -> Result<Value, ClientError> {
-        let id: String = url::form_urlencoded::byte_serialize(client_id.as_bytes()).collect();
-        self.send(self.http.get(self.url(&format!("/apps/{id}"))))
+        self.send(self.http.get(self.app_url(client_id, ""))).await
+    }
+
+    /// An app's recent failed requests.
+    pub async fn failures(&self, client_id: &str) -> Result<Value, ClientError> {
+        self.send(self.http.get(self.app_url(client_id, "/failures")))
+            .await
+    }
+
+    /// Edits an app.
+    pub async fn update(
+        &self,
+        client_id: &str,
+        changes: &UpdateRequest,
+    ) -> Result<Value, ClientError> {
+        self.send(self.http.patch(self.app_url(client_id, "")).json(changes))
+            .await
+    }
+
+    /// Issues a new secret.
+    pub async fn rotate_secret(&self, client_id: &str) -> Result<Value, ClientError> {
+        self.send(self.http.post(self.app_url(client_id, "/secret")))
+            .await
+    }
+
+    /// Disables or enables an app.
+    pub async fn set_enabled(&self, client_id: &str, enabled: bool) -> Result<Value, ClientError> {
+        let action = if enabled { "/enable" } else { "/disable" };
+        self.send(self.http.post(self.app_url(client_id, action)))
+            .await
+    }
+
+    /// Deletes an app.
+    pub async fn delete(&self, client_id: &str) -> Result<Value, ClientError> {
+        self.send(self.http.delete(self.app_url(client_id, "")))
             .await
     }
 

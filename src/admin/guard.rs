@@ -1,5 +1,11 @@
-//! Only superadmins: directory sign-in, role check, then a short-lived admin token.
+//! Only superadmins: directory sign-in under the attempt limits, the role check, the second
+//! factor when the policy asks for one, then a short-lived admin token (API) or an admin screen
+//! session.
+//!
+//! [`authenticate`] is the one place that decides whether someone may administer, for the API
+//! and the screen alike; every attempt is audited.
 
+use crate::audit::{self, Action, AuditEvent};
 use crate::directory::{DirectoryError, DirectoryUser};
 use crate::domain::{Claims, Digest, Role, SecretToken};
 use crate::mfa::enrolment;
@@ -68,45 +74,127 @@ pub struct AdminSession {
     pub amr: Vec<String>,
 }
 
-/// Signs a superadmin in without a second-factor code (refused when the policy asks for one).
-pub async fn sign_in(
+/// Whether a user's role lets them administer: `superadmin`. The second factor is checked by
+/// [`authenticate`], the only way into the admin API and screen.
+pub fn may_administer(claims: &Claims) -> Result<(), GuardError> {
+    if claims.role() == Some(Role::Superadmin) {
+        Ok(())
+    } else {
+        Err(GuardError::Forbidden)
+    }
+}
+
+/// A superadmin who passed every check.
+#[derive(Debug, Clone)]
+pub struct Admin {
+    /// Their claims.
+    pub claims: Claims,
+    /// How they authenticated (RFC 8176): `pwd`, and `otp` when the second factor was due.
+    pub amr: Vec<String>,
+}
+
+/// Checks the password (under the attempt limits) and the role; answers the claims and what
+/// the second-factor policy still asks of the user. Failures are audited.
+pub async fn first_factor(
     state: &AppState,
     username: &str,
     password: &SecretString,
-) -> Result<(SecretToken, u64), GuardError> {
-    sign_in_with(state, username, password, None, None).await
+    address: Option<IpAddr>,
+) -> Result<(Claims, Due), GuardError> {
+    let (user, claims) = match check_password(state, username, password, address).await {
+        Ok(found) => found,
+        Err(e) => {
+            let reason = match e {
+                GuardError::Unauthenticated => "wrong username or password",
+                GuardError::Locked => "too many failed attempts",
+                GuardError::Forbidden => "the directory entry has no subject attribute",
+                _ => return Err(e),
+            };
+            audit_sign_in(state, username, address, Some(reason)).await;
+            return Err(e);
+        }
+    };
+    if let Err(e) = may_administer(&claims) {
+        audit_sign_in(state, claims.sub(), address, Some("not a superadmin")).await;
+        return Err(e);
+    }
+    let due = mfa::due(state, &claims, &["pwd".to_owned()], Some(&user)).await?;
+    if due == Due::Enrol {
+        audit_sign_in(
+            state,
+            claims.sub(),
+            address,
+            Some("second factor not set up"),
+        )
+        .await;
+    }
+    Ok((claims, due))
 }
 
-/// Signs a superadmin in and issues an admin token: password, role, then the second factor
-/// when the policy (or the user's own enrolment) asks for it. Attempts are limited per
-/// account and per client `address`, as in the browser.
-pub async fn sign_in_with(
+/// Checks the second factor of a user who passed [`first_factor`]; a refusal is audited.
+pub async fn second_factor(
+    state: &AppState,
+    sub: &str,
+    otp: &str,
+    address: Option<IpAddr>,
+) -> Result<(), GuardError> {
+    let result = check_otp(state, sub, otp.trim(), address).await;
+    if result.is_err() {
+        audit_sign_in(state, sub, address, Some("second factor refused")).await;
+    }
+    result
+}
+
+/// Records an admin sign-in attempt: `failure` is the reason it was refused, if it was.
+pub async fn audit_sign_in(
+    state: &AppState,
+    who: &str,
+    address: Option<IpAddr>,
+    failure: Option<&str>,
+) {
+    let shown = address.map(|a| a.to_string());
+    let mut event = AuditEvent::new(Action::AdminSignIn, Some(who)).from_address(shown.as_deref());
+    if let Some(reason) = failure {
+        event = event.failed(reason);
+    }
+    audit::record(state, event).await;
+}
+
+/// Password, role, then the second factor when the policy (or the user's own enrolment) asks
+/// for it, all in one request (the admin API). Audits the attempt and its outcome.
+pub async fn authenticate(
+    state: &AppState,
+    username: &str,
+    password: &SecretString,
+    otp: Option<&str>,
+    address: Option<IpAddr>,
+) -> Result<Admin, GuardError> {
+    let (claims, due) = first_factor(state, username, password, address).await?;
+    let mut amr = vec!["pwd".to_owned()];
+    match due {
+        Due::Nothing => {}
+        Due::Enrol => return Err(GuardError::EnrolmentRequired),
+        Due::Verify => {
+            let otp = otp.filter(|o| !o.trim().is_empty());
+            let otp = otp.ok_or(GuardError::SecondFactorRequired)?;
+            second_factor(state, claims.sub(), otp, address).await?;
+            amr.push(mfa::AMR_OTP.to_owned());
+        }
+    }
+    audit_sign_in(state, claims.sub(), address, None).await;
+    Ok(Admin { claims, amr })
+}
+
+/// Signs a superadmin in to the admin API and issues an admin token.
+pub async fn sign_in(
     state: &AppState,
     username: &str,
     password: &SecretString,
     otp: Option<&str>,
     address: Option<IpAddr>,
 ) -> Result<(SecretToken, u64), GuardError> {
-    let (user, claims) = check_password(state, username, password, address).await?;
-    if claims.role() != Some(Role::Superadmin) {
-        tracing::warn!(
-            sub = claims.sub(),
-            "admin sign-in refused: not a superadmin"
-        );
-        return Err(GuardError::Forbidden);
-    }
-    let mut amr = vec!["pwd".to_owned()];
-    match mfa::due(state, &claims, &amr, Some(&user)).await? {
-        Due::Nothing => {}
-        Due::Enrol => return Err(GuardError::EnrolmentRequired),
-        Due::Verify => {
-            let otp = otp.filter(|o| !o.trim().is_empty());
-            let otp = otp.ok_or(GuardError::SecondFactorRequired)?;
-            check_otp(state, claims.sub(), otp, address).await?;
-            amr.push(mfa::AMR_OTP.to_owned());
-        }
-    }
-    issue(state, claims.sub(), amr).await
+    let admin = authenticate(state, username, password, otp, address).await?;
+    issue(state, admin.claims.sub(), admin.amr).await
 }
 
 /// Checks a directory password under the attempt limits; answers the entry and its claims.
@@ -123,7 +211,6 @@ pub async fn check_password(
         Ok(user) => user,
         Err(DirectoryError::InvalidCredentials) => {
             attempt.failed();
-            tracing::info!(target: "audit", event = "admin.signin_failed", "admin sign-in refused: invalid credentials");
             return Err(GuardError::Unauthenticated);
         }
         Err(DirectoryError::Unavailable(cause)) => {
@@ -152,9 +239,8 @@ pub async fn check_otp(
         .map_err(|_| GuardError::Locked)?;
     match enrolment::verify(state, sub, otp).await {
         Ok(_) => Ok(attempt.succeeded(state).await?),
-        Err(e @ (MfaError::WrongCode | MfaError::Replayed)) => {
+        Err(MfaError::WrongCode | MfaError::Replayed) => {
             attempt.failed();
-            tracing::info!(target: "audit", event = "mfa.failed", sub, reason = %e, "admin sign-in: second factor refused");
             Err(GuardError::WrongSecondFactor)
         }
         Err(e) => {
@@ -181,7 +267,6 @@ async fn issue(
         .store
         .put(Namespace::AdminToken, token.digest().as_hex(), &json, ttl)
         .await?;
-    tracing::info!(sub = %record.sub, amr = ?record.amr, "admin signed in");
     Ok((token, ttl))
 }
 

@@ -4,6 +4,7 @@
 
 use super::api::{admin, body, AdminError};
 use super::guard::{self, GuardError};
+use crate::audit::{self, Action, AuditEvent};
 use crate::mfa::enrolment;
 use crate::state::AppState;
 use poem::web::Data;
@@ -111,18 +112,21 @@ impl AdminMfaApi {
         Data(state): Data<&AppState>,
         username: Path<String>,
     ) -> Result<ResetResponse, AdminError> {
-        let session = admin(req, state).await?;
+        let caller = admin(req, state).await?;
         let sub = username.0.trim();
         let removed = enrolment::reset(state, sub)
             .await
             .map_err(GuardError::from)?;
-        tracing::info!(target: "audit", event = "mfa.reset", actor = %session.sub, sub, removed, "second factor reset by a superadmin");
         if !removed {
             return Err(AdminError::NotFound(body(
                 "not_found",
                 format!("`{sub}` has no second factor"),
             )));
         }
+        let event = AuditEvent::new(Action::SecondFactorReset, Some(caller.sub()))
+            .from_address(caller.address())
+            .detail(format!("second factor of {sub} removed"));
+        audit::record(state, event).await;
         Ok(ResetResponse::Reset)
     }
 

@@ -1,7 +1,9 @@
-//! Administration: the superadmin's API for Connected Apps.
+//! Administration: the superadmin's API, screen and CLI client for Connected Apps.
 
 pub mod api;
 pub mod apps;
 pub mod client;
+pub mod doctor;
 pub mod guard;
 pub mod mfa_api;
+pub mod screen;

@@ -63,8 +63,82 @@ impl ClientRecord {
         self.secret_digest.is_none()
     }
 
-    /// Whether `uri` is registered, by exact string comparison (RFC 9700 §2.1).
+    /// Whether `uri` is registered, by exact string comparison (RFC 9700 §2.1) — except that
+    /// a public (native) app's loopback IP redirect URI matches with any port, as RFC 8252
+    /// §7.3 requires: the app listens on whatever port the system gives it.
     pub fn allows_redirect(&self, uri: &str) -> bool {
-        self.redirect_uris.iter().any(|r| r.as_str() == uri)
+        self.redirect_uris.iter().any(|r| {
+            r.as_str() == uri || (self.is_public() && same_but_loopback_port(r.as_str(), uri))
+        })
+    }
+}
+
+/// Whether two URLs are `http` to a loopback IP literal and equal, as strings, once the port
+/// is taken out of each.
+fn same_but_loopback_port(registered: &str, presented: &str) -> bool {
+    let Ok(url) = url::Url::parse(registered) else {
+        return false;
+    };
+    let loopback = match url.host() {
+        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+        _ => false,
+    };
+    let Some(host) = url
+        .host_str()
+        .filter(|_| loopback && url.scheme() == "http")
+    else {
+        return false;
+    };
+    let prefix = format!("http://{host}");
+    let without_port = |s: &str| {
+        let rest = s.strip_prefix(&prefix)?;
+        let rest = match rest.strip_prefix(':') {
+            Some(r) => r.trim_start_matches(|c: char| c.is_ascii_digit()),
+            None => rest,
+        };
+        Some(rest.to_owned())
+    };
+    without_port(registered).is_some_and(|r| without_port(presented) == Some(r))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn app(uri: &str, public: bool) -> ClientRecord {
+        ClientRecord {
+            client_id: ClientId::generate(),
+            name: "n".into(),
+            secret_digest: (!public).then(|| Digest::of("s")),
+            redirect_uris: vec![RedirectUri::parse(uri).unwrap()],
+            require_pkce: true,
+            enabled: true,
+            created_by: "a".into(),
+            created_at: 0,
+        }
+    }
+
+    #[test]
+    fn a_native_apps_loopback_redirect_matches_any_port() {
+        let native = app("http://127.0.0.1/cb", true);
+        assert!(native.allows_redirect("http://127.0.0.1:51004/cb"));
+        assert!(native.allows_redirect("http://127.0.0.1/cb"));
+        assert!(!native.allows_redirect("http://127.0.0.1:51004/cb/"));
+        assert!(!native.allows_redirect("http://127.0.0.2:51004/cb"));
+        assert!(!native.allows_redirect("http://localhost:51004/cb"));
+        let v6 = app("http://[::1]:8000/cb", true);
+        assert!(v6.allows_redirect("http://[::1]:9/cb"));
+        let root = app("http://127.0.0.1/", true);
+        assert!(root.allows_redirect("http://127.0.0.1:4000/"));
+        assert!(!root.allows_redirect("http://127.0.0.1:4000/x"));
+        assert!(!root.allows_redirect("http://127.0.0.1.evil.example/"));
+    }
+
+    #[test]
+    fn a_confidential_apps_redirect_matches_exactly() {
+        let web = app("http://127.0.0.1:8000/cb", false);
+        assert!(web.allows_redirect("http://127.0.0.1:8000/cb"));
+        assert!(!web.allows_redirect("http://127.0.0.1:8001/cb"));
     }
 }

@@ -198,6 +198,7 @@ impl OAuthApi {
         form: Form<TokenForm>,
     ) -> TokenResponse {
         let form = form.0;
+        let raw_client_id = form.client_id.clone();
         let authorization = req
             .headers()
             .get(poem::http::header::AUTHORIZATION)
@@ -208,7 +209,11 @@ impl OAuthApi {
             form.client_secret.map(SecretToken::from_presented),
         ) {
             Ok(c) => c,
-            Err(e) => return e.into(),
+            Err(e) => {
+                let id = raw_client_id.as_deref();
+                crate::admin::doctor::token_refused(state, id, authorization.is_some(), &e).await;
+                return e.into();
+            }
         };
         let params = TokenParams {
             grant_type: form.grant_type,
@@ -217,6 +222,7 @@ impl OAuthApi {
             code_verifier: form.code_verifier,
             refresh_token: form.refresh_token.map(SecretToken::from_presented),
             scope: form.scope,
+            address: crate::audit::address_of(req),
         };
         match token::exchange(state, credentials, params).await {
             Ok(success) => TokenResponse::Ok(Json(success)),

@@ -31,7 +31,9 @@ pub fn routes(state: AppState) -> impl Endpoint {
             .overriding(header::CACHE_CONTROL, "no-store")
             .overriding(header::PRAGMA, "no-cache"),
     );
-    Route::new()
+    // The admin screen's pages, beside the admin API it shares `/admin` with.
+    let route = crate::admin::screen::mount(Route::new());
+    route
         .at("/oauth/authorize", get(pages::authorize::authorize))
         .at(pages::signin::PATH, post(pages::signin::login))
         .at(

@@ -2,6 +2,7 @@
 //! until a first code confirms it), then each sign-in proves it with a code or a recovery code.
 
 use super::{recovery, totp, MfaError};
+use crate::audit::{self, Action, AuditEvent};
 use crate::clock::UnixTime;
 use crate::domain::Digest;
 use crate::state::AppState;
@@ -105,7 +106,11 @@ pub async fn confirm(state: &AppState, sub: &str, code: &str) -> Result<Vec<Stri
     let json = serde_json::to_string(&record).map_err(corrupt)?;
     state.store.put_second_factor(sub, &json, &digests).await?;
     state.store.delete(Namespace::MfaSetup, sub).await?;
-    tracing::info!(target: "audit", event = "mfa.enrolled", sub, "second factor enrolled");
+    audit::record(
+        state,
+        AuditEvent::new(Action::SecondFactorEnrolled, Some(sub)),
+    )
+    .await;
     Ok(codes)
 }
 
@@ -133,7 +138,9 @@ pub async fn verify(state: &AppState, sub: &str, code: &str) -> Result<Proof, Mf
         return Err(MfaError::WrongCode);
     }
     let left = state.store.recovery_codes_left(sub).await?;
-    tracing::info!(target: "audit", event = "mfa.recovery_code_used", sub, left, "recovery code used");
+    let event = AuditEvent::new(Action::RecoveryCodeUsed, Some(sub))
+        .detail(format!("{left} recovery codes left"));
+    audit::record(state, event).await;
     Ok(Proof::Recovery { left })
 }
 

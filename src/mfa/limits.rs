@@ -6,6 +6,7 @@
 //! entry out again. Accounts are keyed by the name as typed, so an unknown account locks out
 //! exactly like a real one: same message, same (short) time.
 
+use crate::audit::{self, Action, AuditEvent};
 use crate::domain::secret::random_id;
 use crate::state::AppState;
 use crate::store::StoreError;
@@ -74,7 +75,11 @@ pub async fn begin(
     if over {
         // Nothing was checked: this refusal must not lengthen the lockout.
         attempt.forget(state).await?;
-        tracing::info!(target: "audit", event = "lockout", kind = kind.as_str(), account = %account.trim(), address = ?address, "attempt refused: too many failures");
+        let shown = address.map(|a| a.to_string());
+        let event = AuditEvent::new(Action::Lockout, Some(account.trim()))
+            .from_address(shown.as_deref())
+            .failed(format!("too many failed {} attempts", kind.as_str()));
+        audit::record(state, event).await;
         return Ok(Err(Locked));
     }
     Ok(Ok(attempt))

@@ -4,7 +4,6 @@
 //! The browser pages live in `crate::pages::second_factor`; this module holds the rules, so the
 //! admin API sign-in applies exactly the same ones.
 
-pub(crate) mod cli;
 pub mod enrolment;
 pub mod key;
 pub mod limits;

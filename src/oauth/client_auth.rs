@@ -14,6 +14,8 @@ pub struct ClientCredentials {
     pub client_id: Option<String>,
     /// The secret, if any was sent.
     pub secret: Option<SecretToken>,
+    /// Whether they came in an `Authorization: Basic` header (for the app doctor's advice).
+    pub via_basic: bool,
 }
 
 impl ClientCredentials {
@@ -33,6 +35,7 @@ impl ClientCredentials {
             return Ok(Self {
                 client_id: body_client_id,
                 secret: body_secret,
+                via_basic: false,
             });
         };
         let (id, secret) = parse_basic(header)?;
@@ -49,6 +52,7 @@ impl ClientCredentials {
         Ok(Self {
             client_id: Some(id),
             secret: Some(secret),
+            via_basic: true,
         })
     }
 }

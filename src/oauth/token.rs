@@ -3,7 +3,8 @@
 use super::client_auth::{self, ClientCredentials};
 use super::grants;
 use super::OAuthError;
-use crate::domain::SecretToken;
+use crate::admin;
+use crate::domain::{ClientRecord, SecretToken};
 use crate::state::AppState;
 use serde::{Deserialize, Serialize};
 
@@ -16,6 +17,8 @@ pub struct TokenParams {
     pub code_verifier: Option<String>,
     pub refresh_token: Option<SecretToken>,
     pub scope: Option<String>,
+    /// The caller's address, for the audit log.
+    pub address: Option<String>,
 }
 
 /// A successful token response (SPEC 2.2, RFC 6749 §5.1).
@@ -50,10 +53,44 @@ pub async fn exchange(
             "grant_type `{grant_type}` is not supported; use authorization_code or refresh_token"
         )));
     }
-    let client = client_auth::authenticate(state, credentials).await?;
-    tracing::Span::current().record("client_id", client.client_id.as_str());
-    match grant_type {
-        "authorization_code" => grants::authorization_code::exchange(state, &client, params).await,
-        _ => grants::refresh_token::exchange(state, &client, params).await,
+    let (raw_id, via_basic) = (credentials.client_id.clone(), credentials.via_basic);
+    let result = match client_auth::authenticate(state, credentials).await {
+        Ok(client) => {
+            tracing::Span::current().record("client_id", client.client_id.as_str());
+            match grant_type {
+                "authorization_code" => {
+                    grants::authorization_code::exchange(state, &client, params).await
+                }
+                _ => grants::refresh_token::exchange(state, &client, params).await,
+            }
+            .map(|success| (client, success))
+        }
+        Err(e) => Err(e),
+    };
+    match result {
+        Ok((client, success)) => keep_if_still_allowed(state, &client, success).await,
+        Err(e) => {
+            admin::doctor::token_refused(state, raw_id.as_deref(), via_basic, &e).await;
+            Err(e)
+        }
     }
+}
+
+/// Hands out freshly issued tokens only if the app was not disabled or deleted meanwhile
+/// (see [`admin::apps::still_allowed`]), and notes when the app was last used.
+async fn keep_if_still_allowed(
+    state: &AppState,
+    client: &ClientRecord,
+    success: TokenSuccess,
+) -> Result<TokenSuccess, OAuthError> {
+    if !admin::apps::still_allowed(state, &client.client_id).await? {
+        state.store.revoke_client(&client.client_id).await?;
+        return Err(OAuthError::InvalidClient(
+            "this application is disabled".into(),
+        ));
+    }
+    if let Err(e) = admin::apps::touch(state, &client.client_id).await {
+        tracing::warn!(error = %e, "last-used time of the app not recorded");
+    }
+    Ok(success)
 }

@@ -27,10 +27,11 @@ async fn run(state: &AppState, query: &str, jar: &CookieJar) -> Result<Response,
     let (client, request) = match validate(state.store.as_ref(), query).await {
         Ok(ok) => ok,
         Err(AuthorizeError::Untrusted { title, message }) => {
+            crate::admin::doctor::authorize_refused(state, query, None).await;
             return Err(PageError::Untrusted {
                 title: title.into(),
                 message,
-            })
+            });
         }
         Err(AuthorizeError::Redirect {
             redirect_uri,
@@ -38,6 +39,7 @@ async fn run(state: &AppState, query: &str, jar: &CookieJar) -> Result<Response,
             error,
         }) => {
             tracing::info!(error = error.code(), "authorize request refused");
+            crate::admin::doctor::authorize_refused(state, query, Some(&error)).await;
             let location = error_redirect(&redirect_uri, app_state.as_deref(), &error);
             return Ok(redirect(StatusCode::FOUND, &location));
         }

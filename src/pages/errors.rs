@@ -41,6 +41,13 @@ pub enum PageError {
     /// The second factor cannot be checked (the stored secret does not open with the key).
     #[error("second factor unusable: {0}")]
     SecondFactor(String),
+    // --- admin screen ---
+    /// Signed in, but not allowed to use the admin screen.
+    #[error("admin screen refused: not a superadmin")]
+    AdminForbidden,
+    /// No such app on the admin screen.
+    #[error("admin screen: {0}")]
+    AdminNotFound(String),
 }
 
 impl From<crate::mfa::MfaError> for PageError {
@@ -112,6 +119,12 @@ impl PageError {
                 "Two-step verification unavailable",
                 "Sign-on cannot check your second factor right now. Contact the IT help desk and quote the reference below.".into(),
             ),
+            PageError::AdminForbidden => (
+                StatusCode::FORBIDDEN,
+                "Superadmins only",
+                "Connected Apps are managed by superadmins. Your account can sign in to apps, but not administer them. Ask a superadmin if you need an app registered or changed.".into(),
+            ),
+            PageError::AdminNotFound(what) => (StatusCode::NOT_FOUND, "Not found", what.clone()),
             PageError::Render(_) => (
                 StatusCode::INTERNAL_SERVER_ERROR,
                 "Something went wrong",

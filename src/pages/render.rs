@@ -78,7 +78,9 @@ impl Templates {
         // Partials are inserted verbatim rather than re-indented, so the markup a page
         // writes is the markup the browser gets.
         registry.set_prevent_indent(true);
-        for (name, source) in BUILT_IN {
+        // The admin screen's templates share the layout and the registry.
+        let admin = crate::admin::screen::views::TEMPLATES;
+        for (name, source) in BUILT_IN.into_iter().chain(admin) {
             registry
                 .register_template_string(name, source)
                 .map_err(|source| RenderError::Template {
@@ -117,6 +119,14 @@ impl Templates {
     /// Recovery codes shown once, or the count left after one was used.
     pub fn recovery_codes(&self, page: &RecoveryCodesPage) -> Result<String, RenderError> {
         self.render(RECOVERY_CODES, page)
+    }
+
+    /// A page of the admin screen.
+    pub fn admin<P: crate::admin::screen::views::AdminPage>(
+        &self,
+        page: &P,
+    ) -> Result<String, RenderError> {
+        self.render(P::TEMPLATE, page)
     }
 
     /// Private and generic so the public methods pin each template to its own page struct.

@@ -6,6 +6,7 @@ use super::consent::client_of;
 use super::errors::PageError;
 use super::respond::{self, html, redirect};
 use super::views::{RecoveryCodesPage, SecondFactorPage};
+use crate::audit::{self, Action, AuditEvent};
 use crate::domain::{ClientRecord, Digest};
 use crate::mfa::enrolment::{self, Proof};
 use crate::mfa::limits::{self, Kind};
@@ -265,7 +266,12 @@ async fn verify_run(
         Ok(proof) => proof,
         Err(e @ (MfaError::WrongCode | MfaError::Replayed)) => {
             attempt.failed();
-            tracing::info!(target: "audit", event = "mfa.failed", sub, reason = %e, "second factor refused");
+            let shown = address.map(|a| a.to_string());
+            let event = AuditEvent::new(Action::SecondFactorFailed, Some(&sub))
+                .app(&flow.client.client_id)
+                .from_address(shown.as_deref())
+                .failed(e.to_string());
+            audit::record(state, event).await;
             let message = if matches!(e, MfaError::Replayed) {
                 REPLAYED
             } else {

@@ -4,6 +4,7 @@ use super::errors::PageError;
 use super::respond::{self, html, redirect};
 use super::second_factor::{self, address, LOCKED};
 use super::views::SignInPage;
+use crate::audit::{self, Action, AuditEvent};
 use crate::directory::{DirectoryError, DirectoryUser};
 use crate::mfa::limits::{self, Kind};
 use crate::session::{self, pending, FLOW_COOKIE, SESSION_COOKIE};
@@ -104,11 +105,16 @@ async fn run(
     let Some(password) = form.password.filter(|_| !username.is_empty()) else {
         return again("Enter your username and password.", StatusCode::BAD_REQUEST);
     };
+    let shown = address.map(|a| a.to_string());
     let user = match check_password(state, username, &password, address).await? {
         Ok(user) => user,
         Err(Refusal::Locked) => return again(LOCKED, StatusCode::TOO_MANY_REQUESTS),
         Err(Refusal::Invalid) => {
-            tracing::info!(target: "audit", event = "signin.failed", client_id = %client.client_id, "sign-in refused: invalid credentials");
+            let event = AuditEvent::new(Action::SignIn, Some(username))
+                .app(&client.client_id)
+                .from_address(shown.as_deref())
+                .failed("wrong username or password");
+            audit::record(state, event).await;
             return again(
                 "The username or password is incorrect.",
                 StatusCode::UNAUTHORIZED,
@@ -122,7 +128,10 @@ async fn run(
         .ok_or_else(|| {
             PageError::UnusableAccount(format!("{} has no subject attribute", user.dn))
         })?;
-    tracing::info!(sub = claims.sub(), client_id = %client.client_id, "signed in");
+    let event = AuditEvent::new(Action::SignIn, Some(claims.sub()))
+        .app(&client.client_id)
+        .from_address(shown.as_deref());
+    audit::record(state, event).await;
 
     let session_id = start_session(state, jar, claims.clone()).await?;
 
@@ -183,7 +192,7 @@ async fn start_session(
     if let Some(old) = jar.get(SESSION_COOKIE) {
         session::destroy(state, old.value_str()).await?;
     }
-    let session_id = session::create(state, claims).await?;
+    let session_id = session::create(state, claims, vec!["pwd".to_owned()]).await?;
     jar.add(respond::cookie(
         state,
         SESSION_COOKIE,

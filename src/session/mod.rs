@@ -28,16 +28,20 @@ pub struct SessionRecord {
     pub expires_at: UnixTime,
 }
 
-/// Starts a session under a fresh id (never reusing one the browser brought) and answers the
-/// cookie value.
-pub async fn create(state: &AppState, claims: Claims) -> Result<String, StoreError> {
+/// Starts a session under a fresh id (never reusing one the browser brought) for a user who
+/// authenticated with the methods `amr` (RFC 8176: `pwd`, `otp`); answers the cookie value.
+pub async fn create(
+    state: &AppState,
+    claims: Claims,
+    amr: Vec<String>,
+) -> Result<String, StoreError> {
     let now = state.now();
     let ttl = state.settings.session.ttl_secs;
     let id = random_id(32);
     let record = SessionRecord {
         claims,
         auth_time: now,
-        amr: vec!["pwd".into()],
+        amr,
         expires_at: now + ttl,
     };
     let json = serde_json::to_string(&record).map_err(|e| StoreError::Corrupt(e.to_string()))?;

@@ -5,6 +5,8 @@
 //! follows the injected [`Clock`], and expired entries are swept now and then so that a long-running
 //! process does not keep every token it ever issued.
 
+mod lifecycle;
+
 use super::{
     AccessRecord, CodeRecord, Issuance, Namespace, Redemption, RefreshRecord, Rotation, Store,
     StoreError, StoredCode, StoredRefresh,
@@ -68,6 +70,7 @@ struct State {
     access: HashMap<Digest, Timed<AccessRecord>>,
     refresh: HashMap<Digest, Timed<RefreshEntry>>,
     grants: HashMap<String, Timed<HashSet<TokenRef>>>,
+    lifecycle: lifecycle::Lifecycle,
     next_purge: UnixTime,
     mfa: mfa::MfaMaps,
 }
@@ -100,6 +103,7 @@ impl State {
                 TokenRef::Refresh(d) => refresh.contains_key(d),
             });
         }
+        self.purge_lifecycle(now);
     }
 
     /// Writes the tokens of an issuance and indexes them under their grant.
@@ -131,6 +135,8 @@ impl State {
         grant
             .value
             .insert(TokenRef::Refresh(issue.refresh_digest.clone()));
+        let client = issue.access.client_id.clone();
+        self.index(&client, lifecycle::Issued::Grant(issue.grant_id.clone()));
     }
 
     fn revoke(&mut self, grant_id: &str) {
@@ -235,6 +241,7 @@ impl Store for MemoryStore {
         state
             .codes
             .insert(code.clone(), Timed::new(stored, now, ttl));
+        state.index(&record.client_id, lifecycle::Issued::Code(code.clone()));
         Ok(())
     }
 
@@ -363,6 +370,49 @@ impl Store for MemoryStore {
 
     async fn delete_second_factor(&self, sub: &str) -> Result<bool, StoreError> {
         Ok(self.lock().0.delete_second_factor(sub))
+    }
+
+    // --- Connected Apps lifecycle, audit log, app doctor (see `memory/lifecycle.rs`) -----------
+
+    async fn delete_client(&self, id: &ClientId) -> Result<(), StoreError> {
+        self.lock().0.clients.remove(id);
+        Ok(())
+    }
+
+    async fn revoke_client(&self, id: &ClientId) -> Result<(), StoreError> {
+        self.lock().0.revoke_client(id);
+        Ok(())
+    }
+
+    async fn append_audit(
+        &self,
+        at: UnixTime,
+        event: &str,
+        retention: u64,
+    ) -> Result<(), StoreError> {
+        self.lock().0.append_audit(at, event, retention);
+        Ok(())
+    }
+
+    async fn audit_events(&self, offset: usize, limit: usize) -> Result<Vec<String>, StoreError> {
+        Ok(self.lock().0.audit_events(offset, limit))
+    }
+
+    async fn push_failure(
+        &self,
+        id: &ClientId,
+        event: &str,
+        keep: usize,
+        ttl: u64,
+    ) -> Result<(), StoreError> {
+        let (mut state, now) = self.lock();
+        state.push_failure(id, event, keep, ttl, now);
+        Ok(())
+    }
+
+    async fn failures(&self, id: &ClientId) -> Result<Vec<String>, StoreError> {
+        let (mut state, now) = self.lock();
+        Ok(state.failures(id, now))
     }
 }
 

@@ -46,6 +46,12 @@ pub enum Namespace {
     OtpUsed,
     /// An authenticator being set up, keyed by the user's subject (`mfasetup:`).
     MfaSetup,
+    // --- admin screen and app lifecycle ---
+    /// An admin screen sign-in (idle timeout, CSRF token), keyed by the digest of the SSO
+    /// session cookie (`admscr:`).
+    AdminScreen,
+    /// When an app last obtained tokens, keyed by client id (`lastused:`).
+    AppLastUsed,
 }
 
 impl Namespace {
@@ -58,6 +64,8 @@ impl Namespace {
             Namespace::AdminToken => "admtok:",
             Namespace::OtpUsed => "otpused:",
             Namespace::MfaSetup => "mfasetup:",
+            Namespace::AdminScreen => "admscr:",
+            Namespace::AppLastUsed => "lastused:",
         }
     }
 }
@@ -182,4 +190,36 @@ pub trait Store: Send + Sync + 'static {
     async fn recovery_codes_left(&self, sub: &str) -> Result<u64, StoreError>;
     /// Deletes a user's enrolment and recovery codes; answers whether there was one.
     async fn delete_second_factor(&self, sub: &str) -> Result<bool, StoreError>;
+    // --- Connected Apps lifecycle, audit log, app doctor --------------------------------------
+    //
+    // `put_code`, `redeem_code` and `rotate_refresh` also index what they write under the
+    // client (`CodeRecord::client_id`, `AccessRecord::client_id`), in the same atomic step, so
+    // that `revoke_client` finds every live code and token of an app.
+
+    /// Deletes a client record; deleting an absent client is not an error. Its codes and
+    /// tokens are left to [`Store::revoke_client`].
+    async fn delete_client(&self, id: &ClientId) -> Result<(), StoreError>;
+    /// Deletes every code and every access and refresh token issued to a client. Idempotent.
+    async fn revoke_client(&self, id: &ClientId) -> Result<(), StoreError>;
+    /// Appends an audit event (JSON, unique) stamped `at`, and forgets events stamped before
+    /// `at - retention`.
+    async fn append_audit(
+        &self,
+        at: UnixTime,
+        event: &str,
+        retention: u64,
+    ) -> Result<(), StoreError>;
+    /// Audit events newest first, skipping `offset` and answering at most `limit`.
+    async fn audit_events(&self, offset: usize, limit: usize) -> Result<Vec<String>, StoreError>;
+    /// Records a failed request of a client (JSON), keeping the `keep` newest for `ttl`
+    /// seconds after the last one.
+    async fn push_failure(
+        &self,
+        id: &ClientId,
+        event: &str,
+        keep: usize,
+        ttl: u64,
+    ) -> Result<(), StoreError>;
+    /// A client's recent failed requests, newest first.
+    async fn failures(&self, id: &ClientId) -> Result<Vec<String>, StoreError>;
 }

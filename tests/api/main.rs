@@ -2,14 +2,17 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod admin;
+mod audit;
 mod authorize;
 mod directory_ldap;
 mod helpers;
+mod lifecycle;
 mod mfa;
 mod mfa_admin;
 mod mfa_helpers;
 mod mfa_policy;
 mod outages;
+mod screen;
 mod service;
 mod store;
 mod support;

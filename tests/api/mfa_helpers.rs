@@ -21,7 +21,16 @@ pub async fn register_direct(app: &TestApp) -> Registered {
         public: false,
         require_pkce: false,
     };
-    let (record, secret) = apps::create(&app.state, "ada", new).await.unwrap();
+    let (record, secret) = apps::create(
+        &app.state,
+        apps::Actor {
+            sub: "ada",
+            address: None,
+        },
+        new,
+    )
+    .await
+    .unwrap();
     Registered {
         client_id: record.client_id.to_string(),
         client_secret: secret.map(|s| s.expose().to_owned()),

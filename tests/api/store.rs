@@ -2,6 +2,7 @@
 //! `MemoryStore` and once on `RedisStore` (a private redis-server, a random key prefix per test).
 
 mod fixtures;
+mod lifecycle;
 mod redis_only;
 
 use fixtures::{any_token_left, client, code_record, issuance, redeemed, Subject};

@@ -1,5 +1,6 @@
 //! `grant_type=authorization_code` (RFC 6749 §4.1.3, RFC 7636 §4.6).
 
+use crate::audit::{self, Action, AuditEvent};
 use crate::domain::ClientRecord;
 use crate::oauth::issue::{mint, TokenGrant};
 use crate::oauth::token::{TokenParams, TokenSuccess};
@@ -32,6 +33,7 @@ pub async fn exchange(
     if let Some(grant_id) = &stored.consumed_by {
         state.store.revoke_grant(grant_id).await?;
         tracing::warn!(client_id = %client.client_id, "authorization code replayed; its tokens were revoked");
+        replayed(state, client, stored.record.claims.sub(), &params.address).await;
         return Err(invalid(
             "the code has already been used; the tokens issued with it have been revoked",
         ));
@@ -83,12 +85,30 @@ pub async fn exchange(
     );
     match state.store.redeem_code(&digest, &issuance).await? {
         Redemption::Issued => {
-            tracing::info!(client_id = %client.client_id, sub = code.claims.sub(), "tokens issued for code");
+            let event = AuditEvent::new(Action::TokenIssued, Some(code.claims.sub()))
+                .app(&client.client_id)
+                .from_address(params.address.as_deref())
+                .detail(format!(
+                    "authorization code exchanged; scope `{}`",
+                    code.scopes
+                ));
+            audit::record(state, event).await;
             Ok(response)
         }
         Redemption::NotFound => Err(invalid("the code is invalid or has expired")),
-        Redemption::Replayed => Err(invalid(
-            "the code has already been used; the tokens issued with it have been revoked",
-        )),
+        Redemption::Replayed => {
+            replayed(state, client, code.claims.sub(), &params.address).await;
+            Err(invalid(
+                "the code has already been used; the tokens issued with it have been revoked",
+            ))
+        }
     }
+}
+
+async fn replayed(state: &AppState, client: &ClientRecord, sub: &str, address: &Option<String>) {
+    let event = AuditEvent::new(Action::TokenRevoked, Some(sub))
+        .app(&client.client_id)
+        .from_address(address.as_deref())
+        .detail("authorization code used twice: the tokens issued with it were revoked");
+    audit::record(state, event).await;
 }

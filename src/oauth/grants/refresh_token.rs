@@ -1,5 +1,6 @@
 //! `grant_type=refresh_token` (RFC 6749 §6, RFC 9700 §4.14): rotation with reuse detection.
 
+use crate::audit::{self, Action, AuditEvent};
 use crate::domain::{ClientRecord, ScopeSet};
 use crate::oauth::issue::{mint, TokenGrant};
 use crate::oauth::seal;
@@ -56,6 +57,8 @@ pub async fn exchange(
     let Some(claims) = claims.filter(|c| c.sub() == record.sub) else {
         state.store.revoke_grant(&record.grant_id).await?;
         tracing::info!(sub = %record.sub, "refresh refused: user no longer in the directory");
+        let why = "refresh refused: the user is no longer in the directory; the grant was revoked";
+        revoked(state, client, &record.sub, params.address.as_deref(), why).await;
         return Err(invalid("the user is no longer valid"));
     };
 
@@ -77,15 +80,39 @@ pub async fn exchange(
         .rotate_refresh(&digest, &issuance, &sealed, now, grace)
         .await?
     {
-        Rotation::Rotated => Ok(response),
+        Rotation::Rotated => {
+            let event = AuditEvent::new(Action::TokenRefreshed, Some(&record.sub))
+                .app(&client.client_id)
+                .from_address(params.address.as_deref())
+                .detail(format!("scope `{token_scopes}`"));
+            audit::record(state, event).await;
+            Ok(response)
+        }
         Rotation::Grace(sealed) => seal::open(old.expose(), &sealed)
             .ok_or_else(|| invalid("the refresh token is invalid, expired or revoked")),
         Rotation::Reused => {
             tracing::warn!(client_id = %client.client_id, sub = %record.sub, "rotated refresh token reused; grant revoked");
+            let why =
+                "a rotated refresh token was used again: every token of the grant was revoked";
+            revoked(state, client, &record.sub, params.address.as_deref(), why).await;
             Err(invalid(
                 "the refresh token has already been used; every token of this grant has been revoked",
             ))
         }
         Rotation::NotFound => Err(invalid("the refresh token is invalid, expired or revoked")),
     }
+}
+
+async fn revoked(
+    state: &AppState,
+    client: &ClientRecord,
+    sub: &str,
+    address: Option<&str>,
+    why: &str,
+) {
+    let event = AuditEvent::new(Action::TokenRevoked, Some(sub))
+        .app(&client.client_id)
+        .from_address(address)
+        .detail(why);
+    audit::record(state, event).await;
 }

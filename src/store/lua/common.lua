@@ -4,6 +4,7 @@
 --   KEYS[1] the code or refresh token being spent
 --   KEYS[2] the new access token     KEYS[3] the new refresh token
 --   KEYS[4] the index of the issuance's grant
+--   KEYS[5] the index of everything issued to the client (codes and grant indexes)
 --   ARGV[1] grant id   ARGV[2] access JSON   ARGV[3] access TTL
 --   ARGV[4] refresh JSON   ARGV[5] refresh TTL   ARGV[6] prefix of every grant index key
 
@@ -14,6 +15,21 @@ local function revoke(index)
     redis.call('DEL', key)
   end
   redis.call('DEL', index)
+end
+
+-- Adds `member` (a key) to the set `key`, which then lives at least `keep` seconds and is never
+-- shortened. A few random members are checked on the way and dropped when their key has
+-- expired, so the set of a busy app stays about as large as what is live in it.
+local function index(key, member, keep)
+  for _, old in ipairs(redis.call('SRANDMEMBER', key, 3)) do
+    if redis.call('EXISTS', old) == 0 then
+      redis.call('SREM', key, old)
+    end
+  end
+  redis.call('SADD', key, member)
+  if redis.call('TTL', key) < keep then
+    redis.call('EXPIRE', key, keep)
+  end
 end
 
 -- Writes the access and refresh tokens of the issuance in KEYS/ARGV and indexes both under
@@ -30,4 +46,5 @@ local function issue()
   if redis.call('TTL', KEYS[4]) < keep then
     redis.call('EXPIRE', KEYS[4], keep)
   end
+  index(KEYS[5], KEYS[4], keep)
 end

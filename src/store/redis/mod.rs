@@ -10,11 +10,15 @@
 //! | `{p}at:<hex>` | string, EX | access token JSON |
 //! | `{p}rt:<hex>` | hash, EXPIRE | `data`, `grant`, `rotated_at`, `sealed` |
 //! | `{p}grant:<id>` | set, EXPIRE | full keys of the grant's access and refresh tokens |
+//! | `{p}issued:<client id>` | set, EXPIRE | full keys of the client's codes and grant indexes |
+//! | `{p}audit` | sorted set | audit events (JSON) scored by time |
+//! | `{p}failures:<client id>` | list, EXPIRE | the client's recent failed requests (JSON) |
 //!
 //! `<hex>` is the SHA-256 digest of the secret: raw codes and tokens never reach Redis. Redeeming
 //! a code, rotating a refresh token and revoking a grant are each one Lua script, so they are
 //! atomic with respect to every other client of the same Redis.
 
+mod lifecycle;
 mod mfa;
 mod ops;
 mod scripts;
@@ -144,7 +148,7 @@ fn redis_error(e: &redis::RedisError) -> StoreError {
 }
 
 /// Builds every key from the store-wide prefix.
-struct Keys {
+pub(super) struct Keys {
     prefix: String,
 }
 
@@ -176,6 +180,19 @@ impl Keys {
 
     fn grant(&self, grant_id: &str) -> String {
         format!("{}{grant_id}", self.grant_prefix())
+    }
+
+    /// Index of everything issued to a client (codes, grant indexes).
+    fn issued(&self, client: &crate::domain::ClientId) -> String {
+        format!("{}issued:{}", self.prefix, client.as_str())
+    }
+
+    fn audit(&self) -> String {
+        format!("{}audit", self.prefix)
+    }
+
+    fn failures(&self, client: &crate::domain::ClientId) -> String {
+        format!("{}failures:{}", self.prefix, client.as_str())
     }
 }
 

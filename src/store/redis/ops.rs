@@ -23,6 +23,7 @@ impl RedisStore {
         call.key(self.keys.access(&issue.access_digest))
             .key(self.keys.refresh(&issue.refresh_digest))
             .key(self.keys.grant(&issue.grant_id))
+            .key(self.keys.issued(&issue.access.client_id))
             .arg(&issue.grant_id)
             .arg(encode("access token", &issue.access)?)
             .arg(issue.access_ttl)
@@ -99,23 +100,13 @@ impl Store for RedisStore {
         record: &CodeRecord,
         ttl: u64,
     ) -> Result<(), StoreError> {
-        let key = self.keys.code(code);
-        let mut pipe = redis::pipe();
-        // One transaction, so no reader ever sees the code without its TTL.
-        pipe.atomic()
-            .cmd("DEL")
-            .arg(&key)
-            .ignore()
-            .cmd("HSET")
-            .arg(&key)
-            .arg("data")
+        // One script, so no reader ever sees the code without its TTL or outside the index.
+        let mut call = self.scripts.put_code.key(self.keys.code(code));
+        call.key(self.keys.issued(&record.client_id))
             .arg(encode("code", record)?)
-            .ignore()
-            .cmd("EXPIRE")
-            .arg(&key)
-            .arg(ttl)
-            .ignore();
-        self.call(Request::Pipe(&pipe)).await
+            .arg(ttl);
+        let _: i64 = self.call(Request::Script(&call)).await?;
+        Ok(())
     }
 
     async fn code(&self, code: &Digest) -> Result<Option<StoredCode>, StoreError> {
@@ -243,5 +234,42 @@ impl Store for RedisStore {
 
     async fn delete_second_factor(&self, sub: &str) -> Result<bool, StoreError> {
         self.delete_enrolment(sub).await
+    }
+
+    // --- Connected Apps lifecycle, audit log, app doctor (see `lifecycle.rs`) -----------------
+
+    async fn delete_client(&self, id: &ClientId) -> Result<(), StoreError> {
+        self.remove_client(id).await
+    }
+
+    async fn revoke_client(&self, id: &ClientId) -> Result<(), StoreError> {
+        self.revoke_everything_of(id).await
+    }
+
+    async fn append_audit(
+        &self,
+        at: UnixTime,
+        event: &str,
+        retention: u64,
+    ) -> Result<(), StoreError> {
+        self.add_audit(at, event, retention).await
+    }
+
+    async fn audit_events(&self, offset: usize, limit: usize) -> Result<Vec<String>, StoreError> {
+        self.read_audit(offset, limit).await
+    }
+
+    async fn push_failure(
+        &self,
+        id: &ClientId,
+        event: &str,
+        keep: usize,
+        ttl: u64,
+    ) -> Result<(), StoreError> {
+        self.add_failure(id, event, keep, ttl).await
+    }
+
+    async fn failures(&self, id: &ClientId) -> Result<Vec<String>, StoreError> {
+        self.read_failures(id).await
     }
 }

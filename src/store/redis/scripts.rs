@@ -18,6 +18,15 @@ const REVOKE: &str = concat!(
     include_str!("../lua/revoke.lua")
 );
 
+const PUT_CODE: &str = concat!(
+    include_str!("../lua/common.lua"),
+    include_str!("../lua/put_code.lua")
+);
+const REVOKE_CLIENT: &str = concat!(
+    include_str!("../lua/common.lua"),
+    include_str!("../lua/revoke_client.lua")
+);
+
 /// The loaded scripts.
 pub(super) struct Scripts {
     /// Redeems a code: see `redeem.lua`.
@@ -26,6 +35,10 @@ pub(super) struct Scripts {
     pub(super) rotate: Script,
     /// Revokes a grant: see `revoke.lua`.
     pub(super) revoke: Script,
+    /// Stores a code and indexes it under its client: see `put_code.lua`.
+    pub(super) put_code: Script,
+    /// Revokes every code and grant of a client: see `revoke_client.lua`.
+    pub(super) revoke_client: Script,
 }
 
 impl Scripts {
@@ -34,6 +47,8 @@ impl Scripts {
             redeem: Script::new(REDEEM),
             rotate: Script::new(ROTATE),
             revoke: Script::new(REVOKE),
+            put_code: Script::new(PUT_CODE),
+            revoke_client: Script::new(REVOKE_CLIENT),
         }
     }
 }

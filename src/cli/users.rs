@@ -1,8 +1,8 @@
 //! `sso-bridge users …`: a superadmin's reset of a user's second factor, and setting up one's
 //! own second factor from a terminal (how the first superadmin enrols before any app exists).
 
+use super::connection::{client, password, Connection};
 use crate::admin::client::{AdminClient, ClientError};
-use crate::cli::{client, password, Connection};
 use clap::Subcommand;
 use qrcode::render::unicode::Dense1x2;
 use qrcode::QrCode;

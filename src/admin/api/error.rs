@@ -1,0 +1,114 @@
+//! Error responses of the admin API: the one place admin failures become HTTP.
+
+use crate::admin::apps::AppError;
+use crate::admin::guard::GuardError;
+use crate::oauth::error::ErrorBody;
+use crate::store::StoreError;
+use poem_openapi::payload::Json;
+use poem_openapi::ApiResponse;
+
+/// Error responses of the admin API.
+#[derive(ApiResponse)]
+#[oai(bad_request_handler = "admin_bad_request")]
+pub enum AdminError {
+    /// invalid_request: the body is malformed or a field is invalid (the description says which).
+    #[oai(status = 400)]
+    BadRequest(Json<ErrorBody>),
+    /// unauthorized: wrong credentials, or a missing, expired or unknown admin token.
+    #[oai(status = 401)]
+    Unauthorized(Json<ErrorBody>),
+    /// forbidden: the account is not a superadmin.
+    #[oai(status = 403)]
+    Forbidden(Json<ErrorBody>),
+    /// not_found: no such app.
+    #[oai(status = 404)]
+    NotFound(Json<ErrorBody>),
+    /// temporarily_unavailable: the store or directory is unreachable.
+    #[oai(status = 503)]
+    Unavailable(Json<ErrorBody>),
+    /// too_many_attempts: too many failed password or second-factor attempts for the account
+    /// or the client address; wait and retry.
+    #[oai(status = 429)]
+    TooManyRequests(Json<ErrorBody>),
+    /// server_error: the second factor cannot be checked (details in the server log).
+    #[oai(status = 500)]
+    ServerError(Json<ErrorBody>),
+}
+
+pub(crate) fn body(error: &str, description: impl Into<String>) -> Json<ErrorBody> {
+    Json(ErrorBody {
+        error: error.into(),
+        error_description: description.into(),
+    })
+}
+
+impl AdminError {
+    /// invalid_request with `description`.
+    pub fn bad_request(description: String) -> Self {
+        AdminError::BadRequest(body("invalid_request", description))
+    }
+}
+
+fn admin_bad_request(err: poem::Error) -> AdminError {
+    AdminError::BadRequest(body("invalid_request", format!("malformed request: {err}")))
+}
+
+impl From<GuardError> for AdminError {
+    fn from(err: GuardError) -> Self {
+        match err {
+            GuardError::Unauthenticated => AdminError::Unauthorized(body(
+                "unauthorized",
+                "wrong username or password, or the admin token is missing or expired",
+            )),
+            GuardError::Forbidden => AdminError::Forbidden(body(
+                "forbidden",
+                "only superadmins may manage connected apps",
+            )),
+            GuardError::Directory(cause) => {
+                tracing::error!(%cause, "admin sign-in: directory unavailable");
+                AdminError::Unavailable(body(
+                    "temporarily_unavailable",
+                    "the directory is unavailable",
+                ))
+            }
+            GuardError::Store(e) => e.into(),
+            GuardError::Locked => AdminError::TooManyRequests(body(
+                "too_many_attempts",
+                "too many failed attempts; try again later",
+            )),
+            GuardError::SecondFactorRequired => AdminError::Unauthorized(body(
+                "mfa_required",
+                "this account must pass a second factor: send the current code of its authenticator app (or a recovery code) as `otp`",
+            )),
+            GuardError::EnrolmentRequired => AdminError::Unauthorized(body(
+                "mfa_enrolment_required",
+                "this account must set up a second factor first: run `sso-bridge users enrol-mfa`, or sign in to any app in the browser",
+            )),
+            GuardError::WrongSecondFactor => AdminError::Unauthorized(body(
+                "invalid_otp",
+                "the second-factor code is wrong or was already used",
+            )),
+            GuardError::SecondFactor(cause) => {
+                tracing::error!(%cause, "admin sign-in: second factor unusable");
+                AdminError::ServerError(body("server_error", "the second factor cannot be checked"))
+            }
+        }
+    }
+}
+
+impl From<StoreError> for AdminError {
+    fn from(err: StoreError) -> Self {
+        tracing::error!(error = %err, "admin API: store failure");
+        AdminError::Unavailable(body("temporarily_unavailable", "the store is unavailable"))
+    }
+}
+
+impl From<AppError> for AdminError {
+    fn from(err: AppError) -> Self {
+        match err {
+            AppError::Store(e) => e.into(),
+            AppError::NotFound(_) => AdminError::NotFound(body("not_found", err.to_string())),
+            other => AdminError::BadRequest(body("invalid_request", other.to_string())),
+        }
+    }
+}

@@ -1,0 +1,335 @@
+//! The admin API (`/admin/api/...`): what the CLI calls. Superadmins only.
+//!
+//! Every operation but sign-in needs `Authorization: Bearer <admin token>`. A bearer header is
+//! never sent by a browser on its own, so these state-changing calls need no CSRF token.
+
+mod error;
+mod types;
+
+pub(crate) use error::body;
+pub use error::AdminError;
+pub use types::*;
+
+use super::apps::{self, Actor, Changes, NewApp};
+use super::doctor;
+use super::guard::{self, AdminSession};
+use crate::audit::{self, AuditFilter};
+use crate::state::AppState;
+use poem::web::Data;
+use poem::Request;
+use poem_openapi::param::{Path, Query};
+use poem_openapi::payload::Json;
+use poem_openapi::{ApiResponse, OpenApi, Tags};
+use secrecy::SecretString;
+
+#[derive(Tags)]
+enum AdminTags {
+    /// Connected Apps administration (superadmins only).
+    #[oai(rename = "Admin")]
+    Admin,
+}
+
+/// Responses of the sign-in operation.
+#[derive(ApiResponse)]
+enum SignInResponse {
+    /// Signed in.
+    #[oai(status = 200)]
+    Ok(Json<AdminToken>),
+}
+
+/// Responses of app creation.
+#[derive(ApiResponse)]
+enum CreateResponse {
+    /// Registered; the secret is in this response only.
+    #[oai(status = 201)]
+    Created(Json<AppWithSecret>),
+}
+
+/// Responses of app deletion.
+#[derive(ApiResponse)]
+enum DeleteResponse {
+    /// Deleted; every code and token of the app was revoked.
+    #[oai(status = 204)]
+    Deleted,
+}
+
+/// The admin API.
+pub struct AdminApi;
+
+/// The signed-in superadmin of a request, and where it came from.
+pub(crate) struct Caller {
+    session: AdminSession,
+    address: Option<String>,
+}
+
+impl Caller {
+    /// The superadmin's user id.
+    pub(crate) fn sub(&self) -> &str {
+        &self.session.sub
+    }
+
+    /// Where the request came from.
+    pub(crate) fn address(&self) -> Option<&str> {
+        self.address.as_deref()
+    }
+
+    fn actor(&self) -> Actor<'_> {
+        Actor {
+            sub: &self.session.sub,
+            address: self.address.as_deref(),
+        }
+    }
+}
+
+pub(crate) async fn admin(req: &Request, state: &AppState) -> Result<Caller, AdminError> {
+    let header = req
+        .headers()
+        .get(poem::http::header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok());
+    Ok(Caller {
+        session: guard::check(state, header).await?,
+        address: audit::address_of(req),
+    })
+}
+
+#[OpenApi(prefix_path = "/admin/api", tag = "AdminTags::Admin")]
+impl AdminApi {
+    /// Sign in as a superadmin
+    ///
+    /// Checks the directory password and the `superadmin` role, then the second factor (`otp`)
+    /// when the account's policy asks for one; answers a short-lived admin token. Failed
+    /// attempts are limited per account and per client address.
+    #[oai(path = "/session", method = "post", operation_id = "admin_sign_in")]
+    async fn sign_in(
+        &self,
+        req: &Request,
+        Data(state): Data<&AppState>,
+        body: Json<AdminSignIn>,
+    ) -> Result<SignInResponse, AdminError> {
+        let password = SecretString::from(body.0.password);
+        let address = req.remote_addr().as_socket_addr().map(|a| a.ip());
+        let (token, ttl) = guard::sign_in(
+            state,
+            body.0.username.trim(),
+            &password,
+            body.0.otp.as_deref(),
+            address,
+        )
+        .await?;
+        Ok(SignInResponse::Ok(Json(AdminToken {
+            token: token.expose().to_owned(),
+            token_type: "Bearer".into(),
+            expires_in: ttl,
+        })))
+    }
+
+    /// List connected apps
+    #[oai(path = "/apps", method = "get", operation_id = "list_apps")]
+    async fn list(
+        &self,
+        req: &Request,
+        Data(state): Data<&AppState>,
+    ) -> Result<Json<AppList>, AdminError> {
+        admin(req, state).await?;
+        let apps = apps::list(state).await?;
+        Ok(Json(AppList {
+            apps: apps.iter().map(App::from).collect(),
+        }))
+    }
+
+    /// Register a connected app
+    ///
+    /// Issues a client id and, for a confidential app, a client secret of 256 random bits. The
+    /// secret is shown in this response only; the service keeps just its SHA-256 digest.
+    #[oai(path = "/apps", method = "post", operation_id = "create_app")]
+    async fn create(
+        &self,
+        req: &Request,
+        Data(state): Data<&AppState>,
+        body: Json<CreateApp>,
+    ) -> Result<CreateResponse, AdminError> {
+        let caller = admin(req, state).await?;
+        let new = NewApp {
+            name: body.0.name,
+            redirect_uris: body.0.redirect_uris,
+            public: body.0.public,
+            require_pkce: body.0.require_pkce,
+        };
+        let (record, secret) = apps::create(state, caller.actor(), new).await?;
+        let secret = secret.map(|s| s.expose().to_owned());
+        Ok(CreateResponse::Created(Json(AppWithSecret::new(
+            &record, secret,
+        ))))
+    }
+
+    /// Show one connected app
+    #[oai(path = "/apps/:client_id", method = "get", operation_id = "show_app")]
+    async fn show(
+        &self,
+        req: &Request,
+        Data(state): Data<&AppState>,
+        client_id: Path<String>,
+    ) -> Result<Json<App>, AdminError> {
+        admin(req, state).await?;
+        let app = apps::find(state, &client_id.0).await?;
+        Ok(Json(App::from(&app)))
+    }
+
+    /// Edit a connected app
+    ///
+    /// Changes the name, the redirect URIs (replacing all of them) or the PKCE rule; absent
+    /// fields stay as they are.
+    #[oai(
+        path = "/apps/:client_id",
+        method = "patch",
+        operation_id = "update_app"
+    )]
+    async fn update(
+        &self,
+        req: &Request,
+        Data(state): Data<&AppState>,
+        client_id: Path<String>,
+        body: Json<UpdateApp>,
+    ) -> Result<Json<App>, AdminError> {
+        let caller = admin(req, state).await?;
+        let changes = Changes {
+            name: body.0.name,
+            redirect_uris: body.0.redirect_uris,
+            require_pkce: body.0.require_pkce,
+        };
+        let app = apps::update(state, caller.actor(), &client_id.0, changes).await?;
+        Ok(Json(App::from(&app)))
+    }
+
+    /// Rotate an app's secret
+    ///
+    /// Issues a new secret, shown in this response only; the old secret stops working at once.
+    #[oai(
+        path = "/apps/:client_id/secret",
+        method = "post",
+        operation_id = "rotate_secret"
+    )]
+    async fn rotate(
+        &self,
+        req: &Request,
+        Data(state): Data<&AppState>,
+        client_id: Path<String>,
+    ) -> Result<Json<AppWithSecret>, AdminError> {
+        let caller = admin(req, state).await?;
+        let (app, secret) = apps::rotate_secret(state, caller.actor(), &client_id.0).await?;
+        Ok(Json(AppWithSecret::new(
+            &app,
+            Some(secret.expose().to_owned()),
+        )))
+    }
+
+    /// Disable an app
+    ///
+    /// Its token requests get `invalid_client`, its authorize requests an error page, and every
+    /// code and token it holds is revoked (they stop working at userinfo).
+    #[oai(
+        path = "/apps/:client_id/disable",
+        method = "post",
+        operation_id = "disable_app"
+    )]
+    async fn disable(
+        &self,
+        req: &Request,
+        Data(state): Data<&AppState>,
+        client_id: Path<String>,
+    ) -> Result<Json<App>, AdminError> {
+        let caller = admin(req, state).await?;
+        let app = apps::set_enabled(state, caller.actor(), &client_id.0, false).await?;
+        Ok(Json(App::from(&app)))
+    }
+
+    /// Enable an app again
+    #[oai(
+        path = "/apps/:client_id/enable",
+        method = "post",
+        operation_id = "enable_app"
+    )]
+    async fn enable(
+        &self,
+        req: &Request,
+        Data(state): Data<&AppState>,
+        client_id: Path<String>,
+    ) -> Result<Json<App>, AdminError> {
+        let caller = admin(req, state).await?;
+        let app = apps::set_enabled(state, caller.actor(), &client_id.0, true).await?;
+        Ok(Json(App::from(&app)))
+    }
+
+    /// Delete an app
+    ///
+    /// Removes the registration and revokes every code and token of the app.
+    #[oai(
+        path = "/apps/:client_id",
+        method = "delete",
+        operation_id = "delete_app"
+    )]
+    async fn delete(
+        &self,
+        req: &Request,
+        Data(state): Data<&AppState>,
+        client_id: Path<String>,
+    ) -> Result<DeleteResponse, AdminError> {
+        let caller = admin(req, state).await?;
+        apps::delete(state, caller.actor(), &client_id.0).await?;
+        Ok(DeleteResponse::Deleted)
+    }
+
+    /// An app's recent failed requests (app doctor)
+    ///
+    /// The last failed authorize and token requests of the app, newest first, each with the
+    /// problem and its fix in plain words.
+    #[oai(
+        path = "/apps/:client_id/failures",
+        method = "get",
+        operation_id = "app_failures"
+    )]
+    async fn failures(
+        &self,
+        req: &Request,
+        Data(state): Data<&AppState>,
+        client_id: Path<String>,
+    ) -> Result<Json<FailureList>, AdminError> {
+        admin(req, state).await?;
+        let app = apps::find(state, &client_id.0).await?;
+        let failures = doctor::recent(state, &app.client_id).await?;
+        Ok(Json(FailureList {
+            failures: failures.into_iter().map(Failure::from).collect(),
+        }))
+    }
+
+    /// Read the audit log
+    ///
+    /// Events newest first (at most `limit`, default 100, up to 1000), optionally only one
+    /// `action`, one `client_id`, an `actor` containing the given text, or failures only.
+    #[oai(path = "/audit", method = "get", operation_id = "audit_log")]
+    #[allow(clippy::too_many_arguments)]
+    async fn audit_log(
+        &self,
+        req: &Request,
+        Data(state): Data<&AppState>,
+        action: Query<Option<String>>,
+        client_id: Query<Option<String>>,
+        actor: Query<Option<String>>,
+        failures_only: Query<Option<bool>>,
+        limit: Query<Option<usize>>,
+    ) -> Result<Json<AuditList>, AdminError> {
+        admin(req, state).await?;
+        let filter = AuditFilter::parse(
+            action.0.as_deref(),
+            client_id.0.as_deref(),
+            actor.0.as_deref(),
+            failures_only.0.unwrap_or(false),
+        )
+        .map_err(AdminError::bad_request)?;
+        let limit = limit.0.unwrap_or(100).clamp(1, 1000);
+        let events = audit::search(state, &filter, limit).await?;
+        Ok(Json(AuditList {
+            events: events.into_iter().map(AuditEntry::from).collect(),
+        }))
+    }
+}

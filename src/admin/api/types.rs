@@ -1,0 +1,204 @@
+//! Request and response bodies of the admin API.
+
+use crate::audit::AuditRecord;
+use crate::domain::ClientRecord;
+use poem_openapi::Object;
+
+/// Directory credentials of a superadmin.
+#[derive(Object)]
+pub struct AdminSignIn {
+    /// Directory username.
+    pub username: String,
+    /// Directory password.
+    #[oai(write_only)]
+    pub password: String,
+    /// Second-factor code, for accounts whose policy requires one.
+    #[oai(write_only)]
+    pub otp: Option<String>,
+}
+
+/// An admin token: send it as `Authorization: Bearer` to the other admin operations.
+#[derive(Object)]
+pub struct AdminToken {
+    /// The token.
+    pub token: String,
+    /// Always `Bearer`.
+    pub token_type: String,
+    /// Seconds until it expires.
+    pub expires_in: u64,
+}
+
+/// A connected app as the admin API shows it (never its secret).
+#[derive(Object)]
+pub struct App {
+    /// Public identifier.
+    pub client_id: String,
+    /// Display name.
+    pub name: String,
+    /// Registered callback URLs.
+    pub redirect_uris: Vec<String>,
+    /// `confidential` (has a secret) or `public` (native/mobile, PKCE).
+    #[oai(rename = "type")]
+    pub app_type: String,
+    /// Whether authorize requests must carry a PKCE challenge.
+    pub require_pkce: bool,
+    /// Whether the app may sign users in.
+    pub enabled: bool,
+    /// Superadmin who registered it.
+    pub created_by: String,
+    /// Registration time, Unix seconds.
+    pub created_at: u64,
+}
+
+impl From<&ClientRecord> for App {
+    fn from(c: &ClientRecord) -> Self {
+        App {
+            client_id: c.client_id.to_string(),
+            name: c.name.clone(),
+            redirect_uris: c.redirect_uris.iter().map(|r| r.to_string()).collect(),
+            app_type: if c.is_public() {
+                "public"
+            } else {
+                "confidential"
+            }
+            .into(),
+            require_pkce: c.require_pkce,
+            enabled: c.enabled,
+            created_by: c.created_by.clone(),
+            created_at: c.created_at,
+        }
+    }
+}
+
+/// Every registered app.
+#[derive(Object)]
+pub struct AppList {
+    /// The apps, by name.
+    pub apps: Vec<App>,
+}
+
+/// A new app to register.
+#[derive(Object)]
+pub struct CreateApp {
+    /// Display name shown on the consent page (1–100 characters).
+    pub name: String,
+    /// Callback URLs, matched exactly: https (http only for loopback), or a private-use scheme
+    /// for native apps; no fragment, no wildcard.
+    pub redirect_uris: Vec<String>,
+    /// A native or mobile app without a secret; it must use PKCE.
+    #[oai(default)]
+    pub public: bool,
+    /// Whether a confidential app must use PKCE (public apps always must).
+    #[oai(default)]
+    pub require_pkce: bool,
+}
+
+/// Changes to an app; absent fields stay as they are.
+#[derive(Object)]
+pub struct UpdateApp {
+    /// New display name (1–100 characters).
+    pub name: Option<String>,
+    /// New callback URLs, replacing the registered ones.
+    pub redirect_uris: Option<Vec<String>>,
+    /// Whether a confidential app must use PKCE (public apps always must).
+    pub require_pkce: Option<bool>,
+}
+
+/// An app with credentials just issued. The secret is shown only here, once.
+#[derive(Object)]
+pub struct AppWithSecret {
+    /// Public identifier.
+    pub client_id: String,
+    /// The secret, for confidential apps; store it now, it cannot be shown again.
+    #[oai(skip_serializing_if_is_none)]
+    pub client_secret: Option<String>,
+    /// Display name.
+    pub name: String,
+    /// Registered callback URLs.
+    pub redirect_uris: Vec<String>,
+    /// `confidential` or `public`.
+    #[oai(rename = "type")]
+    pub app_type: String,
+    /// Whether authorize requests must carry a PKCE challenge.
+    pub require_pkce: bool,
+}
+
+impl AppWithSecret {
+    /// The view of `record` with `secret`.
+    pub fn new(record: &ClientRecord, secret: Option<String>) -> Self {
+        let view = App::from(record);
+        AppWithSecret {
+            client_id: view.client_id,
+            client_secret: secret,
+            name: view.name,
+            redirect_uris: view.redirect_uris,
+            app_type: view.app_type,
+            require_pkce: view.require_pkce,
+        }
+    }
+}
+
+/// One failed request of an app, in plain words (the app doctor).
+#[derive(Object)]
+pub struct Failure {
+    /// When, Unix seconds.
+    pub at: u64,
+    /// `authorize` or `token`.
+    pub endpoint: String,
+    /// What went wrong.
+    pub problem: String,
+    /// What to change.
+    #[oai(skip_serializing_if_is_none)]
+    pub fix: Option<String>,
+}
+
+/// An app's recent failed requests, newest first.
+#[derive(Object)]
+pub struct FailureList {
+    /// The failures.
+    pub failures: Vec<Failure>,
+}
+
+/// One audit event.
+#[derive(Object)]
+pub struct AuditEntry {
+    /// When, Unix seconds.
+    pub at: u64,
+    /// What: `sign_in`, `admin_sign_in`, `app_created`, `token_issued`, …
+    pub action: String,
+    /// Who (user id or username), when a person acted.
+    #[oai(skip_serializing_if_is_none)]
+    pub actor: Option<String>,
+    /// Which app.
+    #[oai(skip_serializing_if_is_none)]
+    pub client_id: Option<String>,
+    /// From which address.
+    #[oai(skip_serializing_if_is_none)]
+    pub address: Option<String>,
+    /// Whether it succeeded.
+    pub success: bool,
+    /// Failure reason or what changed.
+    #[oai(skip_serializing_if_is_none)]
+    pub detail: Option<String>,
+}
+
+impl From<AuditRecord> for AuditEntry {
+    fn from(r: AuditRecord) -> Self {
+        AuditEntry {
+            at: r.at,
+            action: r.action.as_str().to_owned(),
+            actor: r.actor,
+            client_id: r.client_id,
+            address: r.address,
+            success: r.success,
+            detail: r.detail,
+        }
+    }
+}
+
+/// Audit events, newest first.
+#[derive(Object)]
+pub struct AuditList {
+    /// The events.
+    pub events: Vec<AuditEntry>,
+}

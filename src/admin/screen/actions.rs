@@ -1,0 +1,130 @@
+//! The action buttons of an app's page: rotate the secret (shown once), disable / enable, and
+//! delete after a confirmation page.
+
+use super::apps::{as_admin, not_found, see_other};
+use super::page;
+use super::views::{AppRow, DeleteView, SecretView};
+use crate::admin::apps;
+use crate::state::AppState;
+use poem::http::StatusCode;
+use poem::web::cookie::CookieJar;
+use poem::web::{Data, Form, Path};
+use poem::{handler, Request, Response};
+use serde::Deserialize;
+
+/// A form that carries only the CSRF token (the action buttons).
+#[derive(Debug, Deserialize)]
+pub struct ButtonForm {
+    #[serde(default)]
+    csrf_token: Option<String>,
+}
+
+fn token(form: poem::Result<Form<ButtonForm>>) -> Option<String> {
+    form.ok().and_then(|f| f.0.csrf_token)
+}
+
+/// `POST /admin/apps/:client_id/rotate`: a new secret, shown once.
+#[handler]
+pub async fn rotate(
+    req: &Request,
+    jar: &CookieJar,
+    Data(state): Data<&AppState>,
+    Path(id): Path<String>,
+    form: poem::Result<Form<ButtonForm>>,
+) -> Response {
+    as_admin(state, req, jar, |ctx| async move {
+        ctx.check(token(form).as_deref())?;
+        let (app, secret) = apps::rotate_secret(state, ctx.actor(), &id)
+            .await
+            .map_err(not_found)?;
+        let view = SecretView {
+            nav: ctx.nav("apps"),
+            heading: format!("New secret for {}", app.name),
+            app: AppRow::new(&app, None),
+            client_secret: Some(secret.expose().to_owned()),
+        };
+        page(state, StatusCode::OK, &view)
+    })
+    .await
+}
+
+async fn set_enabled(
+    state: &AppState,
+    req: &Request,
+    jar: &CookieJar,
+    id: String,
+    form: poem::Result<Form<ButtonForm>>,
+    enabled: bool,
+) -> Response {
+    as_admin(state, req, jar, |ctx| async move {
+        ctx.check(token(form).as_deref())?;
+        apps::set_enabled(state, ctx.actor(), &id, enabled)
+            .await
+            .map_err(not_found)?;
+        let done = if enabled { "enabled" } else { "disabled" };
+        see_other(&format!("/admin/apps/{id}?done={done}"))
+    })
+    .await
+}
+
+/// `POST /admin/apps/:client_id/disable`.
+#[handler]
+pub async fn disable(
+    req: &Request,
+    jar: &CookieJar,
+    Data(state): Data<&AppState>,
+    Path(id): Path<String>,
+    form: poem::Result<Form<ButtonForm>>,
+) -> Response {
+    set_enabled(state, req, jar, id, form, false).await
+}
+
+/// `POST /admin/apps/:client_id/enable`.
+#[handler]
+pub async fn enable(
+    req: &Request,
+    jar: &CookieJar,
+    Data(state): Data<&AppState>,
+    Path(id): Path<String>,
+    form: poem::Result<Form<ButtonForm>>,
+) -> Response {
+    set_enabled(state, req, jar, id, form, true).await
+}
+
+/// `GET /admin/apps/:client_id/delete`: asks for confirmation.
+#[handler]
+pub async fn confirm_delete(
+    req: &Request,
+    jar: &CookieJar,
+    Data(state): Data<&AppState>,
+    Path(id): Path<String>,
+) -> Response {
+    as_admin(state, req, jar, |ctx| async move {
+        let app = apps::find(state, &id).await.map_err(not_found)?;
+        let view = DeleteView {
+            nav: ctx.nav("apps"),
+            app: AppRow::new(&app, None),
+        };
+        page(state, StatusCode::OK, &view)
+    })
+    .await
+}
+
+/// `POST /admin/apps/:client_id/delete`: deletes the app and revokes its tokens.
+#[handler]
+pub async fn delete(
+    req: &Request,
+    jar: &CookieJar,
+    Data(state): Data<&AppState>,
+    Path(id): Path<String>,
+    form: poem::Result<Form<ButtonForm>>,
+) -> Response {
+    as_admin(state, req, jar, |ctx| async move {
+        ctx.check(token(form).as_deref())?;
+        apps::delete(state, ctx.actor(), &id)
+            .await
+            .map_err(not_found)?;
+        see_other("/admin/apps?done=deleted")
+    })
+    .await
+}

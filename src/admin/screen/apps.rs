@@ -1,0 +1,297 @@
+//! Connected Apps pages: list and search, register (secret shown once), show and edit.
+
+use super::session::Ctx;
+use super::views::{AppFormView, AppRow, AppView, AppsView, FailureRow, SecretView};
+use super::{page, respond, signed_in};
+use crate::admin::apps::{self, AppError, Changes, NewApp};
+use crate::admin::doctor;
+use crate::domain::ClientRecord;
+use crate::pages::errors::PageError;
+use crate::pages::respond::redirect;
+use crate::state::AppState;
+use poem::http::StatusCode;
+use poem::web::cookie::CookieJar;
+use poem::web::{Data, Form, Path, Query};
+use poem::{handler, Request, Response};
+use serde::Deserialize;
+use std::future::Future;
+
+/// Runs `f` for a signed-in superadmin; anyone else gets the sign-in form or the 403 page.
+pub(super) async fn as_admin<F, Fut>(
+    state: &AppState,
+    req: &Request,
+    jar: &CookieJar,
+    f: F,
+) -> Response
+where
+    F: FnOnce(Ctx) -> Fut,
+    Fut: Future<Output = Result<Response, PageError>>,
+{
+    match signed_in(state, req, jar).await {
+        Ok(ctx) => respond(state, f(ctx).await),
+        Err(response) => response,
+    }
+}
+
+pub(super) fn not_found(err: AppError) -> PageError {
+    match err {
+        AppError::Store(e) => e.into(),
+        other => PageError::AdminNotFound(format!(
+            "{}. It may have been deleted.",
+            capitalized(&other.to_string())
+        )),
+    }
+}
+
+fn capitalized(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
+}
+
+/// What a redirect's `done` parameter says on the next page.
+fn notice(done: Option<&str>) -> Option<String> {
+    let text = match done? {
+        "updated" => "Changes saved.",
+        "unchanged" => "Nothing was changed.",
+        "disabled" => "App disabled: its sign-ins and token requests are refused, and every token it held was revoked.",
+        "enabled" => "App enabled: it can sign staff in again.",
+        "deleted" => "App deleted: every code and token it held was revoked.",
+        _ => return None,
+    };
+    Some(text.to_owned())
+}
+
+pub(super) fn see_other(location: &str) -> Result<Response, PageError> {
+    Ok(redirect(StatusCode::SEE_OTHER, location))
+}
+
+/// Query of the list page.
+#[derive(Debug, Deserialize)]
+pub struct ListQuery {
+    #[serde(default)]
+    q: String,
+    done: Option<String>,
+}
+
+/// `GET /admin/apps`: every app, or those whose name or client id contains the search.
+#[handler]
+pub async fn list(
+    req: &Request,
+    jar: &CookieJar,
+    Data(state): Data<&AppState>,
+    Query(query): Query<ListQuery>,
+) -> Response {
+    as_admin(state, req, jar, |ctx| async move {
+        let all = apps::list(state).await?;
+        let needle = query.q.trim().to_lowercase();
+        let mut rows = Vec::new();
+        for app in all.iter().filter(|a| {
+            needle.is_empty()
+                || a.name.to_lowercase().contains(&needle)
+                || a.client_id.as_str().to_lowercase().contains(&needle)
+        }) {
+            rows.push(AppRow::new(
+                app,
+                apps::last_used(state, &app.client_id).await?,
+            ));
+        }
+        let view = AppsView {
+            nav: ctx.nav("apps"),
+            query: query.q.trim().to_owned(),
+            shown: rows.len(),
+            apps: rows,
+            total: all.len(),
+            notice: notice(query.done.as_deref()),
+        };
+        page(state, StatusCode::OK, &view)
+    })
+    .await
+}
+
+/// `GET /admin/apps/new`: the registration form.
+#[handler]
+pub async fn new_form(req: &Request, jar: &CookieJar, Data(state): Data<&AppState>) -> Response {
+    as_admin(state, req, jar, |ctx| async move {
+        let view = AppFormView {
+            nav: ctx.nav("apps"),
+            name: String::new(),
+            redirect_uris: String::new(),
+            public: false,
+            require_pkce: true,
+            errors: Vec::new(),
+        };
+        page(state, StatusCode::OK, &view)
+    })
+    .await
+}
+
+/// The registration form.
+#[derive(Debug, Deserialize)]
+pub struct RegisterForm {
+    #[serde(default)]
+    csrf_token: Option<String>,
+    #[serde(default)]
+    name: String,
+    #[serde(default)]
+    redirect_uris: String,
+    #[serde(default)]
+    app_type: String,
+    #[serde(default)]
+    require_pkce: Option<String>,
+}
+
+fn lines(text: &str) -> Vec<String> {
+    text.lines()
+        .map(|l| l.trim().to_owned())
+        .filter(|l| !l.is_empty())
+        .collect()
+}
+
+/// A validation failure as one message per problem (one per bad redirect URI).
+fn messages(err: &AppError) -> Vec<String> {
+    match err {
+        AppError::BadRedirectUris(all) => all.iter().map(|e| capitalized(&e.to_string())).collect(),
+        other => vec![capitalized(&other.to_string())],
+    }
+}
+
+/// `POST /admin/apps`: registers an app and shows its credentials, once.
+#[handler]
+pub async fn create(
+    req: &Request,
+    jar: &CookieJar,
+    Data(state): Data<&AppState>,
+    form: poem::Result<Form<RegisterForm>>,
+) -> Response {
+    as_admin(state, req, jar, |ctx| async move {
+        let Form(form) =
+            form.map_err(|e| PageError::BadForm(format!("The form could not be read: {e}.")))?;
+        ctx.check(form.csrf_token.as_deref())?;
+        let public = form.app_type == "public";
+        let new = NewApp {
+            name: form.name.clone(),
+            redirect_uris: lines(&form.redirect_uris),
+            public,
+            require_pkce: form.require_pkce.is_some(),
+        };
+        match apps::create(state, ctx.actor(), new).await {
+            Ok((app, secret)) => {
+                let view = SecretView {
+                    nav: ctx.nav("apps"),
+                    heading: format!("{} is registered", app.name),
+                    app: AppRow::new(&app, None),
+                    client_secret: secret.map(|s| s.expose().to_owned()),
+                };
+                page(state, StatusCode::CREATED, &view)
+            }
+            Err(AppError::Store(e)) => Err(e.into()),
+            Err(err) => {
+                let view = AppFormView {
+                    nav: ctx.nav("apps"),
+                    name: form.name,
+                    redirect_uris: form.redirect_uris,
+                    public,
+                    require_pkce: form.require_pkce.is_some(),
+                    errors: messages(&err),
+                };
+                page(state, StatusCode::BAD_REQUEST, &view)
+            }
+        }
+    })
+    .await
+}
+
+/// Query of an app's page.
+#[derive(Debug, Deserialize)]
+pub struct ShowQuery {
+    done: Option<String>,
+}
+
+async fn app_view(
+    state: &AppState,
+    ctx: &Ctx,
+    app: &ClientRecord,
+    notice: Option<String>,
+    errors: Vec<String>,
+) -> Result<AppView, PageError> {
+    let failures = doctor::recent(state, &app.client_id).await?;
+    let last_used = apps::last_used(state, &app.client_id).await?;
+    Ok(AppView {
+        nav: ctx.nav("apps"),
+        app: AppRow::new(app, last_used),
+        redirect_text: app
+            .redirect_uris
+            .iter()
+            .map(|r| r.as_str())
+            .collect::<Vec<_>>()
+            .join("\n"),
+        failures: failures.into_iter().map(FailureRow::from).collect(),
+        notice,
+        errors,
+    })
+}
+
+/// `GET /admin/apps/:client_id`: the app, its edit form, actions and recent failures.
+#[handler]
+pub async fn show(
+    req: &Request,
+    jar: &CookieJar,
+    Data(state): Data<&AppState>,
+    Path(id): Path<String>,
+    Query(query): Query<ShowQuery>,
+) -> Response {
+    as_admin(state, req, jar, |ctx| async move {
+        let app = apps::find(state, &id).await.map_err(not_found)?;
+        let view = app_view(state, &ctx, &app, notice(query.done.as_deref()), Vec::new()).await?;
+        page(state, StatusCode::OK, &view)
+    })
+    .await
+}
+
+/// The edit form.
+#[derive(Debug, Deserialize)]
+pub struct EditForm {
+    #[serde(default)]
+    csrf_token: Option<String>,
+    #[serde(default)]
+    name: String,
+    #[serde(default)]
+    redirect_uris: String,
+    #[serde(default)]
+    require_pkce: Option<String>,
+}
+
+/// `POST /admin/apps/:client_id`: saves the edit form.
+#[handler]
+pub async fn edit(
+    req: &Request,
+    jar: &CookieJar,
+    Data(state): Data<&AppState>,
+    Path(id): Path<String>,
+    form: poem::Result<Form<EditForm>>,
+) -> Response {
+    as_admin(state, req, jar, |ctx| async move {
+        let Form(form) =
+            form.map_err(|e| PageError::BadForm(format!("The form could not be read: {e}.")))?;
+        ctx.check(form.csrf_token.as_deref())?;
+        let before = apps::find(state, &id).await.map_err(not_found)?;
+        let changes = Changes {
+            name: Some(form.name),
+            redirect_uris: Some(lines(&form.redirect_uris)),
+            require_pkce: Some(form.require_pkce.is_some()),
+        };
+        match apps::update(state, ctx.actor(), &id, changes).await {
+            Ok(after) if after == before => see_other(&format!("/admin/apps/{id}?done=unchanged")),
+            Ok(_) => see_other(&format!("/admin/apps/{id}?done=updated")),
+            Err(AppError::Store(e)) => Err(e.into()),
+            Err(AppError::NotFound(m)) => Err(not_found(AppError::NotFound(m))),
+            Err(err) => {
+                let view = app_view(state, &ctx, &before, None, messages(&err)).await?;
+                page(state, StatusCode::BAD_REQUEST, &view)
+            }
+        }
+    })
+    .await
+}

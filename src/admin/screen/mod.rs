@@ -1,0 +1,104 @@
+//! The admin screen at `/admin`: Identity & SSO › Connected Apps, and the audit log.
+//!
+//! Server-rendered pages (handlebars, no script) over the same functions the admin API uses.
+//! Every page needs a superadmin signed in through the directory sign-in ([`session`]); every
+//! form carries the screen's CSRF token; pages carry the same security headers as the sign-in
+//! pages (no framing, no caching, no script).
+
+mod actions;
+mod apps;
+mod audit_log;
+pub mod session;
+mod signin;
+pub mod views;
+
+#[cfg(test)]
+mod tests;
+
+use crate::audit;
+use crate::pages::errors::PageError;
+use crate::pages::respond::{html, redirect};
+use crate::state::AppState;
+use poem::http::StatusCode;
+use poem::web::cookie::CookieJar;
+use poem::{get, handler, post, Request, Response, Route};
+use session::{Ctx, Gate};
+use views::AdminPage;
+
+/// Adds the admin screen's routes (beside the admin API under `/admin/api`).
+pub fn mount(route: Route) -> Route {
+    route
+        .at("/admin", get(home))
+        .at(
+            "/admin/login",
+            get(signin::sign_in_page).post(signin::sign_in),
+        )
+        .at("/admin/logout", post(signin::logout))
+        .at("/admin/apps", get(apps::list).post(apps::create))
+        .at("/admin/apps/new", get(apps::new_form))
+        .at("/admin/apps/:client_id", get(apps::show).post(apps::edit))
+        .at("/admin/apps/:client_id/rotate", post(actions::rotate))
+        .at("/admin/apps/:client_id/disable", post(actions::disable))
+        .at("/admin/apps/:client_id/enable", post(actions::enable))
+        .at(
+            "/admin/apps/:client_id/delete",
+            get(actions::confirm_delete).post(actions::delete),
+        )
+        .at("/admin/audit", get(audit_log::show))
+        .at("/admin/assets/copy.js", get(copy_script))
+}
+
+/// The admin screen's one script: the secret's Copy button, a progressive enhancement.
+const COPY_SCRIPT: &str = include_str!("../../../templates/admin/copy.js");
+
+/// The page CSP of the admin screen: the sign-in pages' policy, plus scripts from this
+/// service only (the Copy button). Inline script stays forbidden.
+const ADMIN_CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+
+#[handler]
+fn copy_script() -> Response {
+    Response::builder()
+        .content_type("text/javascript; charset=utf-8")
+        .header(poem::http::header::CACHE_CONTROL, "public, max-age=3600")
+        .header("x-content-type-options", "nosniff")
+        .body(COPY_SCRIPT)
+}
+
+#[handler]
+fn home() -> Response {
+    redirect(StatusCode::SEE_OTHER, "/admin/apps")
+}
+
+/// The superadmin of this request, or the response that stands in for the page: the sign-in
+/// form (not signed in, or idle too long) or the 403 page (not a superadmin).
+async fn signed_in(state: &AppState, req: &Request, jar: &CookieJar) -> Result<Ctx, Response> {
+    match session::gate(state, jar, audit::address_of(req)).await {
+        Ok(Gate::Allowed(ctx)) => Ok(ctx),
+        Ok(Gate::SignIn) => Err(redirect(StatusCode::SEE_OTHER, "/admin/login")),
+        Ok(Gate::Refused) => Err(PageError::AdminForbidden.into_response(state)),
+        Err(e) => Err(PageError::from(e).into_response(state)),
+    }
+}
+
+/// Renders an admin page with `status`.
+fn page<P: AdminPage>(
+    state: &AppState,
+    status: StatusCode,
+    view: &P,
+) -> Result<Response, PageError> {
+    let body = state
+        .templates
+        .admin(view)
+        .map_err(|e| PageError::Render(e.to_string()))?;
+    let mut response = html(status, body);
+    response.headers_mut().insert(
+        poem::http::header::CONTENT_SECURITY_POLICY,
+        poem::http::HeaderValue::from_static(ADMIN_CSP),
+    );
+    Ok(response)
+}
+
+/// The answer of a handler: its page, or the error page.
+fn respond(state: &AppState, result: Result<Response, PageError>) -> Response {
+    result.unwrap_or_else(|e| e.into_response(state))
+}

@@ -1,0 +1,169 @@
+//! Who may use the admin screen: a signed-in SSO session whose user passes
+//! [`guard::may_administer`], plus an admin sign-in record that ends after
+//! `admin.session_idle_secs` without a request and holds the CSRF token of the screen's forms.
+
+use super::views::Nav;
+use crate::admin::apps::Actor;
+use crate::admin::guard;
+use crate::domain::secret::random_id;
+use crate::domain::{Claims, Digest};
+use crate::pages::errors::PageError;
+use crate::pages::respond;
+use crate::session::{self, SESSION_COOKIE};
+use crate::state::AppState;
+use crate::store::{Namespace, StoreError};
+use poem::web::cookie::CookieJar;
+use serde::{Deserialize, Serialize};
+use subtle::ConstantTimeEq;
+
+/// The admin sign-in record, keyed by the digest of the SSO session cookie.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct ScreenRecord {
+    sub: String,
+    user: String,
+    csrf_token: String,
+}
+
+/// A superadmin on the admin screen.
+#[derive(Debug, Clone)]
+pub struct Ctx {
+    /// User id.
+    pub sub: String,
+    /// Display name.
+    pub user: String,
+    /// CSRF token every form must echo.
+    pub csrf_token: String,
+    /// Where the request came from.
+    pub address: Option<String>,
+}
+
+impl Ctx {
+    /// The navigation of a page in `section`.
+    pub fn nav(&self, section: &'static str) -> Nav {
+        Nav {
+            user: self.user.clone(),
+            csrf_token: self.csrf_token.clone(),
+            section,
+        }
+    }
+
+    /// The actor the audit log records.
+    pub fn actor(&self) -> Actor<'_> {
+        Actor {
+            sub: &self.sub,
+            address: self.address.as_deref(),
+        }
+    }
+
+    /// Checks a form's CSRF token, in constant time.
+    pub fn check(&self, presented: Option<&str>) -> Result<(), PageError> {
+        let ok: bool = presented
+            .map(|p| p.as_bytes().ct_eq(self.csrf_token.as_bytes()).into())
+            .unwrap_or(false);
+        ok.then_some(()).ok_or(PageError::Forged)
+    }
+}
+
+/// Whether a browser may see the admin screen.
+pub enum Gate {
+    /// Yes.
+    Allowed(Ctx),
+    /// Not signed in to the admin screen (never, or idle too long): show the sign-in form.
+    SignIn,
+    /// Signed in, but not allowed to administer: 403.
+    Refused,
+}
+
+/// Decides for the browser holding `jar`; a pass renews the idle timeout.
+pub async fn gate(
+    state: &AppState,
+    jar: &CookieJar,
+    address: Option<String>,
+) -> Result<Gate, StoreError> {
+    let cookie = jar.get(SESSION_COOKIE).map(|c| c.value_str().to_owned());
+    let Some(sso) = session::load(state, cookie.as_deref()).await? else {
+        return Ok(Gate::SignIn);
+    };
+    if guard::may_administer(&sso.claims).is_err() {
+        return Ok(Gate::Refused);
+    }
+    let key = Digest::of(cookie.as_deref().unwrap_or_default());
+    let Some(json) = state
+        .store
+        .get(Namespace::AdminScreen, key.as_hex())
+        .await?
+    else {
+        return Ok(Gate::SignIn);
+    };
+    let record: ScreenRecord =
+        serde_json::from_str(&json).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+    if record.sub != sso.claims.sub() {
+        return Ok(Gate::SignIn);
+    }
+    let idle = state.settings.admin.session_idle_secs;
+    state
+        .store
+        .put(Namespace::AdminScreen, key.as_hex(), &json, idle)
+        .await?;
+    Ok(Gate::Allowed(Ctx {
+        sub: record.sub,
+        user: record.user,
+        csrf_token: record.csrf_token,
+        address,
+    }))
+}
+
+/// Starts a fresh SSO session for a superadmin who just signed in with the methods `amr`
+/// (never reusing the id the browser brought) and opens the admin screen for it.
+pub async fn open(
+    state: &AppState,
+    jar: &CookieJar,
+    claims: Claims,
+    amr: Vec<String>,
+) -> Result<(), StoreError> {
+    if let Some(old) = jar.get(SESSION_COOKIE) {
+        close_id(state, old.value_str()).await?;
+    }
+    let record = ScreenRecord {
+        sub: claims.sub().to_owned(),
+        user: claims.get("name").unwrap_or(claims.sub()).to_owned(),
+        csrf_token: random_id(32),
+    };
+    let id = session::create(state, claims, amr).await?;
+    let ttl = state.settings.session.ttl_secs;
+    jar.add(respond::cookie(
+        state,
+        SESSION_COOKIE,
+        id.clone(),
+        Some(ttl),
+    ));
+    let json = serde_json::to_string(&record).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+    let idle = state.settings.admin.session_idle_secs;
+    state
+        .store
+        .put(
+            Namespace::AdminScreen,
+            Digest::of(&id).as_hex(),
+            &json,
+            idle,
+        )
+        .await
+}
+
+/// Signs the browser out of the admin screen and of single sign-on.
+pub async fn close(state: &AppState, jar: &CookieJar) -> Result<(), StoreError> {
+    if let Some(cookie) = jar.get(SESSION_COOKIE) {
+        close_id(state, cookie.value_str()).await?;
+    }
+    respond::clear_cookie(state, jar, SESSION_COOKIE);
+    Ok(())
+}
+
+async fn close_id(state: &AppState, id: &str) -> Result<(), StoreError> {
+    let key = Digest::of(id);
+    state
+        .store
+        .delete(Namespace::AdminScreen, key.as_hex())
+        .await?;
+    session::destroy(state, id).await
+}

@@ -1,0 +1,293 @@
+//! `/admin/login` and `/admin/logout`: the directory sign-in of the admin screen, with the
+//! second factor as its own step when the policy asks for one.
+//!
+//! Before sign-in there is no session to hold a CSRF token, so the form's token is also set
+//! as a cookie and the two must match (a cross-site form cannot read or set the cookie). A
+//! superadmin between password and code is remembered under the digest of that cookie.
+
+use super::views::SignInView;
+use super::{page, respond, session};
+use crate::admin::guard::{self, GuardError};
+use crate::audit::{self, Action, AuditEvent};
+use crate::domain::secret::random_id;
+use crate::domain::{Claims, Digest};
+use crate::mfa::{Due, AMR_OTP};
+use crate::pages::errors::PageError;
+use crate::pages::respond::{self as pages, redirect};
+use crate::pages::second_factor::LOCKED;
+use crate::state::AppState;
+use crate::store::{Namespace, StoreError};
+use poem::http::StatusCode;
+use poem::web::cookie::CookieJar;
+use poem::web::{Data, Form};
+use poem::{handler, Request, Response};
+use secrecy::SecretString;
+use serde::{Deserialize, Serialize};
+use std::net::IpAddr;
+use subtle::ConstantTimeEq;
+
+/// Cookie carrying the sign-in form's CSRF token.
+const LOGIN_COOKIE: &str = "sso_admin_login";
+
+const ENROL_FIRST: &str = "Your account must set up two-step verification before it can administer. Sign in to any connected app in this browser to set it up, or run `sso-bridge users enrol-mfa`.";
+const WRONG_CODE: &str = "That code is not right or was already used. Enter the current code from your authenticator app, or a recovery code.";
+
+/// The sign-in form: username and password, then (second step) `otp`. No `Debug`: it holds a
+/// password.
+#[derive(Deserialize)]
+pub struct SignInForm {
+    #[serde(default)]
+    csrf_token: String,
+    #[serde(default)]
+    username: String,
+    #[serde(default)]
+    password: Option<SecretString>,
+    #[serde(default)]
+    otp: Option<String>,
+}
+
+/// A superadmin whose password was right and whose second factor is still due.
+#[derive(Serialize, Deserialize)]
+struct Halfway {
+    claims: Claims,
+}
+
+fn halfway_key(login_cookie: &str) -> String {
+    format!("halfway:{}", Digest::of(login_cookie).as_hex())
+}
+
+/// The password form under a fresh CSRF token.
+fn show(
+    state: &AppState,
+    jar: &CookieJar,
+    username: &str,
+    error: Option<&str>,
+    status: StatusCode,
+) -> Result<Response, PageError> {
+    let token = random_id(32);
+    let ttl = state.settings.session.request_ttl_secs;
+    jar.add(pages::cookie(state, LOGIN_COOKIE, token.clone(), Some(ttl)));
+    let idle_minutes = state.settings.admin.session_idle_secs.div_ceil(60);
+    let view = SignInView {
+        csrf_token: token,
+        username: username.to_owned(),
+        error: error.map(str::to_owned),
+        notice: Some(format!(
+            "For safety the admin screen signs you out after {idle_minutes} minutes without activity."
+        )),
+        otp_step: false,
+    };
+    page(state, status, &view)
+}
+
+/// The second-factor form, under the sign-in cookie the password step used.
+fn show_otp(
+    state: &AppState,
+    login_cookie: &str,
+    username: &str,
+    error: Option<&str>,
+    status: StatusCode,
+) -> Result<Response, PageError> {
+    let view = SignInView {
+        csrf_token: login_cookie.to_owned(),
+        username: username.to_owned(),
+        error: error.map(str::to_owned),
+        notice: None,
+        otp_step: true,
+    };
+    page(state, status, &view)
+}
+
+/// The sign-in form.
+#[handler]
+pub async fn sign_in_page(jar: &CookieJar, Data(state): Data<&AppState>) -> Response {
+    respond(state, show(state, jar, "", None, StatusCode::OK))
+}
+
+/// Checks the password and the admin rule, then the second factor when it is due; opens the
+/// screen under a fresh session id.
+#[handler]
+pub async fn sign_in(
+    req: &Request,
+    jar: &CookieJar,
+    Data(state): Data<&AppState>,
+    form: poem::Result<Form<SignInForm>>,
+) -> Response {
+    let address = req.remote_addr().as_socket_addr().map(|a| a.ip());
+    let result = match form {
+        Ok(Form(form)) => run(state, jar, form, address).await,
+        Err(e) => Err(PageError::BadForm(format!(
+            "The sign-in form could not be read: {e}."
+        ))),
+    };
+    respond(state, result)
+}
+
+async fn run(
+    state: &AppState,
+    jar: &CookieJar,
+    form: SignInForm,
+    address: Option<IpAddr>,
+) -> Result<Response, PageError> {
+    let cookie = jar
+        .get(LOGIN_COOKIE)
+        .map(|c| c.value_str().to_owned())
+        .unwrap_or_default();
+    let same =
+        !cookie.is_empty() && bool::from(cookie.as_bytes().ct_eq(form.csrf_token.as_bytes()));
+    if !same {
+        return Err(PageError::Forged);
+    }
+    if let (Some(otp), None) = (form.otp.as_deref(), form.password.as_ref()) {
+        return second_step(state, jar, &cookie, otp, address).await;
+    }
+    let username = form.username.trim();
+    let Some(password) = form.password.filter(|_| !username.is_empty()) else {
+        let message = "Enter your username and password.";
+        return show(state, jar, username, Some(message), StatusCode::BAD_REQUEST);
+    };
+    let (claims, due) = match guard::first_factor(state, username, &password, address).await {
+        Ok(passed) => passed,
+        Err(e) => return refused(state, jar, username, e),
+    };
+    match due {
+        Due::Nothing => finish(state, jar, claims, vec!["pwd".to_owned()], address).await,
+        Due::Enrol => show(
+            state,
+            jar,
+            username,
+            Some(ENROL_FIRST),
+            StatusCode::FORBIDDEN,
+        ),
+        Due::Verify => {
+            let json = serde_json::to_string(&Halfway { claims })
+                .map_err(|e| StoreError::Corrupt(e.to_string()))?;
+            let ttl = state.settings.session.request_ttl_secs;
+            state
+                .store
+                .put(Namespace::AdminScreen, &halfway_key(&cookie), &json, ttl)
+                .await?;
+            show_otp(state, &cookie, username, None, StatusCode::OK)
+        }
+    }
+}
+
+/// The second step: the code of a superadmin whose password was right.
+async fn second_step(
+    state: &AppState,
+    jar: &CookieJar,
+    cookie: &str,
+    otp: &str,
+    address: Option<IpAddr>,
+) -> Result<Response, PageError> {
+    let key = halfway_key(cookie);
+    let Some(json) = state.store.get(Namespace::AdminScreen, &key).await? else {
+        let message = "Your sign-in expired. Sign in again.";
+        return show(state, jar, "", Some(message), StatusCode::BAD_REQUEST);
+    };
+    let halfway: Halfway =
+        serde_json::from_str(&json).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+    let sub = halfway.claims.sub().to_owned();
+    match guard::second_factor(state, &sub, otp, address).await {
+        Ok(()) => {
+            state.store.delete(Namespace::AdminScreen, &key).await?;
+            let amr = vec!["pwd".to_owned(), AMR_OTP.to_owned()];
+            finish(state, jar, halfway.claims, amr, address).await
+        }
+        Err(GuardError::WrongSecondFactor) => show_otp(
+            state,
+            cookie,
+            &sub,
+            Some(WRONG_CODE),
+            StatusCode::UNAUTHORIZED,
+        ),
+        Err(e) => {
+            state.store.delete(Namespace::AdminScreen, &key).await?;
+            refused(state, jar, &sub, e)
+        }
+    }
+}
+
+/// The page a refused sign-in shows.
+fn refused(
+    state: &AppState,
+    jar: &CookieJar,
+    username: &str,
+    err: GuardError,
+) -> Result<Response, PageError> {
+    match err {
+        GuardError::Unauthenticated => {
+            let message = "The username or password is incorrect.";
+            show(
+                state,
+                jar,
+                username,
+                Some(message),
+                StatusCode::UNAUTHORIZED,
+            )
+        }
+        GuardError::Locked => show(
+            state,
+            jar,
+            username,
+            Some(LOCKED),
+            StatusCode::TOO_MANY_REQUESTS,
+        ),
+        GuardError::EnrolmentRequired => show(
+            state,
+            jar,
+            username,
+            Some(ENROL_FIRST),
+            StatusCode::FORBIDDEN,
+        ),
+        GuardError::Forbidden => Err(PageError::AdminForbidden),
+        GuardError::Directory(cause) => Err(PageError::Directory(cause)),
+        GuardError::Store(e) => Err(e.into()),
+        other => Err(PageError::SecondFactor(other.to_string())),
+    }
+}
+
+/// Opens the screen for a superadmin who passed every factor.
+async fn finish(
+    state: &AppState,
+    jar: &CookieJar,
+    claims: Claims,
+    amr: Vec<String>,
+    address: Option<IpAddr>,
+) -> Result<Response, PageError> {
+    guard::audit_sign_in(state, claims.sub(), address, None).await;
+    pages::clear_cookie(state, jar, LOGIN_COOKIE);
+    session::open(state, jar, claims, amr).await?;
+    Ok(redirect(StatusCode::SEE_OTHER, "/admin/apps"))
+}
+
+/// The sign-out button's form.
+#[derive(Deserialize)]
+pub struct SignOutForm {
+    #[serde(default)]
+    csrf_token: Option<String>,
+}
+
+/// Signs out of the admin screen (and of single sign-on in this browser).
+#[handler]
+pub async fn logout(
+    req: &Request,
+    jar: &CookieJar,
+    Data(state): Data<&AppState>,
+    form: poem::Result<Form<SignOutForm>>,
+) -> Response {
+    let ctx = match super::signed_in(state, req, jar).await {
+        Ok(ctx) => ctx,
+        Err(response) => return response,
+    };
+    let result = async {
+        let token = form.ok().and_then(|f| f.0.csrf_token);
+        ctx.check(token.as_deref())?;
+        session::close(state, jar).await?;
+        let event = AuditEvent::new(Action::AdminSignOut, Some(&ctx.sub))
+            .from_address(ctx.address.as_deref());
+        audit::record(state, event).await;
+        Ok(redirect(StatusCode::SEE_OTHER, "/admin/login"))
+    };
+    respond(state, result.await)
+}

@@ -1,0 +1,271 @@
+//! One `Serialize` struct per admin screen template, and the few formatting rules they share.
+
+use crate::admin::doctor::DoctorEntry;
+use crate::audit::AuditRecord;
+use crate::domain::ClientRecord;
+use serde::Serialize;
+
+/// An admin page: a page struct pinned to its template.
+pub trait AdminPage: Serialize {
+    /// Registry name of the template.
+    const TEMPLATE: &'static str;
+}
+
+/// Every admin template, by registry name.
+pub const TEMPLATES: [(&str, &str); 8] = [
+    (
+        "admin_nav",
+        include_str!("../../../templates/admin/nav.hbs"),
+    ),
+    (
+        "admin_signin",
+        include_str!("../../../templates/admin/signin.hbs"),
+    ),
+    (
+        "admin_apps",
+        include_str!("../../../templates/admin/apps.hbs"),
+    ),
+    (
+        "admin_app_form",
+        include_str!("../../../templates/admin/app_form.hbs"),
+    ),
+    (
+        "admin_secret",
+        include_str!("../../../templates/admin/secret.hbs"),
+    ),
+    (
+        "admin_app",
+        include_str!("../../../templates/admin/app.hbs"),
+    ),
+    (
+        "admin_delete",
+        include_str!("../../../templates/admin/delete.hbs"),
+    ),
+    (
+        "admin_audit",
+        include_str!("../../../templates/admin/audit.hbs"),
+    ),
+];
+
+/// What every signed-in page shows in its navigation, and the CSRF token of its forms.
+#[derive(Debug, Clone, Serialize)]
+pub struct Nav {
+    /// The superadmin's name.
+    pub user: String,
+    /// Anti-CSRF token of every form (and of the sign-out button).
+    pub csrf_token: String,
+    /// Which section is current: `apps` or `audit`.
+    pub section: &'static str,
+}
+
+/// `admin/signin.hbs`.
+#[derive(Debug, Clone, Serialize)]
+pub struct SignInView {
+    pub csrf_token: String,
+    pub username: String,
+    pub error: Option<String>,
+    pub notice: Option<String>,
+    /// The second step: ask for the code of the authenticator app (`otp`).
+    pub otp_step: bool,
+}
+impl AdminPage for SignInView {
+    const TEMPLATE: &'static str = "admin_signin";
+}
+
+/// One row of the apps list and the head of an app's page.
+#[derive(Debug, Clone, Serialize)]
+pub struct AppRow {
+    pub client_id: String,
+    pub name: String,
+    pub redirect_uris: Vec<String>,
+    pub public: bool,
+    pub require_pkce: bool,
+    pub enabled: bool,
+    pub created_by: String,
+    pub created_at: String,
+    pub last_used: String,
+}
+
+impl AppRow {
+    /// The row of `app`, last used at `last_used` (Unix seconds) if ever.
+    pub fn new(app: &ClientRecord, last_used: Option<u64>) -> Self {
+        AppRow {
+            client_id: app.client_id.to_string(),
+            name: app.name.clone(),
+            redirect_uris: app.redirect_uris.iter().map(|r| r.to_string()).collect(),
+            public: app.is_public(),
+            require_pkce: app.require_pkce,
+            enabled: app.enabled,
+            created_by: app.created_by.clone(),
+            created_at: when(app.created_at),
+            last_used: last_used.map(when).unwrap_or_else(|| "never".into()),
+        }
+    }
+}
+
+/// `admin/apps.hbs`: the list, with search.
+#[derive(Debug, Clone, Serialize)]
+pub struct AppsView {
+    pub nav: Nav,
+    pub query: String,
+    pub apps: Vec<AppRow>,
+    pub shown: usize,
+    pub total: usize,
+    pub notice: Option<String>,
+}
+impl AdminPage for AppsView {
+    const TEMPLATE: &'static str = "admin_apps";
+}
+
+/// `admin/app_form.hbs`: register an app (values kept after a refused attempt).
+#[derive(Debug, Clone, Serialize)]
+pub struct AppFormView {
+    pub nav: Nav,
+    pub name: String,
+    pub redirect_uris: String,
+    pub public: bool,
+    pub require_pkce: bool,
+    pub errors: Vec<String>,
+}
+impl AdminPage for AppFormView {
+    const TEMPLATE: &'static str = "admin_app_form";
+}
+
+/// `admin/secret.hbs`: credentials shown once.
+#[derive(Debug, Clone, Serialize)]
+pub struct SecretView {
+    pub nav: Nav,
+    pub heading: String,
+    pub app: AppRow,
+    pub client_secret: Option<String>,
+}
+impl AdminPage for SecretView {
+    const TEMPLATE: &'static str = "admin_secret";
+}
+
+/// One failed request on an app's page.
+#[derive(Debug, Clone, Serialize)]
+pub struct FailureRow {
+    pub at: String,
+    pub endpoint: String,
+    pub problem: String,
+    pub fix: Option<String>,
+}
+
+impl From<DoctorEntry> for FailureRow {
+    fn from(e: DoctorEntry) -> Self {
+        FailureRow {
+            at: when(e.at),
+            endpoint: e.endpoint,
+            problem: e.problem,
+            fix: e.fix,
+        }
+    }
+}
+
+/// `admin/app.hbs`: one app, its edit form, its actions and its recent failures.
+#[derive(Debug, Clone, Serialize)]
+pub struct AppView {
+    pub nav: Nav,
+    pub app: AppRow,
+    /// The edit form's redirect URIs, one per line.
+    pub redirect_text: String,
+    pub failures: Vec<FailureRow>,
+    pub notice: Option<String>,
+    pub errors: Vec<String>,
+}
+impl AdminPage for AppView {
+    const TEMPLATE: &'static str = "admin_app";
+}
+
+/// `admin/delete.hbs`: confirm a deletion.
+#[derive(Debug, Clone, Serialize)]
+pub struct DeleteView {
+    pub nav: Nav,
+    pub app: AppRow,
+}
+impl AdminPage for DeleteView {
+    const TEMPLATE: &'static str = "admin_delete";
+}
+
+/// One audit event on the audit page.
+#[derive(Debug, Clone, Serialize)]
+pub struct AuditRow {
+    pub at: String,
+    pub action: String,
+    pub actor: String,
+    pub client_id: String,
+    pub address: String,
+    pub success: bool,
+    pub detail: String,
+}
+
+impl From<AuditRecord> for AuditRow {
+    fn from(r: AuditRecord) -> Self {
+        AuditRow {
+            at: when(r.at),
+            action: r.action.as_str().replace('_', " "),
+            actor: r.actor.unwrap_or_default(),
+            client_id: r.client_id.unwrap_or_default(),
+            address: r.address.unwrap_or_default(),
+            success: r.success,
+            detail: r.detail.unwrap_or_default(),
+        }
+    }
+}
+
+/// One choice of the action filter.
+#[derive(Debug, Clone, Serialize)]
+pub struct ActionChoice {
+    pub value: &'static str,
+    pub label: String,
+    pub selected: bool,
+}
+
+/// `admin/audit.hbs`: the filtered audit log.
+#[derive(Debug, Clone, Serialize)]
+pub struct AuditView {
+    pub nav: Nav,
+    pub actions: Vec<ActionChoice>,
+    pub client_id: String,
+    pub actor: String,
+    pub failures_only: bool,
+    pub events: Vec<AuditRow>,
+    pub error: Option<String>,
+}
+impl AdminPage for AuditView {
+    const TEMPLATE: &'static str = "admin_audit";
+}
+
+/// A Unix time as `YYYY-MM-DD HH:MM UTC`.
+pub fn when(ts: u64) -> String {
+    let days = (ts / 86_400) as i64;
+    let secs = ts % 86_400;
+    // Civil date from days since 1970-01-01 (H. Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02} {:02}:{:02} UTC",
+        secs / 3600,
+        secs % 3600 / 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::when;
+
+    #[test]
+    fn times_read_as_utc_dates() {
+        assert_eq!(when(0), "1970-01-01 00:00 UTC");
+        assert_eq!(when(1_700_000_000), "2023-11-14 22:13 UTC");
+        assert_eq!(when(951_782_400), "2000-02-29 00:00 UTC");
+    }
+}

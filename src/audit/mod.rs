@@ -1,0 +1,217 @@
+//! The audit log: who did what, to which app, when and from where.
+//!
+//! Every admin action, every sign-in (success and failure, with the reason) and every token
+//! issued or revoked goes through [`record`]: it is written to the log under the tracing target
+//! `audit` and kept in the store for `audit.retention_days`. Events name users, client ids and
+//! addresses, never a password, secret, code or token: [`AuditEvent`] has no field that could
+//! hold one.
+
+mod query;
+
+pub use query::{search, AuditFilter};
+
+use crate::clock::UnixTime;
+use crate::domain::secret::random_id;
+use crate::state::AppState;
+use serde::{Deserialize, Serialize};
+
+/// What happened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Action {
+    /// A user signed in (or failed to) at the authorize sign-in page.
+    SignIn,
+    /// A superadmin signed in (or failed to) to the admin screen or API.
+    AdminSignIn,
+    /// A superadmin signed out of the admin screen.
+    AdminSignOut,
+    /// An app was registered.
+    AppCreated,
+    /// An app's name, redirect URIs or PKCE rule changed.
+    AppUpdated,
+    /// An app got a new secret; the old one stopped working.
+    SecretRotated,
+    /// An app was disabled; its codes and tokens were revoked.
+    AppDisabled,
+    /// An app was enabled again.
+    AppEnabled,
+    /// An app was deleted; its codes and tokens were revoked.
+    AppDeleted,
+    /// Tokens were issued for an authorization code.
+    TokenIssued,
+    /// A refresh token was exchanged for a new pair.
+    TokenRefreshed,
+    /// Tokens were revoked (code replay, refresh reuse, user gone, app disabled or deleted).
+    TokenRevoked,
+    /// A user set up a second factor (authenticator app and recovery codes).
+    SecondFactorEnrolled,
+    /// A second-factor code was refused (wrong, or already used).
+    SecondFactorFailed,
+    /// A user signed in with one of their recovery codes.
+    RecoveryCodeUsed,
+    /// A superadmin removed a user's second factor.
+    SecondFactorReset,
+    /// Password or code attempts were refused: too many failures for the account or address.
+    Lockout,
+}
+
+impl Action {
+    /// Every action, for the filter of the audit page.
+    pub const ALL: [Action; 17] = [
+        Action::SignIn,
+        Action::AdminSignIn,
+        Action::AdminSignOut,
+        Action::AppCreated,
+        Action::AppUpdated,
+        Action::SecretRotated,
+        Action::AppDisabled,
+        Action::AppEnabled,
+        Action::AppDeleted,
+        Action::TokenIssued,
+        Action::TokenRefreshed,
+        Action::TokenRevoked,
+        Action::SecondFactorEnrolled,
+        Action::SecondFactorFailed,
+        Action::RecoveryCodeUsed,
+        Action::SecondFactorReset,
+        Action::Lockout,
+    ];
+
+    /// The snake_case name, as stored and filtered by.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Action::SignIn => "sign_in",
+            Action::AdminSignIn => "admin_sign_in",
+            Action::AdminSignOut => "admin_sign_out",
+            Action::AppCreated => "app_created",
+            Action::AppUpdated => "app_updated",
+            Action::SecretRotated => "secret_rotated",
+            Action::AppDisabled => "app_disabled",
+            Action::AppEnabled => "app_enabled",
+            Action::AppDeleted => "app_deleted",
+            Action::TokenIssued => "token_issued",
+            Action::TokenRefreshed => "token_refreshed",
+            Action::TokenRevoked => "token_revoked",
+            Action::SecondFactorEnrolled => "second_factor_enrolled",
+            Action::SecondFactorFailed => "second_factor_failed",
+            Action::RecoveryCodeUsed => "recovery_code_used",
+            Action::SecondFactorReset => "second_factor_reset",
+            Action::Lockout => "lockout",
+        }
+    }
+}
+
+/// An event to record. Build it with [`AuditEvent::new`] and the `with_*` methods.
+#[derive(Debug, Clone)]
+pub struct AuditEvent {
+    action: Action,
+    actor: Option<String>,
+    client_id: Option<String>,
+    address: Option<String>,
+    success: bool,
+    detail: Option<String>,
+}
+
+impl AuditEvent {
+    /// A successful `action` by `actor` (a user id or username; `None` for an app's backend).
+    pub fn new(action: Action, actor: Option<&str>) -> Self {
+        Self {
+            action,
+            actor: actor.map(str::to_owned),
+            client_id: None,
+            address: None,
+            success: true,
+            detail: None,
+        }
+    }
+
+    /// The app concerned.
+    pub fn app(mut self, client_id: impl ToString) -> Self {
+        self.client_id = Some(client_id.to_string());
+        self
+    }
+
+    /// The address the request came from.
+    pub fn from_address(mut self, address: Option<&str>) -> Self {
+        self.address = address.map(str::to_owned);
+        self
+    }
+
+    /// Marks the event as a failure, with its reason in plain words.
+    pub fn failed(mut self, reason: impl Into<String>) -> Self {
+        self.success = false;
+        self.detail = Some(reason.into());
+        self
+    }
+
+    /// Adds a detail in plain words (never a secret).
+    pub fn detail(mut self, detail: impl Into<String>) -> Self {
+        self.detail = Some(detail.into());
+        self
+    }
+}
+
+/// An event as stored and shown.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AuditRecord {
+    /// Random id: keeps two identical events in the same second apart.
+    pub id: String,
+    /// When, Unix seconds.
+    pub at: UnixTime,
+    /// What.
+    pub action: Action,
+    /// Who (user id or username), if a person did it.
+    pub actor: Option<String>,
+    /// Which app.
+    pub client_id: Option<String>,
+    /// From which address.
+    pub address: Option<String>,
+    /// Whether it succeeded.
+    pub success: bool,
+    /// Reason of a failure, or what changed.
+    pub detail: Option<String>,
+}
+
+/// The peer address of a request, as the audit log shows it (the proxy's, behind a proxy).
+pub fn address_of(req: &poem::Request) -> Option<String> {
+    req.remote_addr()
+        .as_socket_addr()
+        .map(|a| a.ip().to_string())
+}
+
+/// Records an event: one log line under target `audit`, and a store entry kept for
+/// `audit.retention_days`. A store failure is logged, never passed on: auditing must not turn
+/// a sign-in or a token request into an error.
+pub async fn record(state: &AppState, event: AuditEvent) {
+    let record = AuditRecord {
+        id: random_id(9),
+        at: state.now(),
+        action: event.action,
+        actor: event.actor,
+        client_id: event.client_id,
+        address: event.address,
+        success: event.success,
+        detail: event.detail,
+    };
+    tracing::info!(
+        target: "audit",
+        action = record.action.as_str(),
+        actor = record.actor.as_deref().unwrap_or("-"),
+        client_id = record.client_id.as_deref().unwrap_or("-"),
+        address = record.address.as_deref().unwrap_or("-"),
+        success = record.success,
+        detail = record.detail.as_deref().unwrap_or(""),
+        "audit event"
+    );
+    let json = match serde_json::to_string(&record) {
+        Ok(json) => json,
+        Err(e) => {
+            tracing::error!(error = %e, "audit event could not be encoded");
+            return;
+        }
+    };
+    let retention = state.settings.audit.retention_days.saturating_mul(86_400);
+    if let Err(e) = state.store.append_audit(record.at, &json, retention).await {
+        tracing::error!(error = %e, action = record.action.as_str(), "audit event not stored");
+    }
+}

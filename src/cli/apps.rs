@@ -1,0 +1,274 @@
+//! `sso-bridge apps …`: the Connected Apps lifecycle from the command line, through the running
+//! service's admin API. A table for people, `--json` for scripts.
+
+use super::connection::{client, Connection};
+use crate::admin::client::{ClientError, CreateRequest, UpdateRequest};
+use clap::Subcommand;
+use serde_json::Value;
+
+#[derive(Debug, Subcommand)]
+pub(super) enum AppsCommand {
+    /// Register an app and print its credentials (the secret is shown once).
+    Create {
+        /// Display name shown on the consent page.
+        #[arg(long)]
+        name: String,
+        /// Callback URL (repeat for several).
+        #[arg(long = "redirect-uri", required = true)]
+        redirect_uris: Vec<String>,
+        /// Native or mobile app: no secret, PKCE required.
+        #[arg(long)]
+        public: bool,
+        /// Require PKCE from a confidential app too.
+        #[arg(long)]
+        require_pkce: bool,
+        #[command(flatten)]
+        conn: Connection,
+    },
+    /// List registered apps.
+    List {
+        #[command(flatten)]
+        conn: Connection,
+    },
+    /// Show one app, with its recent failed requests.
+    Show {
+        /// The app's client id.
+        client_id: String,
+        #[command(flatten)]
+        conn: Connection,
+    },
+    /// Change an app's name, redirect URIs (replacing all of them) or PKCE rule.
+    Update {
+        /// The app's client id.
+        client_id: String,
+        /// New display name.
+        #[arg(long)]
+        name: Option<String>,
+        /// New callback URL (repeat for several; replaces the registered ones).
+        #[arg(long = "redirect-uri")]
+        redirect_uris: Vec<String>,
+        /// Require PKCE (`true`) or let a confidential app go without it (`false`).
+        #[arg(long, value_name = "true|false")]
+        require_pkce: Option<bool>,
+        #[command(flatten)]
+        conn: Connection,
+    },
+    /// Issue a new secret (shown once); the old one stops working at once.
+    RotateSecret {
+        /// The app's client id.
+        client_id: String,
+        #[command(flatten)]
+        conn: Connection,
+    },
+    /// Disable an app: its token requests are refused and its tokens revoked.
+    Disable {
+        /// The app's client id.
+        client_id: String,
+        #[command(flatten)]
+        conn: Connection,
+    },
+    /// Enable a disabled app again.
+    Enable {
+        /// The app's client id.
+        client_id: String,
+        #[command(flatten)]
+        conn: Connection,
+    },
+    /// Delete an app and revoke every code and token it holds.
+    Delete {
+        /// The app's client id.
+        client_id: String,
+        /// Confirm the deletion (required: it cannot be undone).
+        #[arg(long)]
+        yes: bool,
+        #[command(flatten)]
+        conn: Connection,
+    },
+}
+
+/// Runs one `apps` command.
+pub(super) async fn run(command: AppsCommand) -> Result<(), ClientError> {
+    match command {
+        AppsCommand::Create {
+            name,
+            redirect_uris,
+            public,
+            require_pkce,
+            conn,
+        } => {
+            let request = CreateRequest {
+                name,
+                redirect_uris,
+                public,
+                require_pkce,
+            };
+            let created = client(&conn).await?.create(&request).await?;
+            print_credentials(&conn, "Registered", &created);
+        }
+        AppsCommand::List { conn } => {
+            let list = client(&conn).await?.list().await?;
+            let apps = list["apps"]
+                .as_array()
+                .map(Vec::as_slice)
+                .unwrap_or_default();
+            print(&conn, &list, || print_table(apps));
+        }
+        AppsCommand::Show { client_id, conn } => {
+            let admin = client(&conn).await?;
+            let mut app = admin.show(&client_id).await?;
+            app["recent_failures"] = admin.failures(&client_id).await?["failures"].take();
+            print(&conn, &app, || print_app(&app));
+        }
+        AppsCommand::Update {
+            client_id,
+            name,
+            redirect_uris,
+            require_pkce,
+            conn,
+        } => update(client_id, name, redirect_uris, require_pkce, conn).await?,
+        AppsCommand::RotateSecret { client_id, conn } => {
+            let rotated = client(&conn).await?.rotate_secret(&client_id).await?;
+            print_credentials(&conn, "New secret for", &rotated);
+        }
+        AppsCommand::Disable { client_id, conn } => {
+            let app = client(&conn).await?.set_enabled(&client_id, false).await?;
+            print(&conn, &app, || {
+                println!(
+                    "Disabled {}: its codes and tokens were revoked.",
+                    s(&app, "name")
+                )
+            });
+        }
+        AppsCommand::Enable { client_id, conn } => {
+            let app = client(&conn).await?.set_enabled(&client_id, true).await?;
+            print(&conn, &app, || println!("Enabled {}.", s(&app, "name")));
+        }
+        AppsCommand::Delete {
+            client_id,
+            yes,
+            conn,
+        } => delete(client_id, yes, conn).await?,
+    }
+    Ok(())
+}
+
+async fn update(
+    client_id: String,
+    name: Option<String>,
+    redirect_uris: Vec<String>,
+    require_pkce: Option<bool>,
+    conn: Connection,
+) -> Result<(), ClientError> {
+    if name.is_none() && redirect_uris.is_empty() && require_pkce.is_none() {
+        return Err(ClientError::Input(
+            "nothing to change: give --name, --redirect-uri or --require-pkce".into(),
+        ));
+    }
+    let request = UpdateRequest {
+        name,
+        redirect_uris: (!redirect_uris.is_empty()).then_some(redirect_uris),
+        require_pkce,
+    };
+    let app = client(&conn).await?.update(&client_id, &request).await?;
+    print(&conn, &app, || print_app(&app));
+    Ok(())
+}
+
+async fn delete(client_id: String, yes: bool, conn: Connection) -> Result<(), ClientError> {
+    if !yes {
+        return Err(ClientError::Input(format!(
+            "deleting {client_id} cannot be undone and revokes every token of the app; add --yes to confirm"
+        )));
+    }
+    client(&conn).await?.delete(&client_id).await?;
+    let done = serde_json::json!({ "client_id": client_id, "deleted": true });
+    print(&conn, &done, || {
+        println!("Deleted {client_id}: every code and token of the app was revoked.")
+    });
+    Ok(())
+}
+
+fn s(v: &Value, key: &str) -> String {
+    v[key].as_str().unwrap_or_default().to_owned()
+}
+
+/// `--json`: the value, pretty; else what `human` prints.
+fn print(conn: &Connection, value: &Value, human: impl FnOnce()) {
+    if conn.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(value).unwrap_or_default()
+        );
+    } else {
+        human();
+    }
+}
+
+fn print_credentials(conn: &Connection, what: &str, app: &Value) {
+    print(conn, app, || {
+        println!("{what} {}", s(app, "name"));
+        println!("  client_id:     {}", s(app, "client_id"));
+        match app["client_secret"].as_str() {
+            Some(secret) => {
+                println!("  client_secret: {secret}");
+                println!("  (shown once: hand it to the app's developers now)");
+            }
+            None => println!("  public app: no secret, PKCE required"),
+        }
+        for uri in strings(&app["redirect_uris"]) {
+            println!("  redirect_uri:  {uri}");
+        }
+    });
+}
+
+fn strings(v: &Value) -> Vec<&str> {
+    v.as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect()
+}
+
+fn print_app(app: &Value) {
+    print_table(std::slice::from_ref(app));
+    let failures = app["recent_failures"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    if failures.is_empty() {
+        return;
+    }
+    println!("\nRecent failed requests (newest first):");
+    for f in failures {
+        println!("  [{}] {}", s(f, "endpoint"), s(f, "problem"));
+        if let Some(fix) = f["fix"].as_str() {
+            println!("      fix: {fix}");
+        }
+    }
+}
+
+fn print_table(apps: &[Value]) {
+    if apps.is_empty() {
+        println!("No apps registered yet. Register one with: sso-bridge apps create --name NAME --redirect-uri URI --admin USER");
+        return;
+    }
+    println!(
+        "{:<24} {:<24} {:<13} {:<8} REDIRECT URIS",
+        "NAME", "CLIENT ID", "TYPE", "STATUS"
+    );
+    for app in apps {
+        let status = if app["enabled"].as_bool().unwrap_or(false) {
+            "enabled"
+        } else {
+            "disabled"
+        };
+        println!(
+            "{:<24} {:<24} {:<13} {:<8} {}",
+            s(app, "name"),
+            s(app, "client_id"),
+            s(app, "type"),
+            status,
+            strings(&app["redirect_uris"]).join(" ")
+        );
+    }
+}

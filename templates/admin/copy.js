@@ -1,0 +1,24 @@
+// Progressive enhancement of the admin screen: a "Copy" button beside each read-only field
+// marked data-copy. Without this script the field is still there to select and copy by hand.
+'use strict';
+document.querySelectorAll('button[data-copy]').forEach((button) => {
+  const field = document.getElementById(button.dataset.copy);
+  if (!field) return;
+  const label = button.textContent;
+  button.hidden = false;
+  button.addEventListener('click', async () => {
+    field.focus();
+    field.select();
+    let copied = false;
+    try {
+      await navigator.clipboard.writeText(field.value);
+      copied = true;
+    } catch {
+      copied = document.execCommand('copy');
+    }
+    button.textContent = copied ? 'Copied' : 'Press Ctrl+C to copy';
+    setTimeout(() => {
+      button.textContent = label;
+    }, 2000);
+  });
+});

@@ -1,0 +1,131 @@
+//! The store's Connected Apps lifecycle operations, on both backends: revoking everything of an
+//! app, deleting it, the audit log and the app doctor's failure lists.
+
+use super::fixtures::{any_token_left, client, code_record, issuance, Subject};
+use sso_bridge::domain::secret::random_id;
+use sso_bridge::domain::Digest;
+
+macro_rules! on_both_backends {
+    ($($test:ident),* $(,)?) => {
+        mod memory {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn $test() { super::$test(super::Subject::memory()).await })*
+        }
+        mod redis {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn $test() { super::$test(super::Subject::redis()).await })*
+        }
+    };
+}
+
+on_both_backends!(
+    revoking_an_app_deletes_its_codes_and_every_token_family_and_nothing_else,
+    a_deleted_client_is_gone_from_reads_and_lists,
+    audit_events_read_back_newest_first_and_old_ones_are_forgotten,
+    an_apps_failure_list_keeps_only_the_newest,
+);
+
+async fn revoking_an_app_deletes_its_codes_and_every_token_family_and_nothing_else(s: Subject) {
+    // Two families and an unredeemed code of one app, one family of another app.
+    let record = code_record(s.now());
+    let (first_code, pending_code) = (Digest::of(&random_id(32)), Digest::of(&random_id(32)));
+    s.store.put_code(&first_code, &record, 60).await.unwrap();
+    s.store.put_code(&pending_code, &record, 60).await.unwrap();
+    let first = issuance(&random_id(8), &record, 3600);
+    s.store.redeem_code(&first_code, &first).await.unwrap();
+    let rotated = issuance(&first.grant_id, &record, 3600);
+    let now = s.now();
+    s.store
+        .rotate_refresh(&first.refresh_digest, &rotated, "x", now, 10)
+        .await
+        .unwrap();
+    let other_record = code_record(s.now());
+    let other_code = Digest::of(&random_id(32));
+    s.store
+        .put_code(&other_code, &other_record, 60)
+        .await
+        .unwrap();
+    let other = issuance(&random_id(8), &other_record, 3600);
+    s.store.redeem_code(&other_code, &other).await.unwrap();
+
+    s.store.revoke_client(&record.client_id).await.unwrap();
+
+    assert!(!any_token_left(&s, &first).await);
+    assert!(!any_token_left(&s, &rotated).await);
+    assert_eq!(s.store.code(&pending_code).await.unwrap(), None);
+    assert!(any_token_left(&s, &other).await);
+    assert!(s.store.code(&other_code).await.unwrap().is_some());
+    s.store.revoke_client(&record.client_id).await.unwrap();
+}
+
+async fn a_deleted_client_is_gone_from_reads_and_lists(s: Subject) {
+    let (kept, gone) = (client("Kept"), client("Gone"));
+    s.store.put_client(&kept).await.unwrap();
+    s.store.put_client(&gone).await.unwrap();
+
+    s.store.delete_client(&gone.client_id).await.unwrap();
+    s.store.delete_client(&gone.client_id).await.unwrap();
+
+    assert_eq!(s.store.client(&gone.client_id).await.unwrap(), None);
+    let ids: Vec<_> = s
+        .store
+        .clients()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|c| c.client_id)
+        .collect();
+    assert_eq!(ids, vec![kept.client_id]);
+}
+
+async fn audit_events_read_back_newest_first_and_old_ones_are_forgotten(s: Subject) {
+    let now = s.now();
+    s.store
+        .append_audit(now - 500, r#"{"n":1}"#, 1000)
+        .await
+        .unwrap();
+    s.store
+        .append_audit(now - 10, r#"{"n":2}"#, 1000)
+        .await
+        .unwrap();
+    s.store.append_audit(now, r#"{"n":3}"#, 1000).await.unwrap();
+    assert_eq!(
+        s.store.audit_events(0, 10).await.unwrap(),
+        vec![r#"{"n":3}"#, r#"{"n":2}"#, r#"{"n":1}"#]
+    );
+    assert_eq!(
+        s.store.audit_events(1, 1).await.unwrap(),
+        vec![r#"{"n":2}"#]
+    );
+
+    // An event 600 seconds later with a retention of 1000 forgets the one at now - 500.
+    s.store
+        .append_audit(now + 600, r#"{"n":4}"#, 1000)
+        .await
+        .unwrap();
+
+    let all = s.store.audit_events(0, 10).await.unwrap();
+    assert_eq!(all, vec![r#"{"n":4}"#, r#"{"n":3}"#, r#"{"n":2}"#]);
+}
+
+async fn an_apps_failure_list_keeps_only_the_newest(s: Subject) {
+    let (app, other) = (client("A"), client("B"));
+    for i in 0..7 {
+        s.store
+            .push_failure(&app.client_id, &format!("{i}"), 5, 3600)
+            .await
+            .unwrap();
+    }
+    assert_eq!(
+        s.store.failures(&app.client_id).await.unwrap(),
+        vec!["6", "5", "4", "3", "2"]
+    );
+    assert!(s.store.failures(&other.client_id).await.unwrap().is_empty());
+
+    s.store
+        .push_failure(&other.client_id, "x", 5, s.short_ttl())
+        .await
+        .unwrap();
+    s.outlive(s.short_ttl()).await;
+    assert!(s.store.failures(&other.client_id).await.unwrap().is_empty());
+}

@@ -1,0 +1,217 @@
+// Shared by the browser tests: starting sso-bridge and a stand-in app callback on free loopback
+// ports, stopping them, and launching Debian's Chromium through playwright-core.
+//
+//   SSO_BRIDGE_BIN  the binary to test (default: ../../target/debug/sso-bridge)
+//   CHROMIUM_BIN    the browser (default: /usr/bin/chromium)
+//   TEST_LOG=1      copy the service's logs to stderr
+
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const BIN = process.env.SSO_BRIDGE_BIN
+  ? path.resolve(process.env.SSO_BRIDGE_BIN)
+  : path.resolve(here, '../../target/debug/sso-bridge');
+export const CHROMIUM = process.env.CHROMIUM_BIN ?? '/usr/bin/chromium';
+export const SCREENSHOTS = path.resolve(here, '../../target/browser-screenshots');
+
+export const STARTUP_DEADLINE_MS = 20_000;
+export const STEP_TIMEOUT_MS = 15_000; // any single browser action, navigation or wait
+export const FETCH_TIMEOUT_MS = 10_000;
+export const TEST_TIMEOUT_MS = 60_000; // a whole test, as a last resort
+
+/** A loopback port nobody listens on right now. */
+export async function freePort() {
+  const probe = net.createServer();
+  await new Promise((resolve, reject) => {
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', resolve);
+  });
+  const { port } = probe.address();
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+export function withTimeout(promise, ms, what) {
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms: ${what}`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Starts the service on a free port, with `env` (SSO_BRIDGE__… settings) on top of the embedded
+ * defaults. The port is free when picked but another process on the machine may take it before
+ * the service binds it: then pick again, a few times at most.
+ */
+export async function startService(env = {}) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startServiceOnce(env);
+    } catch (e) {
+      if (attempt >= 3 || !/address already in use/i.test(e.message)) throw e;
+    }
+  }
+}
+
+async function startServiceOnce(env) {
+  assert.ok(
+    existsSync(BIN),
+    `sso-bridge binary not found at ${BIN}: build it (cargo build) or set SSO_BRIDGE_BIN`,
+  );
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const child = spawn(BIN, ['serve'], {
+    env: {
+      ...process.env,
+      SSO_BRIDGE__SERVER__LISTEN: `127.0.0.1:${port}`,
+      SSO_BRIDGE__SERVER__BASE_URL: base,
+      RUST_LOG: process.env.RUST_LOG ?? 'info',
+      NO_COLOR: '1',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  // Keep the last part of the logs to explain a failure; echo them when TEST_LOG is set.
+  let logs = '';
+  const keep = (chunk) => {
+    logs = (logs + chunk.toString()).slice(-20_000);
+    if (process.env.TEST_LOG) process.stderr.write(chunk);
+  };
+  // Should this test process end without running after() (a crash, a runner time-out), the
+  // service must not outlive it.
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  child.once('exit', () => process.removeListener('exit', killOnExit));
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  const exited = new Promise((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  child.exited = exited;
+  let exit = null;
+  exited.then((e) => {
+    exit = e;
+  });
+  child.once('error', (e) => {
+    exit = { error: e.message };
+  });
+
+  const deadline = Date.now() + STARTUP_DEADLINE_MS;
+  for (;;) {
+    if (exit) {
+      throw new Error(`sso-bridge exited during start-up (${JSON.stringify(exit)}):\n${logs}`);
+    }
+    try {
+      const res = await fetch(`${base}/healthz`, { signal: AbortSignal.timeout(1_000) });
+      await res.arrayBuffer();
+      if (res.status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      await stopService({ child });
+      throw new Error(
+        `sso-bridge did not answer GET /healthz within ${STARTUP_DEADLINE_MS} ms:\n${logs}`,
+      );
+    }
+    await sleep(100);
+  }
+  return { base, child, logs: () => logs };
+}
+
+export async function stopService({ child }) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  try {
+    await withTimeout(child.exited, 5_000, 'sso-bridge to stop');
+  } catch {
+    child.kill('SIGKILL');
+    await withTimeout(child.exited, 5_000, 'sso-bridge to die');
+  }
+}
+
+/** The app's side: records every /callback query and answers a tiny page. */
+export async function startCallbackServer() {
+  const hits = [];
+  const waiters = new Set();
+  const srv = http.createServer((req, res) => {
+    const url = new URL(req.url, 'http://callback.invalid');
+    if (req.method === 'GET' && url.pathname === '/callback') {
+      const query = Object.fromEntries(url.searchParams);
+      hits.push({ query, raw: req.url });
+      for (const w of waiters) w();
+      res.writeHead(200, {
+        'content-type': 'text/html; charset=utf-8',
+        'cache-control': 'no-store',
+      });
+      res.end('<!doctype html><title>Callback</title><h1>Back at the app</h1>');
+    } else {
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('not found');
+    }
+  });
+  // Keep-alive sockets from the browser must not hold close() up.
+  srv.keepAliveTimeout = 1_000;
+  await new Promise((resolve, reject) => {
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', resolve);
+  });
+  const { port } = srv.address();
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    uri: `http://127.0.0.1:${port}/callback`,
+    hits,
+    /** The query of the first callback carrying this state, waiting for it if need be. */
+    waitFor(state, ms = STEP_TIMEOUT_MS) {
+      const find = () => hits.find((h) => h.query.state === state);
+      const found = find();
+      if (found) return Promise.resolve(found.query);
+      let waiter;
+      const arrived = new Promise((resolve) => {
+        waiter = () => {
+          const hit = find();
+          if (hit) resolve(hit.query);
+        };
+        waiters.add(waiter);
+      });
+      return withTimeout(
+        arrived,
+        ms,
+        `the app's callback with state ${JSON.stringify(state)}`,
+      ).finally(() => waiters.delete(waiter));
+    },
+    close: () =>
+      new Promise((resolve) => {
+        srv.close(resolve);
+        srv.closeAllConnections();
+      }),
+  };
+}
+
+/** Debian's Chromium, headless, through playwright-core. */
+export function launchBrowser() {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    timeout: 60_000,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
