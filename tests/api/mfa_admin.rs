@@ -7,7 +7,7 @@ use reqwest::StatusCode;
 use serde_json::{json, Value};
 
 /// Enrols `user` through the self-service API; answers the authenticator and recovery codes.
-async fn enrol_by_api(app: &TestApp, user: &str, pw: &str) -> (Authenticator, Vec<String>) {
+pub async fn enrol_by_api(app: &TestApp, user: &str, pw: &str) -> (Authenticator, Vec<String>) {
     let credentials = json!({"username": user, "password": pw});
     let setup = app
         .api

@@ -306,3 +306,52 @@ async fn the_admin_screen_asks_for_the_password_again_after_the_idle_timeout() {
         (StatusCode::SEE_OTHER, "/admin/login".to_owned())
     );
 }
+
+#[tokio::test]
+async fn a_superadmin_under_the_policy_passes_the_second_factor_on_a_second_page() {
+    let app = spawn_app_with(
+        Backends::Embedded,
+        &crate::mfa_helpers::policy("superadmin"),
+    )
+    .await;
+    let (user, pw) = superadmin(Backends::Embedded);
+
+    // Not set up yet: the screen says how, and opens nothing.
+    let (browser, refused) = sign_in(&app, user, pw).await;
+    assert_eq!(refused.status(), StatusCode::FORBIDDEN);
+    assert!(refused.text().await.unwrap().contains("enrol-mfa"));
+    let (status, _) = get(&browser, &app, "/admin/apps").await;
+    assert_eq!(status, StatusCode::SEE_OTHER);
+
+    let (auth, _) = crate::mfa_admin::enrol_by_api(&app, user, pw).await;
+    let (browser, step) = sign_in(&app, user, pw).await;
+    assert_eq!(
+        step.status(),
+        StatusCode::OK,
+        "the password alone opens nothing"
+    );
+    let page = step.text().await.unwrap();
+    assert!(page.contains("name=\"otp\""), "{page}");
+    let (status, _) = get(&browser, &app, "/admin/apps").await;
+    assert_eq!(status, StatusCode::SEE_OTHER);
+
+    let wrong = post(&browser, &app, &page, "/admin/login", &[("otp", "000000")]).await;
+    assert_eq!(wrong.status(), StatusCode::UNAUTHORIZED);
+    let page = wrong.text().await.unwrap();
+    assert!(page.contains("not right"), "{page}");
+
+    app.clock.advance(30);
+    let code = auth.code(&app);
+    let done = post(&browser, &app, &page, "/admin/login", &[("otp", &code)]).await;
+    assert_eq!(done.status(), StatusCode::SEE_OTHER);
+    assert_eq!(location(&done), "/admin/apps");
+    let (status, list) = get(&browser, &app, "/admin/apps").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(list.contains("Connected Apps"));
+
+    // A code already used cannot open a second browser.
+    let (other, step) = sign_in(&app, user, pw).await;
+    let page = step.text().await.unwrap();
+    let replay = post(&other, &app, &page, "/admin/login", &[("otp", &code)]).await;
+    assert_eq!(replay.status(), StatusCode::UNAUTHORIZED);
+}
