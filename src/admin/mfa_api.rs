@@ -4,7 +4,6 @@
 
 use super::api::{admin, body, AdminError};
 use super::guard::{self, GuardError};
-use crate::audit::{self, Action, AuditEvent};
 use crate::mfa::enrolment;
 use crate::state::AppState;
 use poem::web::Data;
@@ -114,7 +113,7 @@ impl AdminMfaApi {
     ) -> Result<ResetResponse, AdminError> {
         let caller = admin(req, state).await?;
         let sub = username.0.trim();
-        let removed = enrolment::reset(state, sub)
+        let removed = super::users::reset_second_factor(state, caller.actor(), sub)
             .await
             .map_err(GuardError::from)?;
         if !removed {
@@ -123,10 +122,6 @@ impl AdminMfaApi {
                 format!("`{sub}` has no second factor"),
             )));
         }
-        let event = AuditEvent::new(Action::SecondFactorReset, Some(caller.sub()))
-            .from_address(caller.address())
-            .detail(format!("second factor of {sub} removed"));
-        audit::record(state, event).await;
         Ok(ResetResponse::Reset)
     }
 

@@ -7,3 +7,4 @@ pub mod doctor;
 pub mod guard;
 pub mod mfa_api;
 pub mod screen;
+pub mod users;

@@ -355,3 +355,50 @@ async fn a_superadmin_under_the_policy_passes_the_second_factor_on_a_second_page
     let replay = post(&other, &app, &page, "/admin/login", &[("otp", &code)]).await;
     assert_eq!(replay.status(), StatusCode::UNAUTHORIZED);
 }
+
+#[tokio::test]
+async fn a_superadmin_removes_a_users_second_factor_from_the_screen() {
+    let app = spawn_app(Backends::Embedded).await;
+    crate::mfa_admin::enrol_by_api(&app, "grace", &password(Backends::Embedded, "grace")).await;
+    let (user, pw) = superadmin(Backends::Embedded);
+    let (browser, _) = sign_in(&app, user, pw).await;
+
+    let (status, page) = get(&browser, &app, "/admin/users").await;
+    assert_eq!(status, StatusCode::OK);
+    let done = post(
+        &browser,
+        &app,
+        &page,
+        "/admin/users",
+        &[("username", "grace")],
+    )
+    .await;
+    assert_eq!(done.status(), StatusCode::SEE_OTHER);
+    assert_eq!(location(&done), "/admin/users?reset=grace");
+    let (_, page) = get(&browser, &app, &location(&done)).await;
+    assert!(
+        page.contains("Two-step verification of grace removed"),
+        "{page}"
+    );
+    assert!(app
+        .state
+        .store
+        .second_factor("grace")
+        .await
+        .unwrap()
+        .is_none());
+
+    let again = post(
+        &browser,
+        &app,
+        &page,
+        "/admin/users",
+        &[("username", "grace")],
+    )
+    .await;
+    assert_eq!(again.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(again.text().await.unwrap().contains("nothing to remove"));
+
+    let (_, audit) = get(&browser, &app, "/admin/audit?action=second_factor_reset").await;
+    assert!(audit.contains("second factor of grace removed"), "{audit}");
+}

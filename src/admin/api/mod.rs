@@ -63,17 +63,8 @@ pub(crate) struct Caller {
 }
 
 impl Caller {
-    /// The superadmin's user id.
-    pub(crate) fn sub(&self) -> &str {
-        &self.session.sub
-    }
-
-    /// Where the request came from.
-    pub(crate) fn address(&self) -> Option<&str> {
-        self.address.as_deref()
-    }
-
-    fn actor(&self) -> Actor<'_> {
+    /// The superadmin, as the audit log records them.
+    pub(crate) fn actor(&self) -> Actor<'_> {
         Actor {
             sub: &self.session.sub,
             address: self.address.as_deref(),

@@ -1,4 +1,5 @@
-//! The admin screen at `/admin`: Identity & SSO › Connected Apps, and the audit log.
+//! The admin screen at `/admin`: Identity & SSO › Connected Apps, Users (second-factor reset)
+//! and the audit log.
 //!
 //! Server-rendered pages (handlebars, no script) over the same functions the admin API uses.
 //! Every page needs a superadmin signed in through the directory sign-in ([`session`]); every
@@ -10,6 +11,7 @@ mod apps;
 mod audit_log;
 pub mod session;
 mod signin;
+mod users;
 pub mod views;
 
 #[cfg(test)]
@@ -44,6 +46,7 @@ pub fn mount(route: Route) -> Route {
             "/admin/apps/:client_id/delete",
             get(actions::confirm_delete).post(actions::delete),
         )
+        .at("/admin/users", get(users::show).post(users::reset))
         .at("/admin/audit", get(audit_log::show))
         .at("/admin/assets/copy.js", get(copy_script))
 }

@@ -61,6 +61,25 @@ fn pages() -> Vec<(&'static str, String)> {
             })),
         ),
         (
+            "signin-otp",
+            ok(t.admin(&SignInView {
+                csrf_token: "csrf-123".into(),
+                username: HOSTILE.into(),
+                error: Some(HOSTILE.into()),
+                notice: None,
+                otp_step: true,
+            })),
+        ),
+        (
+            "users",
+            ok(t.admin(&UsersView {
+                nav: nav(),
+                username: HOSTILE.into(),
+                notice: Some(HOSTILE.into()),
+                error: Some(HOSTILE.into()),
+            })),
+        ),
+        (
             "apps",
             ok(t.admin(&AppsView {
                 nav: nav(),

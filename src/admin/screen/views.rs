@@ -12,7 +12,11 @@ pub trait AdminPage: Serialize {
 }
 
 /// Every admin template, by registry name.
-pub const TEMPLATES: [(&str, &str); 8] = [
+pub const TEMPLATES: [(&str, &str); 9] = [
+    (
+        "admin_users",
+        include_str!("../../../templates/admin/users.hbs"),
+    ),
     (
         "admin_nav",
         include_str!("../../../templates/admin/nav.hbs"),
@@ -54,7 +58,7 @@ pub struct Nav {
     pub user: String,
     /// Anti-CSRF token of every form (and of the sign-out button).
     pub csrf_token: String,
-    /// Which section is current: `apps` or `audit`.
+    /// Which section is current: `apps`, `users` or `audit`.
     pub section: &'static str,
 }
 
@@ -268,4 +272,19 @@ mod tests {
         assert_eq!(when(1_700_000_000), "2023-11-14 22:13 UTC");
         assert_eq!(when(951_782_400), "2000-02-29 00:00 UTC");
     }
+}
+
+/// `admin/users.hbs`: reset a user's second factor.
+#[derive(Debug, Clone, Serialize)]
+pub struct UsersView {
+    pub nav: Nav,
+    /// The username typed, kept after a refusal.
+    pub username: String,
+    /// What the last reset did.
+    pub notice: Option<String>,
+    /// Why the reset was refused.
+    pub error: Option<String>,
+}
+impl AdminPage for UsersView {
+    const TEMPLATE: &'static str = "admin_users";
 }
