@@ -68,6 +68,9 @@ enum AppsCommand {
         /// Require PKCE from a confidential app too.
         #[arg(long)]
         require_pkce: bool,
+        /// Where OpenID Connect logout may send the browser back to (repeat for several).
+        #[arg(long = "post-logout-redirect-uri")]
+        post_logout_redirect_uris: Vec<String>,
         #[command(flatten)]
         conn: Connection,
     },
@@ -147,6 +150,7 @@ async fn apps(command: AppsCommand) -> Result<(), ClientError> {
             redirect_uris,
             public,
             require_pkce,
+            post_logout_redirect_uris,
             conn,
         } => {
             let created = client(&conn)
@@ -156,6 +160,7 @@ async fn apps(command: AppsCommand) -> Result<(), ClientError> {
                     redirect_uris,
                     public,
                     require_pkce,
+                    post_logout_redirect_uris,
                 })
                 .await?;
             if conn.json {
@@ -181,6 +186,10 @@ async fn apps(command: AppsCommand) -> Result<(), ClientError> {
                 }
                 for uri in created["redirect_uris"].as_array().into_iter().flatten() {
                     println!("  redirect_uri:  {}", uri.as_str().unwrap_or_default());
+                }
+                let logout_uris = created["post_logout_redirect_uris"].as_array();
+                for uri in logout_uris.into_iter().flatten() {
+                    println!("  post_logout:   {}", uri.as_str().unwrap_or_default());
                 }
             }
         }

@@ -21,6 +21,9 @@ pub struct Settings {
     pub tokens: TokenSettings,
     pub session: SessionSettings,
     pub admin: AdminSettings,
+    // --- OpenID Connect -------------------------------------------------------------------
+    #[serde(default)]
+    pub oidc: OidcSettings,
 }
 
 /// `[server]`
@@ -129,6 +132,56 @@ pub struct AdminSettings {
     pub token_ttl_secs: u64,
 }
 
+// --- OpenID Connect -------------------------------------------------------------------------
+
+/// `[oidc]` id_token signing.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct OidcSettings {
+    /// PEM private key that signs id_tokens: RSA (2048 bits or more, RS256) or P-256 (ES256),
+    /// PKCS#8, PKCS#1 or SEC1. Unset: a key is generated once and kept in the store.
+    pub signing_key_file: Option<PathBuf>,
+    /// Algorithm of a generated key: `RS256` or `ES256`.
+    pub signing_alg: String,
+    /// PEM keys (private or public) of earlier signing keys, still published in the JWKS so
+    /// tokens they signed stay verifiable until they expire. In the environment: a
+    /// comma-separated list.
+    #[serde(deserialize_with = "path_list")]
+    pub previous_key_files: Vec<PathBuf>,
+    /// Lifetime of an id_token.
+    pub id_token_ttl_secs: u64,
+}
+
+impl Default for OidcSettings {
+    fn default() -> Self {
+        Self {
+            signing_key_file: None,
+            signing_alg: "RS256".into(),
+            previous_key_files: Vec::new(),
+            id_token_ttl_secs: 3600,
+        }
+    }
+}
+
+/// A list of paths, as a TOML array or a comma-separated string (environment variables).
+fn path_list<'de, D: serde::Deserializer<'de>>(de: D) -> Result<Vec<PathBuf>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Paths {
+        List(Vec<PathBuf>),
+        Joined(String),
+    }
+    Ok(match Paths::deserialize(de)? {
+        Paths::List(paths) => paths,
+        Paths::Joined(joined) => joined
+            .split(',')
+            .map(str::trim)
+            .filter(|p| !p.is_empty())
+            .map(PathBuf::from)
+            .collect(),
+    })
+}
+
 /// Built-in defaults: the embedded demo setup.
 pub const DEFAULTS: &str = include_str!("../config/default.toml");
 
@@ -200,6 +253,7 @@ impl Settings {
             ("session.ttl_secs", self.session.ttl_secs),
             ("session.request_ttl_secs", self.session.request_ttl_secs),
             ("admin.token_ttl_secs", self.admin.token_ttl_secs),
+            ("oidc.id_token_ttl_secs", self.oidc.id_token_ttl_secs),
             ("store.timeout_ms", self.store.timeout_ms),
             (
                 "directory.connect_timeout_ms",
@@ -213,6 +267,9 @@ impl Settings {
             if value == 0 {
                 return Err(key(name, "must be greater than 0"));
             }
+        }
+        if !matches!(self.oidc.signing_alg.as_str(), "RS256" | "ES256") {
+            return Err(key("oidc.signing_alg", "must be RS256 or ES256"));
         }
         if self.store.pool_size == 0 {
             return Err(key("store.pool_size", "must be greater than 0"));

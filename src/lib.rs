@@ -11,6 +11,7 @@ pub mod directory;
 pub mod domain;
 pub mod http;
 pub mod oauth;
+pub mod oidc;
 pub mod pages;
 pub mod session;
 pub mod startup;

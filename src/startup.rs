@@ -26,6 +26,8 @@ pub enum StartupError {
     Store(String),
     #[error("templates: {0}")]
     Templates(String),
+    #[error(transparent)]
+    Keys(#[from] crate::oidc::keys::KeyError),
     #[error("cannot listen on {addr}: {source}")]
     Listen {
         addr: SocketAddr,
@@ -64,6 +66,7 @@ impl Application {
         directory: Arc<dyn Directory>,
     ) -> Result<Self, StartupError> {
         let templates = Templates::new().map_err(|e| StartupError::Templates(e.to_string()))?;
+        let keys = Arc::new(crate::oidc::keys::Keys::new(&settings.oidc)?);
         let addr = settings.server.listen;
         let acceptor = TcpListener::bind(addr)
             .into_acceptor()
@@ -80,6 +83,7 @@ impl Application {
             directory,
             templates: Arc::new(templates),
             clock,
+            keys,
         };
         Ok(Self {
             acceptor,

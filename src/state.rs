@@ -3,6 +3,7 @@
 use crate::clock::Clock;
 use crate::config::Settings;
 use crate::directory::Directory;
+use crate::oidc::keys::Keys;
 use crate::pages::render::Templates;
 use crate::store::Store;
 use std::sync::Arc;
@@ -20,6 +21,8 @@ pub struct AppState {
     pub templates: Arc<Templates>,
     /// The time.
     pub clock: Arc<dyn Clock>,
+    /// Id token signing keys (OpenID Connect).
+    pub keys: Arc<Keys>,
 }
 
 impl AppState {

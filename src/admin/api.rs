@@ -57,6 +57,8 @@ pub struct App {
     pub app_type: String,
     /// Whether authorize requests must carry a PKCE challenge.
     pub require_pkce: bool,
+    /// Where OpenID Connect logout may send the browser back to.
+    pub post_logout_redirect_uris: Vec<String>,
     /// Whether the app may sign users in.
     pub enabled: bool,
     /// Superadmin who registered it.
@@ -78,6 +80,11 @@ impl From<&ClientRecord> for App {
             }
             .into(),
             require_pkce: c.require_pkce,
+            post_logout_redirect_uris: c
+                .post_logout_redirect_uris
+                .iter()
+                .map(|r| r.to_string())
+                .collect(),
             enabled: c.enabled,
             created_by: c.created_by.clone(),
             created_at: c.created_at,
@@ -106,6 +113,10 @@ pub struct CreateApp {
     /// Whether a confidential app must use PKCE (public apps always must).
     #[oai(default)]
     pub require_pkce: bool,
+    /// Where OpenID Connect RP-initiated logout may send the browser afterwards (same rules as
+    /// redirect URIs, matched exactly).
+    #[oai(default)]
+    pub post_logout_redirect_uris: Vec<String>,
 }
 
 /// A newly registered app with its credentials. The secret is shown only here, once.
@@ -125,6 +136,8 @@ pub struct CreatedApp {
     pub app_type: String,
     /// Whether authorize requests must carry a PKCE challenge.
     pub require_pkce: bool,
+    /// Where OpenID Connect logout may send the browser back to.
+    pub post_logout_redirect_uris: Vec<String>,
 }
 
 /// Error responses of the admin API.
@@ -276,6 +289,7 @@ impl AdminApi {
             redirect_uris: body.0.redirect_uris,
             public: body.0.public,
             require_pkce: body.0.require_pkce,
+            post_logout_redirect_uris: body.0.post_logout_redirect_uris,
         };
         let (record, secret) = apps::create(state, &session.sub, new).await?;
         let view = App::from(&record);
@@ -286,6 +300,7 @@ impl AdminApi {
             redirect_uris: view.redirect_uris,
             app_type: view.app_type,
             require_pkce: view.require_pkce,
+            post_logout_redirect_uris: view.post_logout_redirect_uris,
         })))
     }
 

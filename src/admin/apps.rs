@@ -16,6 +16,8 @@ pub struct NewApp {
     pub public: bool,
     /// Whether a confidential app must use PKCE.
     pub require_pkce: bool,
+    /// Where OpenID Connect logout may send the browser back to (validated like redirect URIs).
+    pub post_logout_redirect_uris: Vec<String>,
 }
 
 /// Why an app cannot be registered.
@@ -51,6 +53,7 @@ pub async fn create(
             redirect_uris.push(uri);
         }
     }
+    let post_logout_redirect_uris = parse_uris(&new.post_logout_redirect_uris)?;
     let secret = (!new.public).then(SecretToken::generate);
     let record = ClientRecord {
         client_id: ClientId::generate(),
@@ -61,10 +64,23 @@ pub async fn create(
         enabled: true,
         created_by: admin.to_owned(),
         created_at: state.now(),
+        post_logout_redirect_uris,
     };
     state.store.put_client(&record).await?;
     tracing::info!(target: "audit", admin, client_id = %record.client_id, name = %record.name, "app registered");
     Ok((record, secret))
+}
+
+/// Parses URIs with the redirect URI rules, dropping repeats.
+fn parse_uris(raw: &[String]) -> Result<Vec<RedirectUri>, RedirectUriError> {
+    let mut uris = Vec::new();
+    for raw in raw {
+        let uri = RedirectUri::parse(raw.trim())?;
+        if !uris.contains(&uri) {
+            uris.push(uri);
+        }
+    }
+    Ok(uris)
 }
 
 /// Every app, by name.

@@ -23,6 +23,8 @@ pub struct CreateRequest {
     pub redirect_uris: Vec<String>,
     pub public: bool,
     pub require_pkce: bool,
+    /// OpenID Connect logout return addresses.
+    pub post_logout_redirect_uris: Vec<String>,
 }
 
 /// A signed-in admin API session.

@@ -55,6 +55,10 @@ pub struct ClientRecord {
     pub created_by: String,
     /// When it was registered.
     pub created_at: UnixTime,
+    /// Where OpenID Connect RP-initiated logout may send the browser afterwards, matched
+    /// exactly. Absent in records written before logout existed.
+    #[serde(default)]
+    pub post_logout_redirect_uris: Vec<RedirectUri>,
 }
 
 impl ClientRecord {
@@ -66,5 +70,12 @@ impl ClientRecord {
     /// Whether `uri` is registered, by exact string comparison (RFC 9700 §2.1).
     pub fn allows_redirect(&self, uri: &str) -> bool {
         self.redirect_uris.iter().any(|r| r.as_str() == uri)
+    }
+
+    /// Whether `uri` is a registered post-logout redirect URI, by exact string comparison.
+    pub fn allows_post_logout_redirect(&self, uri: &str) -> bool {
+        self.post_logout_redirect_uris
+            .iter()
+            .any(|r| r.as_str() == uri)
     }
 }

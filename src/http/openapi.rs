@@ -1,16 +1,17 @@
 //! The OpenAPI document of the token, userinfo and admin APIs.
 
 use super::oauth_api::OAuthApi;
+use super::oidc_api::OidcApi;
 use crate::admin::api::AdminApi;
 use poem_openapi::OpenApiService;
 
 /// The documented APIs.
-pub type Apis = (OAuthApi, AdminApi);
+pub type Apis = (OAuthApi, OidcApi, AdminApi);
 
 /// The OpenAPI service, with `server_url` as its server (the issuer).
 pub fn service(server_url: &str) -> OpenApiService<Apis, ()> {
     OpenApiService::new(
-        (OAuthApi, AdminApi),
+        (OAuthApi, OidcApi, AdminApi),
         "sso-bridge",
         env!("CARGO_PKG_VERSION"),
     )

@@ -38,6 +38,11 @@ pub fn routes(state: AppState) -> impl Endpoint {
             pages::consent::PATH,
             get(pages::consent::show).post(pages::consent::decide),
         )
+        // OpenID Connect RP-initiated logout.
+        .at(
+            pages::logout::PATH,
+            get(pages::logout::start).post(pages::logout::submit),
+        )
         .at("/assets/style.css", get(stylesheet))
         .at("/healthz", get(health))
         .at("/openapi.json", spec)

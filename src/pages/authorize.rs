@@ -8,6 +8,7 @@ use super::signin::signin_page;
 use crate::domain::secret::random_id;
 use crate::oauth::authorize::{error_redirect, validate, AuthorizeError};
 use crate::oauth::issue::{issue_code, Subject};
+use crate::oauth::OAuthError;
 use crate::session::{self, consent, pending, FLOW_COOKIE, SESSION_COOKIE};
 use crate::state::AppState;
 use poem::http::StatusCode;
@@ -38,28 +39,54 @@ async fn run(state: &AppState, query: &str, jar: &CookieJar) -> Result<Response,
             error,
         }) => {
             tracing::info!(error = error.code(), "authorize request refused");
-            let location = error_redirect(&redirect_uri, app_state.as_deref(), &error);
+            let issuer = state.settings.issuer();
+            let location = error_redirect(&issuer, &redirect_uri, app_state.as_deref(), &error);
             return Ok(redirect(StatusCode::FOUND, &location));
         }
         Err(AuthorizeError::Store(e)) => return Err(e.into()),
     };
 
     let session_cookie = jar.get(SESSION_COOKIE).map(|c| c.value_str().to_owned());
-    let session = session::load(state, session_cookie.as_deref()).await?;
+    let now = state.now();
+    let oidc = &request.oidc;
+    // prompt=login and max_age make an existing sign-in not good enough: ask for the password.
+    let session = session::load(state, session_cookie.as_deref())
+        .await?
+        .filter(|s| oidc.session_usable(s.auth_time, now));
     if let Some(session) = &session {
         let sub = session.claims.sub();
-        if consent::covers(state, sub, &client.client_id, &request.scopes).await? {
+        let approved = oidc.remembered_consent_usable()
+            && consent::covers(state, sub, &client.client_id, &request.scopes).await?;
+        if approved {
             let location = issue_code(
                 state,
                 &request,
                 Subject {
                     claims: &session.claims,
                     auth_time: session.auth_time,
+                    amr: &session.amr,
                 },
             )
             .await?;
             return Ok(redirect(StatusCode::FOUND, &location));
         }
+    }
+    if oidc.prompt_none {
+        // OpenID Connect Core §3.1.2.6: answer without showing a page.
+        let error = match session {
+            None => OAuthError::LoginRequired("the user is not signed in".into()),
+            Some(_) => {
+                OAuthError::ConsentRequired("the user has not approved this application".into())
+            }
+        };
+        let issuer = state.settings.issuer();
+        let location = error_redirect(
+            &issuer,
+            &request.redirect_uri,
+            request.state.as_deref(),
+            &error,
+        );
+        return Ok(redirect(StatusCode::FOUND, &location));
     }
 
     let flow = match jar.get(FLOW_COOKIE) {
@@ -78,7 +105,7 @@ async fn run(state: &AppState, query: &str, jar: &CookieJar) -> Result<Response,
             &client.name,
             &request_id,
             &pending.csrf_token,
-            "",
+            pending.request.oidc.login_hint.as_deref().unwrap_or(""),
             None,
             StatusCode::OK,
         ),

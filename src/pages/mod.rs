@@ -1,8 +1,9 @@
-//! Server-rendered pages: sign-in, consent and error pages, and their templates.
+//! Server-rendered pages: sign-in, consent, sign-out and error pages, and their templates.
 
 pub mod authorize;
 pub mod consent;
 pub mod errors;
+pub mod logout;
 pub mod render;
 pub mod respond;
 pub mod signin;

@@ -7,7 +7,7 @@
 use handlebars::Handlebars;
 use serde::Serialize;
 
-use super::views::{ConsentPage, ErrorPage, SignInPage};
+use super::views::{ConsentPage, ErrorPage, LogoutPage, SignInPage};
 
 /// The stylesheet every page links as `/assets/style.css`.
 pub const STYLESHEET: &str = include_str!("../../templates/style.css");
@@ -17,13 +17,15 @@ const BASE: &str = "base";
 const SIGNIN: &str = "signin";
 const CONSENT: &str = "consent";
 const ERROR: &str = "error";
+const LOGOUT: &str = "logout";
 
 /// Every built-in template, by registry name.
-const BUILT_IN: [(&str, &str); 4] = [
+const BUILT_IN: [(&str, &str); 5] = [
     (BASE, include_str!("../../templates/base.hbs")),
     (SIGNIN, include_str!("../../templates/signin.hbs")),
     (CONSENT, include_str!("../../templates/consent.hbs")),
     (ERROR, include_str!("../../templates/error.hbs")),
+    (LOGOUT, include_str!("../../templates/logout.hbs")),
 ];
 
 /// Why a page could not be built or rendered.
@@ -87,6 +89,11 @@ impl Templates {
     /// A failure the user can only read about.
     pub fn error(&self, page: &ErrorPage) -> Result<String, RenderError> {
         self.render(ERROR, page)
+    }
+
+    /// The sign-out confirmation, or the page saying the session has ended.
+    pub fn logout(&self, page: &LogoutPage) -> Result<String, RenderError> {
+        self.render(LOGOUT, page)
     }
 
     /// Private and generic so the public methods pin each template to its own page struct.

@@ -137,7 +137,9 @@ async fn run(state: &AppState, jar: &CookieJar, form: SignInForm) -> Result<Resp
     ));
 
     let request = &pending.request;
-    if consent::covers(state, claims.sub(), &request.client_id, &request.scopes).await? {
+    let approved = request.oidc.remembered_consent_usable()
+        && consent::covers(state, claims.sub(), &request.client_id, &request.scopes).await?;
+    if approved {
         if !pending::finish(state, &form.request_id).await? {
             return Err(PageError::Expired);
         }
@@ -147,6 +149,7 @@ async fn run(state: &AppState, jar: &CookieJar, form: SignInForm) -> Result<Resp
             Subject {
                 claims: &claims,
                 auth_time: state.now(),
+                amr: &["pwd".to_owned()],
             },
         )
         .await?;

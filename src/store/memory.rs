@@ -67,6 +67,7 @@ struct State {
     refresh: HashMap<Digest, Timed<RefreshEntry>>,
     grants: HashMap<String, Timed<HashSet<TokenRef>>>,
     next_purge: UnixTime,
+    signing_keys: Option<String>,
 }
 
 /// The live entry under `key`, dropping it first if it has expired.
@@ -304,6 +305,21 @@ impl Store for MemoryStore {
         let (mut state, _) = self.lock();
         state.revoke(grant_id);
         Ok(())
+    }
+
+    // --- OpenID Connect signing keys ---------------------------------------------------------
+
+    async fn signing_keys(&self) -> Result<Option<String>, StoreError> {
+        Ok(self.lock().0.signing_keys.clone())
+    }
+
+    async fn signing_keys_or_insert(&self, keys: &str) -> Result<String, StoreError> {
+        Ok(self
+            .lock()
+            .0
+            .signing_keys
+            .get_or_insert_with(|| keys.to_owned())
+            .clone())
     }
 }
 

@@ -132,4 +132,12 @@ pub trait Store: Send + Sync + 'static {
     ) -> Result<Rotation, StoreError>;
     /// Deletes every access and refresh token issued under a grant. Idempotent.
     async fn revoke_grant(&self, grant_id: &str) -> Result<(), StoreError>;
+
+    // --- OpenID Connect signing keys (never expire) -------------------------------------------
+
+    /// The generated id_token signing key set (JSON), if one has been stored.
+    async fn signing_keys(&self) -> Result<Option<String>, StoreError>;
+    /// Stores `keys` unless a key set is stored already, atomically, and answers the stored one:
+    /// of several nodes starting together with no key, all end up signing with the same key.
+    async fn signing_keys_or_insert(&self, keys: &str) -> Result<String, StoreError>;
 }

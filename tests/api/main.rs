@@ -5,6 +5,7 @@ mod admin;
 mod authorize;
 mod directory_ldap;
 mod helpers;
+mod oidc;
 mod outages;
 mod service;
 mod store;

@@ -4,6 +4,7 @@ use crate::domain::ClientRecord;
 use crate::oauth::issue::{mint, TokenGrant};
 use crate::oauth::token::{TokenParams, TokenSuccess};
 use crate::oauth::{pkce, OAuthError};
+use crate::oidc::id_token::{self, IdTokenFacts};
 use crate::state::AppState;
 use crate::store::Redemption;
 
@@ -70,7 +71,7 @@ pub async fn exchange(
         (None, None) => {}
     }
 
-    let (issuance, response) = mint(
+    let (issuance, mut response) = mint(
         state,
         TokenGrant {
             grant_id: None,
@@ -79,8 +80,17 @@ pub async fn exchange(
             token_scopes: &code.scopes,
             claims: &code.claims,
             auth_time: code.auth_time,
+            amr: &code.amr,
         },
     );
+    let facts = IdTokenFacts {
+        client_id: client.client_id.as_str(),
+        claims: &issuance.access.claims,
+        auth_time: code.auth_time,
+        nonce: code.nonce.as_deref(),
+        amr: &code.amr,
+    };
+    id_token::attach(state, facts, &mut response).await?;
     match state.store.redeem_code(&digest, &issuance).await? {
         Redemption::Issued => {
             tracing::info!(client_id = %client.client_id, sub = code.claims.sub(), "tokens issued for code");

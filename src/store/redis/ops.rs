@@ -193,4 +193,27 @@ impl Store for RedisStore {
         let _: i64 = self.call(Request::Script(&call)).await?;
         Ok(())
     }
+
+    // --- OpenID Connect signing keys ---------------------------------------------------------
+
+    async fn signing_keys(&self) -> Result<Option<String>, StoreError> {
+        self.cmd(redis::cmd("GET").arg(self.keys.signing_keys()))
+            .await
+    }
+
+    async fn signing_keys_or_insert(&self, keys: &str) -> Result<String, StoreError> {
+        // SET NX then GET in one MULTI: the GET sees whichever SET won.
+        let key = self.keys.signing_keys();
+        let mut pipe = redis::pipe();
+        pipe.atomic()
+            .cmd("SET")
+            .arg(&key)
+            .arg(keys)
+            .arg("NX")
+            .ignore()
+            .cmd("GET")
+            .arg(&key);
+        let (stored,): (Option<String>,) = self.call(Request::Pipe(&pipe)).await?;
+        stored.ok_or_else(|| StoreError::Corrupt("signing keys vanished after SET NX".into()))
+    }
 }
