@@ -5,6 +5,8 @@ mod admin;
 mod authorize;
 mod directory_ldap;
 mod helpers;
+mod interop;
+mod lifecycle;
 mod oidc;
 mod outages;
 mod service;
