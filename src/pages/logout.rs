@@ -132,11 +132,12 @@ async fn finish(
     }
     respond::clear_cookie(state, jar, SESSION_COOKIE);
     if let Some(uri) = &checked.return_to {
-        let params: Vec<(&str, &str)> = app_state.map(|s| ("state", s)).into_iter().collect();
-        return Ok(redirect(
-            StatusCode::SEE_OTHER,
-            &redirect_with(uri, &params),
-        ));
+        // The confirmation form posts an empty state back when the app sent none.
+        let location = match app_state.filter(|s| !s.is_empty()) {
+            Some(s) => redirect_with(uri, &[("state", s)]),
+            None => uri.clone(),
+        };
+        return Ok(redirect(StatusCode::SEE_OTHER, &location));
     }
     let page = LogoutPage {
         signed_out: true,

@@ -8,6 +8,7 @@ mod helpers;
 mod interop;
 mod lifecycle;
 mod oidc;
+mod oidc_authorize;
 mod outages;
 mod service;
 mod store;
