@@ -150,6 +150,10 @@ pub struct OidcSettings {
     pub previous_key_files: Vec<PathBuf>,
     /// Lifetime of an id_token.
     pub id_token_ttl_secs: u64,
+    /// Encrypts a generated key kept in the store (or `key_encryption_secret_file`).
+    pub key_encryption_secret: Option<SecretString>,
+    /// File holding `key_encryption_secret` (first line).
+    pub key_encryption_secret_file: Option<PathBuf>,
 }
 
 impl Default for OidcSettings {
@@ -159,6 +163,8 @@ impl Default for OidcSettings {
             signing_alg: "RS256".into(),
             previous_key_files: Vec::new(),
             id_token_ttl_secs: 3600,
+            key_encryption_secret: None,
+            key_encryption_secret_file: None,
         }
     }
 }

@@ -66,7 +66,7 @@ impl Application {
         directory: Arc<dyn Directory>,
     ) -> Result<Self, StartupError> {
         let templates = Templates::new().map_err(|e| StartupError::Templates(e.to_string()))?;
-        let keys = Arc::new(crate::oidc::keys::Keys::new(&settings.oidc)?);
+        let keys = Arc::new(crate::oidc::keyset::Keys::new(&settings.oidc)?);
         let addr = settings.server.listen;
         let acceptor = TcpListener::bind(addr)
             .into_acceptor()

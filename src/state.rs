@@ -3,7 +3,7 @@
 use crate::clock::Clock;
 use crate::config::Settings;
 use crate::directory::Directory;
-use crate::oidc::keys::Keys;
+use crate::oidc::keyset::Keys;
 use crate::pages::render::Templates;
 use crate::store::Store;
 use std::sync::Arc;

@@ -1,7 +1,7 @@
 //! The id_token (OpenID Connect Core §2, §3.1.3.6): minted beside the access token whenever
 //! `openid` is granted, on code exchange and on refresh; and read back as a logout hint.
 
-use super::keys::KeySet;
+use super::keyset::KeySet;
 use crate::clock::UnixTime;
 use crate::domain::Claims;
 use crate::oauth::token::TokenSuccess;

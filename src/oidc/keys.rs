@@ -1,12 +1,7 @@
-//! Id token signing keys: one private key that signs (RS256 or ES256), every public key still
-//! published in the JWKS (the current one and earlier ones kept after a rotation).
-//!
-//! Keys come from PEM files named in `[oidc]`, or, when none is named, a key is generated once
-//! and kept in the store, so that every node signs with the same key. Generation is guarded by
-//! the store's atomic set-if-absent: two nodes starting together agree on one key.
+//! Id token signing keys: the private key that signs (RS256 or ES256) and the public keys as
+//! published in the JWKS, read from PEM or generated. Where they come from is `keyset`'s job.
 
-use crate::config::OidcSettings;
-use crate::store::{Store, StoreError};
+use crate::store::StoreError;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header};
@@ -16,8 +11,6 @@ use rsa::pkcs8::{DecodePrivateKey, DecodePublicKey, EncodePrivateKey, LineEnding
 use rsa::traits::PublicKeyParts;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest as _, Sha256};
-use std::sync::Arc;
-use tokio::sync::OnceCell;
 
 /// Smallest RSA key accepted for RS256 (RFC 7518 §3.3).
 const MIN_RSA_BITS: usize = 2048;
@@ -228,118 +221,4 @@ pub fn public_jwk(pem: &str) -> Option<Jwk> {
     p256::PublicKey::from_public_key_pem(pem)
         .ok()
         .map(|k| Jwk::ec(&k))
-}
-
-/// The signing key and every public key to publish (the signing key's first).
-pub struct KeySet {
-    signer: SigningKey,
-    published: Vec<Jwk>,
-}
-
-impl KeySet {
-    /// The key that signs.
-    pub fn signer(&self) -> &SigningKey {
-        &self.signer
-    }
-
-    /// Every published public key.
-    pub fn published(&self) -> &[Jwk] {
-        &self.published
-    }
-
-    /// The published key with this `kid`.
-    pub fn find(&self, kid: &str) -> Option<&Jwk> {
-        self.published.iter().find(|k| k.kid == kid)
-    }
-}
-
-/// A generated key as the store keeps it.
-#[derive(Serialize, Deserialize)]
-struct StoredKey {
-    alg: String,
-    pem: String,
-}
-
-/// The service's keys: from files at start-up, or from the store on first use.
-pub struct Keys {
-    settings: OidcSettings,
-    loaded: OnceCell<Arc<KeySet>>,
-}
-
-impl Keys {
-    /// Reads the key files named in `settings` now (so a bad file stops start-up); without a
-    /// signing key file, the key is fetched (or generated) from the store on first use.
-    pub fn new(settings: &OidcSettings) -> Result<Self, KeyError> {
-        let loaded = OnceCell::new();
-        if let Some(path) = &settings.signing_key_file {
-            let signer = SigningKey::from_pem(&read("oidc.signing_key_file", path)?)
-                .map_err(|reason| file_error("oidc.signing_key_file", path, reason))?;
-            let set = with_previous(signer, settings)?;
-            let _ = loaded.set(Arc::new(set));
-        }
-        Ok(Self {
-            settings: settings.clone(),
-            loaded,
-        })
-    }
-
-    /// The key set; the first call without key files reads or generates the stored key.
-    pub async fn get(&self, store: &dyn Store) -> Result<Arc<KeySet>, KeyError> {
-        self.loaded
-            .get_or_try_init(|| async {
-                let stored = match store.signing_keys().await? {
-                    Some(json) => json,
-                    None => {
-                        let alg = self.settings.signing_alg.clone();
-                        let pem = tokio::task::spawn_blocking(move || SigningKey::generate(&alg))
-                            .await
-                            .map_err(|e| KeyError::Unusable(e.to_string()))?
-                            .map_err(KeyError::Unusable)?;
-                        let alg = self.settings.signing_alg.clone();
-                        let json = serde_json::to_string(&StoredKey { alg, pem })
-                            .map_err(|e| KeyError::Unusable(e.to_string()))?;
-                        let stored = store.signing_keys_or_insert(&json).await?;
-                        if stored == json {
-                            tracing::info!(alg = %self.settings.signing_alg, "generated the id_token signing key and stored it");
-                        }
-                        stored
-                    }
-                };
-                let key: StoredKey = serde_json::from_str(&stored)
-                    .map_err(|e| KeyError::Unusable(format!("stored key: {e}")))?;
-                let signer = SigningKey::from_pem(&key.pem).map_err(KeyError::Unusable)?;
-                Ok(Arc::new(with_previous(signer, &self.settings)?))
-            })
-            .await
-            .cloned()
-    }
-}
-
-fn with_previous(signer: SigningKey, settings: &OidcSettings) -> Result<KeySet, KeyError> {
-    let mut published = vec![signer.jwk.clone()];
-    for path in &settings.previous_key_files {
-        let jwk = public_jwk(&read("oidc.previous_key_files", path)?).ok_or_else(|| {
-            file_error(
-                "oidc.previous_key_files",
-                path,
-                "not a PEM RSA or P-256 key".into(),
-            )
-        })?;
-        if !published.iter().any(|k| k.kid == jwk.kid) {
-            published.push(jwk);
-        }
-    }
-    Ok(KeySet { signer, published })
-}
-
-fn read(key: &'static str, path: &std::path::Path) -> Result<String, KeyError> {
-    std::fs::read_to_string(path).map_err(|e| file_error(key, path, e.to_string()))
-}
-
-fn file_error(key: &'static str, path: &std::path::Path, reason: String) -> KeyError {
-    KeyError::File {
-        key,
-        path: path.display().to_string(),
-        reason,
-    }
 }

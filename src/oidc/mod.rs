@@ -5,3 +5,4 @@ pub mod authorize;
 pub mod discovery;
 pub mod id_token;
 pub mod keys;
+pub mod keyset;

@@ -292,3 +292,44 @@ async fn an_unreadable_key_file_stops_start_up_naming_the_setting() {
         .to_string();
     assert!(err.contains("oidc.signing_key_file"), "{err}");
 }
+
+#[tokio::test]
+async fn a_generated_key_is_kept_encrypted_when_a_key_encryption_secret_is_set() {
+    let prefix = format!(
+        "t{}:",
+        sso_bridge::domain::secret::random_id(6).to_lowercase()
+    );
+    let node = |secret: Option<&str>| {
+        let mut extra = vec![
+            (SIGNING_KEY_FILE, String::new()),
+            ("SSO_BRIDGE__STORE__KEY_PREFIX", prefix.clone()),
+        ];
+        if let Some(s) = secret {
+            extra.push(("SSO_BRIDGE__OIDC__KEY_ENCRYPTION_SECRET", s.to_owned()));
+        }
+        async move { spawn_app_with(Backends::Real, &extra).await }
+    };
+    let jwks = |app: &TestApp| app.api.get(app.url("/oauth/jwks")).send();
+
+    let first = node(Some("s3cret")).await;
+    let published: Value = jwks(&first).await.unwrap().json().await.unwrap();
+    let stored = first.state.store.signing_keys().await.unwrap().unwrap();
+    assert!(
+        stored.contains("sealed") && !stored.contains("PRIVATE KEY"),
+        "{stored}"
+    );
+
+    let without = node(None).await;
+    assert_eq!(
+        jwks(&without).await.unwrap().status(),
+        StatusCode::INTERNAL_SERVER_ERROR
+    );
+    let wrong = node(Some("other")).await;
+    assert_eq!(
+        jwks(&wrong).await.unwrap().status(),
+        StatusCode::INTERNAL_SERVER_ERROR
+    );
+    let same = node(Some("s3cret")).await;
+    let again: Value = jwks(&same).await.unwrap().json().await.unwrap();
+    assert_eq!(again, published);
+}
