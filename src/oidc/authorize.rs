@@ -44,22 +44,7 @@ impl OidcParams {
             ..Self::default()
         };
         if let Some(prompt) = one("prompt")? {
-            for value in prompt.split(' ').filter(|v| !v.is_empty()) {
-                match value {
-                    "none" => params.prompt_none = true,
-                    "login" => params.prompt_login = true,
-                    "consent" => params.prompt_consent = true,
-                    "select_account" => {}
-                    other => {
-                        return Err(format!(
-                            "prompt `{other}` is not supported; use none, login or consent"
-                        ))
-                    }
-                }
-            }
-            if params.prompt_none && (params.prompt_login || params.prompt_consent) {
-                return Err("prompt=none cannot be combined with other prompt values".into());
-            }
+            params.set_prompt(prompt)?;
         }
         if let Some(raw) = one("max_age")? {
             let secs = raw
@@ -68,6 +53,28 @@ impl OidcParams {
             params.max_age = Some(secs);
         }
         Ok(params)
+    }
+
+    /// Reads a space-separated `prompt` (Core §3.1.2.1); `select_account` is accepted and
+    /// means nothing here, as a browser holds one sign-in at a time.
+    fn set_prompt(&mut self, prompt: &str) -> Result<(), String> {
+        for value in prompt.split(' ').filter(|v| !v.is_empty()) {
+            match value {
+                "none" => self.prompt_none = true,
+                "login" => self.prompt_login = true,
+                "consent" => self.prompt_consent = true,
+                "select_account" => {}
+                other => {
+                    return Err(format!(
+                        "prompt `{other}` is not supported; use none, login or consent"
+                    ))
+                }
+            }
+        }
+        if self.prompt_none && (self.prompt_login || self.prompt_consent) {
+            return Err("prompt=none cannot be combined with other prompt values".into());
+        }
+        Ok(())
     }
 
     /// Whether a browser session signed in at `auth_time` may stand in for the password now.

@@ -52,9 +52,8 @@ fn strings(items: &[&str]) -> Vec<String> {
     items.iter().map(|s| (*s).to_owned()).collect()
 }
 
-/// The document for `issuer`, announcing `alg` as the id_token signing algorithm.
-pub fn metadata(issuer: &str, alg: &str) -> ProviderMetadata {
-    let at = |path: &str| format!("{issuer}{path}");
+/// Userinfo claims (SPEC 2.3) and the id_token's own claims.
+fn claims_supported() -> Vec<String> {
     let mut claims: Vec<String> = CLAIM_SCOPES.iter().map(|(c, _)| (*c).to_owned()).collect();
     claims.extend(strings(&[
         "iss",
@@ -67,6 +66,13 @@ pub fn metadata(issuer: &str, alg: &str) -> ProviderMetadata {
         "at_hash",
         "amr",
     ]));
+    claims
+}
+
+/// The document for `issuer`, announcing `alg` as the id_token signing algorithm.
+pub fn metadata(issuer: &str, alg: &str) -> ProviderMetadata {
+    let at = |path: &str| format!("{issuer}{path}");
+    let client_auth = ["client_secret_basic", "client_secret_post", "none"];
     ProviderMetadata {
         issuer: issuer.to_owned(),
         authorization_endpoint: at(paths::AUTHORIZE),
@@ -77,26 +83,16 @@ pub fn metadata(issuer: &str, alg: &str) -> ProviderMetadata {
         introspection_endpoint: at(paths::INTROSPECT),
         end_session_endpoint: at(paths::LOGOUT),
         scopes_supported: Scope::ALL.iter().map(|s| s.as_str().to_owned()).collect(),
-        claims_supported: claims,
+        claims_supported: claims_supported(),
         response_types_supported: strings(&["code"]),
         response_modes_supported: strings(&["query"]),
         grant_types_supported: strings(&["authorization_code", "refresh_token"]),
         subject_types_supported: strings(&["public"]),
         id_token_signing_alg_values_supported: strings(&[alg]),
-        token_endpoint_auth_methods_supported: strings(&[
-            "client_secret_basic",
-            "client_secret_post",
-            "none",
-        ]),
-        revocation_endpoint_auth_methods_supported: strings(&[
-            "client_secret_basic",
-            "client_secret_post",
-            "none",
-        ]),
-        introspection_endpoint_auth_methods_supported: strings(&[
-            "client_secret_basic",
-            "client_secret_post",
-        ]),
+        token_endpoint_auth_methods_supported: strings(&client_auth),
+        revocation_endpoint_auth_methods_supported: strings(&client_auth),
+        // Introspection is for confidential apps only.
+        introspection_endpoint_auth_methods_supported: strings(&client_auth[..2]),
         code_challenge_methods_supported: strings(&["S256"]),
         prompt_values_supported: strings(&["none", "login", "consent"]),
         claims_parameter_supported: false,

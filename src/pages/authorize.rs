@@ -6,10 +6,11 @@ use super::errors::PageError;
 use super::respond::{self, redirect};
 use super::signin::signin_page;
 use crate::domain::secret::random_id;
-use crate::oauth::authorize::{error_redirect, validate, AuthorizeError};
+use crate::domain::ClientRecord;
+use crate::oauth::authorize::{error_redirect, validate, AuthorizationRequest, AuthorizeError};
 use crate::oauth::issue::{issue_code, Subject};
 use crate::oauth::OAuthError;
-use crate::session::{self, consent, pending, FLOW_COOKIE, SESSION_COOKIE};
+use crate::session::{self, consent, pending, SessionRecord, FLOW_COOKIE, SESSION_COOKIE};
 use crate::state::AppState;
 use poem::http::StatusCode;
 use poem::web::cookie::CookieJar;
@@ -47,45 +48,12 @@ async fn run(state: &AppState, query: &str, jar: &CookieJar) -> Result<Response,
     };
 
     let session_cookie = jar.get(SESSION_COOKIE).map(|c| c.value_str().to_owned());
-    let now = state.now();
-    let oidc = &request.oidc;
     // prompt=login and max_age make an existing sign-in not good enough: ask for the password.
+    let now = state.now();
     let session = session::load(state, session_cookie.as_deref())
         .await?
-        .filter(|s| oidc.session_usable(s.auth_time, now));
-    if let Some(session) = &session {
-        let sub = session.claims.sub();
-        let approved = oidc.remembered_consent_usable()
-            && consent::covers(state, sub, &client.client_id, &request.scopes).await?;
-        if approved {
-            let location = issue_code(
-                state,
-                &request,
-                Subject {
-                    claims: &session.claims,
-                    auth_time: session.auth_time,
-                    amr: &session.amr,
-                },
-            )
-            .await?;
-            return Ok(redirect(StatusCode::FOUND, &location));
-        }
-    }
-    if oidc.prompt_none {
-        // OpenID Connect Core §3.1.2.6: answer without showing a page.
-        let error = match session {
-            None => OAuthError::LoginRequired("the user is not signed in".into()),
-            Some(_) => {
-                OAuthError::ConsentRequired("the user has not approved this application".into())
-            }
-        };
-        let issuer = state.settings.issuer();
-        let location = error_redirect(
-            &issuer,
-            &request.redirect_uri,
-            request.state.as_deref(),
-            &error,
-        );
+        .filter(|s| request.oidc.session_usable(s.auth_time, now));
+    if let Some(location) = without_pages(state, &client, &request, session.as_ref()).await? {
         return Ok(redirect(StatusCode::FOUND, &location));
     }
 
@@ -110,4 +78,43 @@ async fn run(state: &AppState, query: &str, jar: &CookieJar) -> Result<Response,
             StatusCode::OK,
         ),
     }
+}
+
+/// Where the browser goes when no page needs to be shown: a code for a signed-in user who
+/// approved the app before (single sign-on), or, for `prompt=none`, the error saying which page
+/// would have been needed (OpenID Connect Core §3.1.2.6).
+async fn without_pages(
+    state: &AppState,
+    client: &ClientRecord,
+    request: &AuthorizationRequest,
+    session: Option<&SessionRecord>,
+) -> Result<Option<String>, PageError> {
+    if let Some(session) = session {
+        let sub = session.claims.sub();
+        let approved = request.oidc.remembered_consent_usable()
+            && consent::covers(state, sub, &client.client_id, &request.scopes).await?;
+        if approved {
+            let subject = Subject {
+                claims: &session.claims,
+                auth_time: session.auth_time,
+                amr: &session.amr,
+            };
+            return Ok(Some(issue_code(state, request, subject).await?));
+        }
+    }
+    if !request.oidc.prompt_none {
+        return Ok(None);
+    }
+    let error = match session {
+        None => OAuthError::LoginRequired("the user is not signed in".into()),
+        Some(_) => OAuthError::ConsentRequired("the user has not approved this application".into()),
+    };
+    let issuer = state.settings.issuer();
+    let state_param = request.state.as_deref();
+    Ok(Some(error_redirect(
+        &issuer,
+        &request.redirect_uri,
+        state_param,
+        &error,
+    )))
 }

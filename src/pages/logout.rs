@@ -45,6 +45,16 @@ struct Checked {
     return_to: Option<String>,
 }
 
+impl Checked {
+    /// The app's id, or empty when no app was named.
+    fn client_id(&self) -> String {
+        self.client
+            .as_ref()
+            .map(|c| c.client_id.to_string())
+            .unwrap_or_default()
+    }
+}
+
 /// The end-session endpoint, GET.
 #[handler]
 pub async fn start(
@@ -100,7 +110,8 @@ async fn run(
         return Err(PageError::Forged);
     }
     if confirmed || hinted {
-        tracing::info!(target: "audit", event = "logout", sub = session.claims.sub(), client_id = checked.client.as_ref().map(|c| c.client_id.as_str()).unwrap_or(""), "signed out");
+        let client_id = checked.client_id();
+        tracing::info!(target: "audit", event = "logout", sub = session.claims.sub(), client_id, "signed out");
         return finish(state, jar, &checked, params.state.as_deref(), Some(&cookie)).await;
     }
     let page = LogoutPage {
@@ -108,11 +119,7 @@ async fn run(
         app_name: checked.client.as_ref().map(|c| c.name.clone()),
         action: respond::url(state, PATH),
         csrf_token: csrf,
-        client_id: checked
-            .client
-            .as_ref()
-            .map(|c| c.client_id.to_string())
-            .unwrap_or_default(),
+        client_id: checked.client_id(),
         post_logout_redirect_uri: checked.return_to.clone().unwrap_or_default(),
         state: params.state.unwrap_or_default(),
     };
@@ -203,18 +210,25 @@ async fn check(state: &AppState, params: &LogoutParams) -> Result<Checked, PageE
         None => None,
     };
     let return_to = match non_empty(&params.post_logout_redirect_uri) {
+        Some(uri) => Some(return_address(client.as_ref(), uri)?),
         None => None,
-        Some(uri) if client.as_ref().is_some_and(|c| c.allows_post_logout_redirect(&uri)) => Some(uri),
-        Some(_) if client.is_none() => {
-            return Err(untrusted("A return address needs id_token_hint or client_id to say which application asks. Nothing was changed."))
-        }
-        Some(uri) => {
-            return Err(untrusted(&format!("The application asked to send you back to an address that is not registered for sign-out (received: {uri}). Nothing was changed.")))
-        }
     };
     Ok(Checked {
         client,
         hinted_sub: hint.map(|h| h.sub),
         return_to,
     })
+}
+
+/// A post-logout redirect URI, if it is registered for the app that asks.
+fn return_address(client: Option<&ClientRecord>, uri: String) -> Result<String, PageError> {
+    match client {
+        Some(c) if c.allows_post_logout_redirect(&uri) => Ok(uri),
+        Some(_) => Err(untrusted(&format!(
+            "The application asked to send you back to an address that is not registered for sign-out (received: {uri}). Nothing was changed."
+        ))),
+        None => Err(untrusted(
+            "A return address needs id_token_hint or client_id to say which application asks. Nothing was changed.",
+        )),
+    }
 }
