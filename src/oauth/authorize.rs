@@ -193,6 +193,7 @@ pub async fn validate(
         }
         (None, None) => None,
     };
+    crate::oidc::authorize::refuse_unsupported(|name| params.0.contains_key(name)).map_err(fail)?;
     let oidc = crate::oidc::authorize::OidcParams::parse(|name| params.non_empty(name))
         .map_err(invalid)?;
     Ok((

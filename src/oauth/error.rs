@@ -40,6 +40,15 @@ pub enum OAuthError {
     /// OpenID Connect Core §3.1.2.6: `prompt=none` and the user has not approved the app.
     #[error("consent_required: {0}")]
     ConsentRequired(String),
+    /// OpenID Connect Core §3.1.2.6: the `request` parameter (a request object) is not supported.
+    #[error("request_not_supported: {0}")]
+    RequestNotSupported(String),
+    /// OpenID Connect Core §3.1.2.6: the `request_uri` parameter is not supported.
+    #[error("request_uri_not_supported: {0}")]
+    RequestUriNotSupported(String),
+    /// OpenID Connect Core §3.1.2.6: the `registration` parameter is not supported.
+    #[error("registration_not_supported: {0}")]
+    RegistrationNotSupported(String),
     /// RFC 6750 §3.1: the access token is missing, unknown, expired or revoked.
     #[error("invalid_token: {0}")]
     InvalidToken(String),
@@ -75,6 +84,9 @@ impl OAuthError {
             OAuthError::InvalidToken(_) => "invalid_token",
             OAuthError::LoginRequired(_) => "login_required",
             OAuthError::ConsentRequired(_) => "consent_required",
+            OAuthError::RequestNotSupported(_) => "request_not_supported",
+            OAuthError::RequestUriNotSupported(_) => "request_uri_not_supported",
+            OAuthError::RegistrationNotSupported(_) => "registration_not_supported",
             OAuthError::ServerError => "server_error",
             OAuthError::TemporarilyUnavailable(_) => "temporarily_unavailable",
         }
@@ -93,6 +105,9 @@ impl OAuthError {
             | OAuthError::UnsupportedResponseType(d)
             | OAuthError::LoginRequired(d)
             | OAuthError::ConsentRequired(d)
+            | OAuthError::RequestNotSupported(d)
+            | OAuthError::RequestUriNotSupported(d)
+            | OAuthError::RegistrationNotSupported(d)
             | OAuthError::InvalidToken(d)
             | OAuthError::TemporarilyUnavailable(d) => d.clone(),
             OAuthError::ServerError => "the server failed to handle the request".into(),

@@ -5,6 +5,7 @@ use jsonwebtoken::jwk::JwkSet;
 use jsonwebtoken::{DecodingKey, Validation};
 use reqwest::StatusCode;
 use serde_json::Value;
+use sso_bridge::config::Settings;
 
 const CB: &str = "https://app.example.com/callback";
 
@@ -332,4 +333,39 @@ async fn a_generated_key_is_kept_encrypted_when_a_key_encryption_secret_is_set()
     let same = node(Some("s3cret")).await;
     let again: Value = jwks(&same).await.unwrap().json().await.unwrap();
     assert_eq!(again, published);
+}
+
+#[tokio::test]
+async fn an_es256_key_is_generated_when_asked_for() {
+    let b = Backends::Embedded;
+    let app = spawn_app_with(
+        b,
+        &[
+            (SIGNING_KEY_FILE, String::new()),
+            ("SSO_BRIDGE__OIDC__SIGNING_ALG", "ES256".into()),
+        ],
+    )
+    .await;
+    let reg = app.register(b, CB, false).await;
+    let tokens = tokens_with_nonce(&app, b, &reg, "n").await;
+    let token = tokens["id_token"].as_str().unwrap();
+    assert_eq!(
+        jsonwebtoken::decode_header(token).unwrap().alg,
+        jsonwebtoken::Algorithm::ES256
+    );
+    verify_id_token(&app, token, &reg.client_id).await;
+}
+
+#[tokio::test]
+async fn an_unknown_signing_algorithm_is_refused_at_start_up() {
+    let err = Settings::load_from(
+        None,
+        [(
+            "SSO_BRIDGE__OIDC__SIGNING_ALG".to_owned(),
+            "HS256".to_owned(),
+        )],
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("oidc.signing_alg"), "{err}");
 }

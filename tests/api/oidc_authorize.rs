@@ -352,3 +352,20 @@ async fn the_cli_registers_post_logout_redirect_uris_validated_like_redirect_uri
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("https"), "{err}");
 }
+
+#[tokio::test]
+async fn request_objects_request_uris_and_registration_get_their_own_error_codes() {
+    let app = spawn_app(B).await;
+    let reg = app.register(B, CB, false).await;
+    for (name, code) in [
+        ("request", "request_not_supported"),
+        ("request_uri", "request_uri_not_supported"),
+        ("registration", "registration_not_supported"),
+    ] {
+        let r = app
+            .authorize(&app.browser(), &params(&reg, &[(name, "x")]))
+            .await;
+        let q = query(&location(&r));
+        assert_eq!((q["error"].as_str(), q["state"].as_str()), (code, "st-1"));
+    }
+}
