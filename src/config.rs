@@ -150,6 +150,9 @@ pub struct OidcSettings {
     pub previous_key_files: Vec<PathBuf>,
     /// Lifetime of an id_token.
     pub id_token_ttl_secs: u64,
+    /// Age in days after which a generated key is replaced (0: never). Key files are rotated
+    /// by the operator.
+    pub rotate_after_days: u64,
     /// Encrypts a generated key kept in the store (or `key_encryption_secret_file`).
     pub key_encryption_secret: Option<SecretString>,
     /// File holding `key_encryption_secret` (first line).
@@ -163,6 +166,7 @@ impl Default for OidcSettings {
             signing_alg: "RS256".into(),
             previous_key_files: Vec::new(),
             id_token_ttl_secs: 3600,
+            rotate_after_days: 90,
             key_encryption_secret: None,
             key_encryption_secret_file: None,
         }

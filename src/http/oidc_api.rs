@@ -168,7 +168,7 @@ async fn caller(
 }
 
 async fn metadata(state: &AppState) -> MetadataResponse {
-    match state.keys.get(state.store.as_ref()).await {
+    match state.keys.get(state.store.as_ref(), state.now()).await {
         Ok(keys) => MetadataResponse::Metadata(Json(Box::new(discovery::metadata(
             &state.settings.issuer(),
             keys.signer().alg(),
@@ -214,7 +214,7 @@ impl OidcApi {
     /// signed may still be presented.
     #[oai(path = "/oauth/jwks", method = "get", operation_id = "jwks")]
     async fn jwks(&self, Data(state): Data<&AppState>) -> MetadataResponse {
-        match state.keys.get(state.store.as_ref()).await {
+        match state.keys.get(state.store.as_ref(), state.now()).await {
             Ok(keys) => MetadataResponse::Keys(Json(JwkSet {
                 keys: keys.published().to_vec(),
             })),

@@ -59,7 +59,7 @@ pub async fn attach(
     facts: IdTokenFacts<'_>,
     response: &mut TokenSuccess,
 ) -> Result<(), OAuthError> {
-    let keys = state.keys.get(state.store.as_ref()).await?;
+    let keys = state.keys.get(state.store.as_ref(), state.now()).await?;
     let issuer = state.settings.issuer();
     let now = state.now();
     let released = facts

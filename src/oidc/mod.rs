@@ -6,3 +6,4 @@ pub mod discovery;
 pub mod id_token;
 pub mod keys;
 pub mod keyset;
+pub mod stored_keys;

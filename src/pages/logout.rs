@@ -187,7 +187,7 @@ async fn check(state: &AppState, params: &LogoutParams) -> Result<Checked, PageE
     let hint = match non_empty(&params.id_token_hint) {
         None => None,
         Some(token) => {
-            let keys = state.keys.get(state.store.as_ref()).await?;
+            let keys = state.keys.get(state.store.as_ref(), state.now()).await?;
             let claims = verify_hint(&keys, &state.settings.issuer(), &token);
             Some(claims.ok_or_else(|| untrusted("The id_token_hint was not issued by this sign-on service. Nothing was changed."))?)
         }

@@ -313,6 +313,15 @@ impl Store for MemoryStore {
         Ok(self.lock().0.signing_keys.clone())
     }
 
+    async fn replace_signing_keys(&self, expected: &str, keys: &str) -> Result<bool, StoreError> {
+        let (mut state, _) = self.lock();
+        if state.signing_keys.as_deref() != Some(expected) {
+            return Ok(false);
+        }
+        state.signing_keys = Some(keys.to_owned());
+        Ok(true)
+    }
+
     async fn signing_keys_or_insert(&self, keys: &str) -> Result<String, StoreError> {
         Ok(self
             .lock()

@@ -369,3 +369,74 @@ async fn an_unknown_signing_algorithm_is_refused_at_start_up() {
     .to_string();
     assert!(err.contains("oidc.signing_alg"), "{err}");
 }
+
+async fn kid_of(token: &str) -> String {
+    jsonwebtoken::decode_header(token).unwrap().kid.unwrap()
+}
+
+async fn published_kids(app: &TestApp) -> Vec<String> {
+    let jwks: Value = app
+        .api
+        .get(app.url("/oauth/jwks"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    jwks["keys"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| k["kid"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[tokio::test]
+async fn a_generated_key_rotates_and_the_old_one_stays_published_until_its_tokens_expire() {
+    let b = Backends::Embedded;
+    let app = spawn_app_with(
+        b,
+        &[
+            (SIGNING_KEY_FILE, String::new()),
+            ("SSO_BRIDGE__OIDC__SIGNING_ALG", "ES256".into()),
+            ("SSO_BRIDGE__OIDC__ROTATE_AFTER_DAYS", "1".into()),
+        ],
+    )
+    .await;
+    let reg = app.register(b, CB, false).await;
+    let old_token = tokens_with_nonce(&app, b, &reg, "n").await["id_token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let old_kid = kid_of(&old_token).await;
+    assert_eq!(published_kids(&app).await, vec![old_kid.clone()]);
+
+    // A day later the key is due: a new key is published at once but signs only a minute later,
+    // once every node has read it.
+    app.clock.advance(86_400);
+    let kids = published_kids(&app).await;
+    assert_eq!(kids.len(), 2);
+    let new_kid = kids.iter().find(|k| **k != old_kid).unwrap().clone();
+    let token = tokens_with_nonce(&app, b, &reg, "n").await["id_token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert_eq!(kid_of(&token).await, old_kid);
+
+    app.clock.advance(61);
+    let token = tokens_with_nonce(&app, b, &reg, "n").await["id_token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert_eq!(kid_of(&token).await, new_kid);
+    verify_id_token(&app, &old_token, &reg.client_id).await;
+    assert_eq!(
+        published_kids(&app).await,
+        vec![new_kid.clone(), old_kid.clone()]
+    );
+
+    // Once every token the old key signed has expired, it is no longer published.
+    app.clock.advance(3600 + 60);
+    assert_eq!(published_kids(&app).await, vec![new_kid]);
+}

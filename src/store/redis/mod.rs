@@ -10,7 +10,7 @@
 //! | `{p}at:<hex>` | string, EX | access token JSON |
 //! | `{p}rt:<hex>` | hash, EXPIRE | `data`, `grant`, `rotated_at`, `sealed` |
 //! | `{p}grant:<id>` | set, EXPIRE | full keys of the grant's access and refresh tokens |
-//! | `{p}oidc:signing-keys` | string | the generated id_token signing key set (JSON) |
+//! | `{p}oidc:signing-keys` | string | the generated id_token signing keys (JSON list, see `oidc::stored_keys`) |
 //!
 //! `<hex>` is the SHA-256 digest of the secret: raw codes and tokens never reach Redis. Redeeming
 //! a code, rotating a refresh token and revoking a grant are each one Lua script, so they are

@@ -201,6 +201,17 @@ impl Store for RedisStore {
             .await
     }
 
+    async fn replace_signing_keys(&self, expected: &str, keys: &str) -> Result<bool, StoreError> {
+        let script = Script::new(
+            "if redis.call('GET', KEYS[1]) == ARGV[1] then \
+               redis.call('SET', KEYS[1], ARGV[2]) return 1 end return 0",
+        );
+        let mut call = script.key(self.keys.signing_keys());
+        call.arg(expected).arg(keys);
+        let replaced: i64 = self.call(Request::Script(&call)).await?;
+        Ok(replaced == 1)
+    }
+
     async fn signing_keys_or_insert(&self, keys: &str) -> Result<String, StoreError> {
         // SET NX then GET in one MULTI: the GET sees whichever SET won.
         let key = self.keys.signing_keys();
