@@ -32,7 +32,10 @@ pub fn routes(state: AppState) -> impl Endpoint {
             .overriding(header::PRAGMA, "no-cache"),
     );
     Route::new()
-        .at("/oauth/authorize", get(pages::authorize::authorize))
+        .at(
+            "/oauth/authorize",
+            get(pages::authorize::authorize).post(pages::authorize::authorize_post),
+        )
         .at(pages::signin::PATH, post(pages::signin::login))
         .at(
             pages::consent::PATH,

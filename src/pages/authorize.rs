@@ -1,5 +1,5 @@
-//! `GET /oauth/authorize`: validate, then sign-in page, consent page, or straight back with a
-//! code when the browser is signed in and the app already approved (single sign-on).
+//! `GET` / `POST /oauth/authorize`: validate, then sign-in page, consent page, or straight back
+//! with a code when the browser is signed in and the app already approved (single sign-on).
 
 use super::consent::consent_page;
 use super::errors::PageError;
@@ -23,6 +23,29 @@ pub async fn authorize(req: &Request, jar: &CookieJar, Data(state): Data<&AppSta
     run(state, req.uri().query().unwrap_or(""), jar)
         .await
         .unwrap_or_else(|e| e.into_response(state))
+}
+
+/// Largest form-encoded authorize request accepted by POST.
+const MAX_POST_BYTES: usize = 16 * 1024;
+
+/// The authorize endpoint by POST, with the parameters form-encoded in the body (OpenID Connect
+/// Core §3.1.2.1 requires both methods).
+#[handler]
+pub async fn authorize_post(
+    jar: &CookieJar,
+    Data(state): Data<&AppState>,
+    body: poem::Body,
+) -> Response {
+    let result = match body.into_bytes_limit(MAX_POST_BYTES).await {
+        Ok(bytes) => match std::str::from_utf8(&bytes) {
+            Ok(form) => run(state, form, jar).await,
+            Err(_) => Err(PageError::BadForm("The request is not valid UTF-8.".into())),
+        },
+        Err(e) => Err(PageError::BadForm(format!(
+            "The request could not be read: {e}."
+        ))),
+    };
+    result.unwrap_or_else(|e| e.into_response(state))
 }
 
 async fn run(state: &AppState, query: &str, jar: &CookieJar) -> Result<Response, PageError> {

@@ -369,3 +369,20 @@ async fn request_objects_request_uris_and_registration_get_their_own_error_codes
         assert_eq!((q["error"].as_str(), q["state"].as_str()), (code, "st-1"));
     }
 }
+
+#[tokio::test]
+async fn the_authorize_endpoint_also_takes_its_parameters_form_encoded_by_post() {
+    let app = spawn_app(B).await;
+    let reg = app.register(B, CB, false).await;
+    let browser = signed_in(&app, &reg).await;
+    let r = browser
+        .post(app.url("/oauth/authorize"))
+        .form(&params(&reg, &[]))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::FOUND);
+    let q = query(&location(&r));
+    assert!(q.contains_key("code"));
+    assert_eq!(q["state"], "st-1");
+}
