@@ -55,7 +55,9 @@ impl ScopeSet {
     /// refresh token, is accepted and dropped: every grant gets a refresh token anyway.
     pub fn parse(raw: &str) -> Result<Self, UnknownScope> {
         let mut set = BTreeSet::from([Scope::Openid]);
-        let wanted = raw.split(' ').filter(|s| !s.is_empty() && *s != "offline_access");
+        let wanted = raw
+            .split(' ')
+            .filter(|s| !s.is_empty() && *s != "offline_access");
         for name in wanted {
             set.insert(Scope::parse(name).ok_or_else(|| UnknownScope(name.to_owned()))?);
         }
