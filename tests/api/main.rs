@@ -9,6 +9,7 @@ mod interop;
 mod lifecycle;
 mod oidc;
 mod oidc_authorize;
+mod oidc_keys;
 mod outages;
 mod service;
 mod store;
