@@ -7,6 +7,7 @@ mod directory_ldap;
 mod helpers;
 mod interop;
 mod lifecycle;
+mod logout;
 mod oidc;
 mod oidc_authorize;
 mod oidc_keys;
