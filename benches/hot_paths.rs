@@ -44,6 +44,7 @@ fn register(rt: &Runtime, state: &AppState) -> (String, String) {
         redirect_uris: vec![REDIRECT_URI.into()],
         public: false,
         require_pkce: false,
+        post_logout_redirect_uris: Vec::new(),
     };
     let (record, secret) = rt
         .block_on(apps::create(
@@ -76,6 +77,7 @@ async fn fresh_code(state: &AppState, client_id: &str) -> String {
         Subject {
             claims: &claims,
             auth_time: state.now(),
+            amr: &["pwd".to_owned()],
         },
     )
     .await

@@ -9,6 +9,10 @@ use serde::Deserialize;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 
+// --- OpenID Connect ------------------------------------------------------------------------------
+mod oidc;
+pub use oidc::OidcSettings;
+
 /// Every setting of the service.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -26,6 +30,9 @@ pub struct Settings {
     pub limits: crate::mfa::settings::LimitSettings,
     // --- audit log ---
     pub audit: AuditSettings,
+    // --- OpenID Connect -------------------------------------------------------------------
+    #[serde(default)]
+    pub oidc: OidcSettings,
 }
 
 /// `[server]`
@@ -217,6 +224,7 @@ impl Settings {
             ("admin.token_ttl_secs", self.admin.token_ttl_secs),
             ("admin.session_idle_secs", self.admin.session_idle_secs),
             ("audit.retention_days", self.audit.retention_days),
+            ("oidc.id_token_ttl_secs", self.oidc.id_token_ttl_secs),
             ("store.timeout_ms", self.store.timeout_ms),
             (
                 "directory.connect_timeout_ms",
@@ -230,6 +238,9 @@ impl Settings {
             if value == 0 {
                 return Err(key(name, "must be greater than 0"));
             }
+        }
+        if !matches!(self.oidc.signing_alg.as_str(), "RS256" | "ES256") {
+            return Err(key("oidc.signing_alg", "must be RS256 or ES256"));
         }
         if self.store.pool_size == 0 {
             return Err(key("store.pool_size", "must be greater than 0"));

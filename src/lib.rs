@@ -13,6 +13,7 @@ pub mod domain;
 pub mod http;
 pub mod mfa;
 pub mod oauth;
+pub mod oidc;
 pub mod pages;
 pub mod session;
 pub mod startup;

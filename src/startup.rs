@@ -29,6 +29,8 @@ pub enum StartupError {
     Templates(String),
     #[error(transparent)]
     MfaKey(#[from] crate::mfa::key::KeyError),
+    #[error(transparent)]
+    Keys(#[from] crate::oidc::keys::KeyError),
     #[error("cannot listen on {addr}: {source}")]
     Listen {
         addr: SocketAddr,
@@ -68,6 +70,7 @@ impl Application {
     ) -> Result<Self, StartupError> {
         let templates = Templates::new().map_err(|e| StartupError::Templates(e.to_string()))?;
         let mfa_key = crate::mfa::MfaKey::from_settings(&settings)?;
+        let keys = Arc::new(crate::oidc::keyset::Keys::new(&settings.oidc)?);
         let addr = settings.server.listen;
         let acceptor = TcpListener::bind(addr)
             .into_acceptor()
@@ -85,6 +88,7 @@ impl Application {
             templates: Arc::new(templates),
             clock,
             mfa_key: Arc::new(mfa_key),
+            keys,
         };
         Ok(Self {
             acceptor,

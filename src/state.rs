@@ -3,6 +3,7 @@
 use crate::clock::Clock;
 use crate::config::Settings;
 use crate::directory::Directory;
+use crate::oidc::keyset::Keys;
 use crate::pages::render::Templates;
 use crate::store::Store;
 use std::sync::Arc;
@@ -22,6 +23,8 @@ pub struct AppState {
     pub clock: Arc<dyn Clock>,
     /// Encrypts second-factor secrets at rest.
     pub mfa_key: Arc<crate::mfa::MfaKey>,
+    /// Id token signing keys (OpenID Connect).
+    pub keys: Arc<Keys>,
 }
 
 impl AppState {

@@ -26,6 +26,8 @@ pub struct NewApp {
     pub public: bool,
     /// Whether a confidential app must use PKCE.
     pub require_pkce: bool,
+    /// Where OpenID Connect logout may send the browser back to (validated like redirect URIs).
+    pub post_logout_redirect_uris: Vec<String>,
 }
 
 /// What an edit changes; `None` keeps the current value.
@@ -37,6 +39,8 @@ pub struct Changes {
     pub redirect_uris: Option<Vec<String>>,
     /// New PKCE rule for a confidential app (public apps always require PKCE).
     pub require_pkce: Option<bool>,
+    /// New post-logout redirect URIs (replacing all of them; empty removes them).
+    pub post_logout_redirect_uris: Option<Vec<String>>,
 }
 
 /// Who acts, from where: what the audit log records.
@@ -84,8 +88,18 @@ fn valid_name(raw: &str) -> Result<String, AppError> {
     Ok(name.to_owned())
 }
 
-/// Validates every URI, reporting each bad one; drops blanks and duplicates.
+/// Validates redirect URIs (at least one), reporting each bad one; drops blanks and duplicates.
 pub fn valid_redirect_uris(raw: &[String]) -> Result<Vec<RedirectUri>, AppError> {
+    let uris = valid_uris(raw)?;
+    if uris.is_empty() {
+        return Err(AppError::NoRedirectUri);
+    }
+    Ok(uris)
+}
+
+/// Validates URIs with the redirect URI rules (none is fine), reporting each bad one; drops
+/// blanks and duplicates. Post-logout redirect URIs follow these rules too.
+pub fn valid_uris(raw: &[String]) -> Result<Vec<RedirectUri>, AppError> {
     let mut uris = Vec::new();
     let mut errors = Vec::new();
     for raw in raw.iter().map(|r| r.trim()).filter(|r| !r.is_empty()) {
@@ -98,9 +112,6 @@ pub fn valid_redirect_uris(raw: &[String]) -> Result<Vec<RedirectUri>, AppError>
     if !errors.is_empty() {
         return Err(AppError::BadRedirectUris(errors));
     }
-    if uris.is_empty() {
-        return Err(AppError::NoRedirectUri);
-    }
     Ok(uris)
 }
 
@@ -112,6 +123,7 @@ pub async fn create(
 ) -> Result<(ClientRecord, Option<SecretToken>), AppError> {
     let name = valid_name(&new.name)?;
     let redirect_uris = valid_redirect_uris(&new.redirect_uris)?;
+    let post_logout_redirect_uris = valid_uris(&new.post_logout_redirect_uris)?;
     let secret = (!new.public).then(SecretToken::generate);
     let record = ClientRecord {
         client_id: ClientId::generate(),
@@ -122,6 +134,7 @@ pub async fn create(
         enabled: true,
         created_by: by.sub.to_owned(),
         created_at: state.now(),
+        post_logout_redirect_uris,
     };
     state.store.put_client(&record).await?;
     let kind = if new.public { "public" } else { "confidential" };
@@ -150,7 +163,7 @@ pub async fn find(state: &AppState, raw_id: &str) -> Result<ClientRecord, AppErr
     state.store.client(&id).await?.ok_or_else(not_found)
 }
 
-/// Edits an app's name, redirect URIs or PKCE rule.
+/// Edits an app's name, redirect URIs, post-logout redirect URIs or PKCE rule.
 pub async fn update(
     state: &AppState,
     by: Actor<'_>,
@@ -172,6 +185,14 @@ pub async fn update(
             let list: Vec<&str> = uris.iter().map(RedirectUri::as_str).collect();
             what.push(format!("redirect URIs → {}", list.join(" ")));
             app.redirect_uris = uris;
+        }
+    }
+    if let Some(raw) = changes.post_logout_redirect_uris {
+        let uris = valid_uris(&raw)?;
+        if uris != app.post_logout_redirect_uris {
+            let list: Vec<&str> = uris.iter().map(RedirectUri::as_str).collect();
+            what.push(format!("post-logout redirect URIs → {}", list.join(" ")));
+            app.post_logout_redirect_uris = uris;
         }
     }
     if let Some(pkce) = changes.require_pkce {

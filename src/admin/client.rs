@@ -23,6 +23,8 @@ pub struct CreateRequest {
     pub redirect_uris: Vec<String>,
     pub public: bool,
     pub require_pkce: bool,
+    /// OpenID Connect logout return addresses.
+    pub post_logout_redirect_uris: Vec<String>,
 }
 
 /// What `apps update` sends; absent fields stay as they are.
@@ -34,6 +36,8 @@ pub struct UpdateRequest {
     pub redirect_uris: Option<Vec<String>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub require_pkce: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub post_logout_redirect_uris: Option<Vec<String>>,
 }
 
 /// A signed-in admin API session.

@@ -53,11 +53,13 @@ pub enum Action {
     SecondFactorReset,
     /// Password or code attempts were refused: too many failures for the account or address.
     Lockout,
+    /// A user signed out of single sign-on (OpenID Connect logout).
+    SignOut,
 }
 
 impl Action {
     /// Every action, for the filter of the audit page.
-    pub const ALL: [Action; 17] = [
+    pub const ALL: [Action; 18] = [
         Action::SignIn,
         Action::AdminSignIn,
         Action::AdminSignOut,
@@ -75,6 +77,7 @@ impl Action {
         Action::RecoveryCodeUsed,
         Action::SecondFactorReset,
         Action::Lockout,
+        Action::SignOut,
     ];
 
     /// The snake_case name, as stored and filtered by.
@@ -97,6 +100,7 @@ impl Action {
             Action::RecoveryCodeUsed => "recovery_code_used",
             Action::SecondFactorReset => "second_factor_reset",
             Action::Lockout => "lockout",
+            Action::SignOut => "sign_out",
         }
     }
 }

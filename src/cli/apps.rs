@@ -22,6 +22,9 @@ pub(super) enum AppsCommand {
         /// Require PKCE from a confidential app too.
         #[arg(long)]
         require_pkce: bool,
+        /// Where OpenID Connect logout may send the browser back to (repeat for several).
+        #[arg(long = "post-logout-redirect-uri")]
+        post_logout_redirect_uris: Vec<String>,
         #[command(flatten)]
         conn: Connection,
     },
@@ -37,7 +40,8 @@ pub(super) enum AppsCommand {
         #[command(flatten)]
         conn: Connection,
     },
-    /// Change an app's name, redirect URIs (replacing all of them) or PKCE rule.
+    /// Change an app's name, redirect URIs or post-logout redirect URIs (each replacing all of
+    /// them), or PKCE rule.
     Update {
         /// The app's client id.
         client_id: String,
@@ -50,6 +54,9 @@ pub(super) enum AppsCommand {
         /// Require PKCE (`true`) or let a confidential app go without it (`false`).
         #[arg(long, value_name = "true|false")]
         require_pkce: Option<bool>,
+        /// New post-logout redirect URI (repeat for several; replaces the registered ones).
+        #[arg(long = "post-logout-redirect-uri")]
+        post_logout_redirect_uris: Vec<String>,
         #[command(flatten)]
         conn: Connection,
     },
@@ -94,6 +101,7 @@ pub(super) async fn run(command: AppsCommand) -> Result<(), ClientError> {
             redirect_uris,
             public,
             require_pkce,
+            post_logout_redirect_uris,
             conn,
         } => {
             let request = CreateRequest {
@@ -101,6 +109,7 @@ pub(super) async fn run(command: AppsCommand) -> Result<(), ClientError> {
                 redirect_uris,
                 public,
                 require_pkce,
+                post_logout_redirect_uris,
             };
             let created = client(&conn).await?.create(&request).await?;
             print_credentials(&conn, "Registered", &created);
@@ -124,8 +133,18 @@ pub(super) async fn run(command: AppsCommand) -> Result<(), ClientError> {
             name,
             redirect_uris,
             require_pkce,
+            post_logout_redirect_uris,
             conn,
-        } => update(client_id, name, redirect_uris, require_pkce, conn).await?,
+        } => {
+            let some = |uris: Vec<String>| (!uris.is_empty()).then_some(uris);
+            let request = UpdateRequest {
+                name,
+                redirect_uris: some(redirect_uris),
+                require_pkce,
+                post_logout_redirect_uris: some(post_logout_redirect_uris),
+            };
+            update(client_id, request, conn).await?
+        }
         AppsCommand::RotateSecret { client_id, conn } => {
             let rotated = client(&conn).await?.rotate_secret(&client_id).await?;
             print_credentials(&conn, "New secret for", &rotated);
@@ -154,21 +173,18 @@ pub(super) async fn run(command: AppsCommand) -> Result<(), ClientError> {
 
 async fn update(
     client_id: String,
-    name: Option<String>,
-    redirect_uris: Vec<String>,
-    require_pkce: Option<bool>,
+    request: UpdateRequest,
     conn: Connection,
 ) -> Result<(), ClientError> {
-    if name.is_none() && redirect_uris.is_empty() && require_pkce.is_none() {
+    let nothing = request.name.is_none()
+        && request.redirect_uris.is_none()
+        && request.require_pkce.is_none()
+        && request.post_logout_redirect_uris.is_none();
+    if nothing {
         return Err(ClientError::Input(
-            "nothing to change: give --name, --redirect-uri or --require-pkce".into(),
+            "nothing to change: give --name, --redirect-uri, --post-logout-redirect-uri or --require-pkce".into(),
         ));
     }
-    let request = UpdateRequest {
-        name,
-        redirect_uris: (!redirect_uris.is_empty()).then_some(redirect_uris),
-        require_pkce,
-    };
     let app = client(&conn).await?.update(&client_id, &request).await?;
     print(&conn, &app, || print_app(&app));
     Ok(())
@@ -217,6 +233,9 @@ fn print_credentials(conn: &Connection, what: &str, app: &Value) {
         }
         for uri in strings(&app["redirect_uris"]) {
             println!("  redirect_uri:  {uri}");
+        }
+        for uri in strings(&app["post_logout_redirect_uris"]) {
+            println!("  post_logout:   {uri}");
         }
     });
 }

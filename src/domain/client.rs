@@ -55,6 +55,10 @@ pub struct ClientRecord {
     pub created_by: String,
     /// When it was registered.
     pub created_at: UnixTime,
+    /// Where OpenID Connect RP-initiated logout may send the browser afterwards, matched
+    /// exactly. Absent in records written before logout existed.
+    #[serde(default)]
+    pub post_logout_redirect_uris: Vec<RedirectUri>,
 }
 
 impl ClientRecord {
@@ -70,6 +74,13 @@ impl ClientRecord {
         self.redirect_uris.iter().any(|r| {
             r.as_str() == uri || (self.is_public() && same_but_loopback_port(r.as_str(), uri))
         })
+    }
+
+    /// Whether `uri` is a registered post-logout redirect URI, by exact string comparison.
+    pub fn allows_post_logout_redirect(&self, uri: &str) -> bool {
+        self.post_logout_redirect_uris
+            .iter()
+            .any(|r| r.as_str() == uri)
     }
 }
 
@@ -116,6 +127,7 @@ mod tests {
             enabled: true,
             created_by: "a".into(),
             created_at: 0,
+            post_logout_redirect_uris: Vec::new(),
         }
     }
 

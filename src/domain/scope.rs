@@ -50,9 +50,15 @@ pub struct UnknownScope(pub String);
 
 impl ScopeSet {
     /// Parses a space-separated scope parameter (RFC 6749 §3.3); `openid` is always added.
+    ///
+    /// `offline_access` (OpenID Connect Core §11), which many libraries send to ask for a
+    /// refresh token, is accepted and dropped: every grant gets a refresh token anyway.
     pub fn parse(raw: &str) -> Result<Self, UnknownScope> {
         let mut set = BTreeSet::from([Scope::Openid]);
-        for name in raw.split(' ').filter(|s| !s.is_empty()) {
+        let wanted = raw
+            .split(' ')
+            .filter(|s| !s.is_empty() && *s != "offline_access");
+        for name in wanted {
             set.insert(Scope::parse(name).ok_or_else(|| UnknownScope(name.to_owned()))?);
         }
         Ok(Self(set))
@@ -102,6 +108,12 @@ mod tests {
             ScopeSet::parse("openid admin"),
             Err(UnknownScope("admin".into()))
         );
+    }
+
+    #[test]
+    fn offline_access_is_accepted_and_dropped() {
+        let set = ScopeSet::parse("openid offline_access email").unwrap();
+        assert_eq!(set.to_string(), "openid email");
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! HTTP: the router, the OpenAPI-documented APIs, and the headers every response carries.
 
 pub mod oauth_api;
+pub mod oidc_api;
 pub mod openapi;
 pub mod routes;
 

@@ -1,17 +1,18 @@
 //! The OpenAPI document of the token, userinfo and admin APIs.
 
 use super::oauth_api::OAuthApi;
+use super::oidc_api::OidcApi;
 use crate::admin::api::AdminApi;
 use crate::admin::mfa_api::AdminMfaApi;
 use poem_openapi::OpenApiService;
 
 /// The documented APIs.
-pub type Apis = (OAuthApi, AdminApi, AdminMfaApi);
+pub type Apis = (OAuthApi, OidcApi, AdminApi, AdminMfaApi);
 
 /// The OpenAPI service, with `server_url` as its server (the issuer).
 pub fn service(server_url: &str) -> OpenApiService<Apis, ()> {
     OpenApiService::new(
-        (OAuthApi, AdminApi, AdminMfaApi),
+        (OAuthApi, OidcApi, AdminApi, AdminMfaApi),
         "sso-bridge",
         env!("CARGO_PKG_VERSION"),
     )

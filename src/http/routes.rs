@@ -34,7 +34,10 @@ pub fn routes(state: AppState) -> impl Endpoint {
     // The admin screen's pages, beside the admin API it shares `/admin` with.
     let route = crate::admin::screen::mount(Route::new());
     route
-        .at("/oauth/authorize", get(pages::authorize::authorize))
+        .at(
+            "/oauth/authorize",
+            get(pages::authorize::authorize).post(pages::authorize::authorize_post),
+        )
         .at(pages::signin::PATH, post(pages::signin::login))
         .at(
             pages::consent::PATH,
@@ -52,6 +55,11 @@ pub fn routes(state: AppState) -> impl Endpoint {
         .at(
             pages::enrol::PATH,
             get(pages::enrol::show).post(pages::enrol::confirm),
+        )
+        // OpenID Connect RP-initiated logout.
+        .at(
+            pages::logout::PATH,
+            get(pages::logout::start).post(pages::logout::submit),
         )
         .at("/assets/style.css", get(stylesheet))
         .at("/healthz", get(health))

@@ -22,6 +22,9 @@ pub struct AuthorizationRequest {
     pub state: Option<String>,
     /// PKCE S256 challenge.
     pub code_challenge: Option<String>,
+    /// OpenID Connect parameters (`nonce`, `prompt`, `max_age`, `login_hint`).
+    #[serde(default)]
+    pub oidc: crate::oidc::authorize::OidcParams,
 }
 
 /// Why an authorize request cannot go on.
@@ -190,6 +193,9 @@ pub async fn validate(
         }
         (None, None) => None,
     };
+    crate::oidc::authorize::refuse_unsupported(|name| params.0.contains_key(name)).map_err(fail)?;
+    let oidc = crate::oidc::authorize::OidcParams::parse(|name| params.non_empty(name))
+        .map_err(invalid)?;
     Ok((
         client.clone(),
         AuthorizationRequest {
@@ -198,6 +204,7 @@ pub async fn validate(
             scopes,
             state,
             code_challenge,
+            oidc,
         },
     ))
 }
@@ -220,8 +227,13 @@ pub fn redirect_with(redirect_uri: &str, params: &[(&str, &str)]) -> String {
     }
 }
 
-/// The redirect carrying an error and the state.
-pub fn error_redirect(redirect_uri: &str, state: Option<&str>, error: &OAuthError) -> String {
+/// The redirect carrying an error, the state and the issuer (RFC 9207 `iss`).
+pub fn error_redirect(
+    issuer: &str,
+    redirect_uri: &str,
+    state: Option<&str>,
+    error: &OAuthError,
+) -> String {
     let description = error.description();
     let mut params = vec![
         ("error", error.code()),
@@ -230,6 +242,7 @@ pub fn error_redirect(redirect_uri: &str, state: Option<&str>, error: &OAuthErro
     if let Some(state) = state {
         params.push(("state", state));
     }
+    params.push(("iss", issuer));
     redirect_with(redirect_uri, &params)
 }
 

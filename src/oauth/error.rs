@@ -33,6 +33,22 @@ pub enum OAuthError {
     /// RFC 6749 §4.1.2.1: only `response_type=code` is supported.
     #[error("unsupported_response_type: {0}")]
     UnsupportedResponseType(String),
+    /// OpenID Connect Core §3.1.2.6: `prompt=none` and the user is not signed in (or the
+    /// sign-in is older than `max_age`).
+    #[error("login_required: {0}")]
+    LoginRequired(String),
+    /// OpenID Connect Core §3.1.2.6: `prompt=none` and the user has not approved the app.
+    #[error("consent_required: {0}")]
+    ConsentRequired(String),
+    /// OpenID Connect Core §3.1.2.6: the `request` parameter (a request object) is not supported.
+    #[error("request_not_supported: {0}")]
+    RequestNotSupported(String),
+    /// OpenID Connect Core §3.1.2.6: the `request_uri` parameter is not supported.
+    #[error("request_uri_not_supported: {0}")]
+    RequestUriNotSupported(String),
+    /// OpenID Connect Core §3.1.2.6: the `registration` parameter is not supported.
+    #[error("registration_not_supported: {0}")]
+    RegistrationNotSupported(String),
     /// RFC 6750 §3.1: the access token is missing, unknown, expired or revoked.
     #[error("invalid_token: {0}")]
     InvalidToken(String),
@@ -66,6 +82,11 @@ impl OAuthError {
             OAuthError::AccessDenied(_) => "access_denied",
             OAuthError::UnsupportedResponseType(_) => "unsupported_response_type",
             OAuthError::InvalidToken(_) => "invalid_token",
+            OAuthError::LoginRequired(_) => "login_required",
+            OAuthError::ConsentRequired(_) => "consent_required",
+            OAuthError::RequestNotSupported(_) => "request_not_supported",
+            OAuthError::RequestUriNotSupported(_) => "request_uri_not_supported",
+            OAuthError::RegistrationNotSupported(_) => "registration_not_supported",
             OAuthError::ServerError => "server_error",
             OAuthError::TemporarilyUnavailable(_) => "temporarily_unavailable",
         }
@@ -82,6 +103,11 @@ impl OAuthError {
             | OAuthError::InvalidScope(d)
             | OAuthError::AccessDenied(d)
             | OAuthError::UnsupportedResponseType(d)
+            | OAuthError::LoginRequired(d)
+            | OAuthError::ConsentRequired(d)
+            | OAuthError::RequestNotSupported(d)
+            | OAuthError::RequestUriNotSupported(d)
+            | OAuthError::RegistrationNotSupported(d)
             | OAuthError::InvalidToken(d)
             | OAuthError::TemporarilyUnavailable(d) => d.clone(),
             OAuthError::ServerError => "the server failed to handle the request".into(),
@@ -117,6 +143,18 @@ impl From<StoreError> for OAuthError {
                 "the token store is unavailable; retry shortly".into(),
             ),
             StoreError::Corrupt(_) => OAuthError::ServerError,
+        }
+    }
+}
+
+impl From<crate::oidc::keys::KeyError> for OAuthError {
+    fn from(err: crate::oidc::keys::KeyError) -> Self {
+        match err {
+            crate::oidc::keys::KeyError::Store(e) => e.into(),
+            other => {
+                tracing::error!(error = %other, "id_token signing key unusable");
+                OAuthError::ServerError
+            }
         }
     }
 }

@@ -14,6 +14,8 @@ pub struct Subject<'a> {
     pub claims: &'a Claims,
     /// Time of the password sign-in.
     pub auth_time: UnixTime,
+    /// Authentication methods of the sign-in (RFC 8176).
+    pub amr: &'a [String],
 }
 
 /// Issues a one-time code for an approved request and answers the redirect location
@@ -33,12 +35,17 @@ pub async fn issue_code(
         code_challenge: request.code_challenge.clone(),
         auth_time: subject.auth_time,
         expires_at: state.now() + ttl,
+        nonce: request.oidc.nonce.clone(),
+        amr: subject.amr.to_vec(),
     };
     state.store.put_code(&code.digest(), &record, ttl).await?;
+    let issuer = state.settings.issuer();
     let mut params = vec![("code", code.expose())];
     if let Some(s) = request.state.as_deref() {
         params.push(("state", s));
     }
+    // RFC 9207: tells a client that talks to several servers which one answered.
+    params.push(("iss", &issuer));
     Ok(redirect_with(&request.redirect_uri, &params))
 }
 
@@ -56,6 +63,8 @@ pub struct TokenGrant<'a> {
     pub claims: &'a Claims,
     /// Time of the password sign-in.
     pub auth_time: UnixTime,
+    /// Authentication methods of the sign-in (RFC 8176).
+    pub amr: &'a [String],
 }
 
 /// Mints an access and refresh token: the records to store and the response to send.
@@ -87,6 +96,7 @@ pub fn mint(state: &AppState, grant: TokenGrant<'_>) -> (Issuance, TokenSuccess)
             scopes: grant.grant_scopes.clone(),
             auth_time: grant.auth_time,
             expires_at: now + tokens.refresh_ttl_secs,
+            amr: grant.amr.to_vec(),
         },
         refresh_ttl: tokens.refresh_ttl_secs,
     };
@@ -96,6 +106,7 @@ pub fn mint(state: &AppState, grant: TokenGrant<'_>) -> (Issuance, TokenSuccess)
         expires_in: tokens.access_ttl_secs,
         refresh_token: refresh.expose().to_owned(),
         scope: grant.token_scopes.to_string(),
+        id_token: None,
     };
     (issuance, response)
 }

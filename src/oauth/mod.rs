@@ -7,6 +7,7 @@ pub mod client_auth;
 pub mod error;
 pub mod grants;
 pub mod issue;
+pub mod lifecycle;
 pub mod pkce;
 pub mod seal;
 pub mod token;

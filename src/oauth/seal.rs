@@ -65,6 +65,7 @@ mod tests {
 
     fn success() -> TokenSuccess {
         TokenSuccess {
+            id_token: None,
             access_token: "at".into(),
             token_type: "Bearer".into(),
             expires_in: 3600,

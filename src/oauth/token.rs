@@ -34,6 +34,11 @@ pub struct TokenSuccess {
     pub refresh_token: String,
     /// Space-separated scopes granted to the access token.
     pub scope: String,
+    /// OpenID Connect id_token (a signed JWT), issued whenever `openid` is granted: on code
+    /// exchange and on refresh.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[oai(skip_serializing_if_is_none)]
+    pub id_token: Option<String>,
 }
 
 /// Authenticates the client, then runs the grant.

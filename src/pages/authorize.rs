@@ -1,14 +1,17 @@
-//! `GET /oauth/authorize`: validate, then sign-in page, consent page, or straight back with a
-//! code when the browser is signed in and the app already approved (single sign-on).
+//! `GET` / `POST /oauth/authorize`: validate, then sign-in page, consent page, or straight back
+//! with a code when the browser is signed in and the app already approved (single sign-on).
 
 use super::consent::consent_page;
 use super::errors::PageError;
 use super::respond::{self, redirect};
 use super::signin::signin_page;
 use crate::domain::secret::random_id;
-use crate::oauth::authorize::{error_redirect, validate, AuthorizeError};
+use crate::domain::ClientRecord;
+use crate::mfa::Due;
+use crate::oauth::authorize::{error_redirect, validate, AuthorizationRequest, AuthorizeError};
 use crate::oauth::issue::{issue_code, Subject};
-use crate::session::{self, consent, pending, FLOW_COOKIE, SESSION_COOKIE};
+use crate::oauth::OAuthError;
+use crate::session::{self, consent, pending, SessionRecord, FLOW_COOKIE, SESSION_COOKIE};
 use crate::state::AppState;
 use poem::http::StatusCode;
 use poem::web::cookie::CookieJar;
@@ -21,6 +24,29 @@ pub async fn authorize(req: &Request, jar: &CookieJar, Data(state): Data<&AppSta
     run(state, req.uri().query().unwrap_or(""), jar)
         .await
         .unwrap_or_else(|e| e.into_response(state))
+}
+
+/// Largest form-encoded authorize request accepted by POST.
+const MAX_POST_BYTES: usize = 16 * 1024;
+
+/// The authorize endpoint by POST, with the parameters form-encoded in the body (OpenID Connect
+/// Core §3.1.2.1 requires both methods).
+#[handler]
+pub async fn authorize_post(
+    jar: &CookieJar,
+    Data(state): Data<&AppState>,
+    body: poem::Body,
+) -> Response {
+    let result = match body.into_bytes_limit(MAX_POST_BYTES).await {
+        Ok(bytes) => match std::str::from_utf8(&bytes) {
+            Ok(form) => run(state, form, jar).await,
+            Err(_) => Err(PageError::BadForm("The request is not valid UTF-8.".into())),
+        },
+        Err(e) => Err(PageError::BadForm(format!(
+            "The request could not be read: {e}."
+        ))),
+    };
+    result.unwrap_or_else(|e| e.into_response(state))
 }
 
 async fn run(state: &AppState, query: &str, jar: &CookieJar) -> Result<Response, PageError> {
@@ -40,34 +66,27 @@ async fn run(state: &AppState, query: &str, jar: &CookieJar) -> Result<Response,
         }) => {
             tracing::info!(error = error.code(), "authorize request refused");
             crate::admin::doctor::authorize_refused(state, query, Some(&error)).await;
-            let location = error_redirect(&redirect_uri, app_state.as_deref(), &error);
+            let issuer = state.settings.issuer();
+            let location = error_redirect(&issuer, &redirect_uri, app_state.as_deref(), &error);
             return Ok(redirect(StatusCode::FOUND, &location));
         }
         Err(AuthorizeError::Store(e)) => return Err(e.into()),
     };
 
     let session_cookie = jar.get(SESSION_COOKIE).map(|c| c.value_str().to_owned());
-    let session = session::load(state, session_cookie.as_deref()).await?;
+    // prompt=login and max_age make an existing sign-in not good enough: ask for the password.
+    let now = state.now();
+    let session = session::load(state, session_cookie.as_deref())
+        .await?
+        .filter(|s| request.oidc.session_usable(s.auth_time, now));
     // A session that still owes a second factor (the user came under the policy since, or
     // stopped half-way) cannot skip to a code: it goes through the second-factor page first.
     let due = match &session {
         Some(s) => crate::mfa::due(state, &s.claims, &s.amr, None).await?,
-        None => crate::mfa::Due::Nothing,
+        None => Due::Nothing,
     };
-    if let Some(session) = session.as_ref().filter(|_| due == crate::mfa::Due::Nothing) {
-        let sub = session.claims.sub();
-        if consent::covers(state, sub, &client.client_id, &request.scopes).await? {
-            let location = issue_code(
-                state,
-                &request,
-                Subject {
-                    claims: &session.claims,
-                    auth_time: session.auth_time,
-                },
-            )
-            .await?;
-            return Ok(redirect(StatusCode::FOUND, &location));
-        }
+    if let Some(location) = without_pages(state, &client, &request, session.as_ref(), due).await? {
+        return Ok(redirect(StatusCode::FOUND, &location));
     }
 
     let flow = match jar.get(FLOW_COOKIE) {
@@ -89,9 +108,52 @@ async fn run(state: &AppState, query: &str, jar: &CookieJar) -> Result<Response,
             &client.name,
             &request_id,
             &pending.csrf_token,
-            "",
+            pending.request.oidc.login_hint.as_deref().unwrap_or(""),
             None,
             StatusCode::OK,
         ),
     }
+}
+
+/// Where the browser goes when no page needs to be shown: a code for a signed-in user who
+/// approved the app before (single sign-on), or, for `prompt=none`, the error saying which page
+/// would have been needed (OpenID Connect Core §3.1.2.6).
+async fn without_pages(
+    state: &AppState,
+    client: &ClientRecord,
+    request: &AuthorizationRequest,
+    session: Option<&SessionRecord>,
+    due: Due,
+) -> Result<Option<String>, PageError> {
+    if let Some(session) = session.filter(|_| due == Due::Nothing) {
+        let sub = session.claims.sub();
+        let approved = request.oidc.remembered_consent_usable()
+            && consent::covers(state, sub, &client.client_id, &request.scopes).await?;
+        if approved {
+            let subject = Subject {
+                claims: &session.claims,
+                auth_time: session.auth_time,
+                amr: &session.amr,
+            };
+            return Ok(Some(issue_code(state, request, subject).await?));
+        }
+    }
+    if !request.oidc.prompt_none {
+        return Ok(None);
+    }
+    let error = match session {
+        None => OAuthError::LoginRequired("the user is not signed in".into()),
+        Some(_) if due != Due::Nothing => {
+            OAuthError::LoginRequired("the user must pass a second factor".into())
+        }
+        Some(_) => OAuthError::ConsentRequired("the user has not approved this application".into()),
+    };
+    let issuer = state.settings.issuer();
+    let state_param = request.state.as_deref();
+    Ok(Some(error_redirect(
+        &issuer,
+        &request.redirect_uri,
+        state_param,
+        &error,
+    )))
 }

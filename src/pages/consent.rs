@@ -206,6 +206,7 @@ async fn decide_run(
     if !approve {
         tracing::info!(sub, client_id = %client.client_id, "access denied by user");
         let location = error_redirect(
+            &state.settings.issuer(),
             &request.redirect_uri,
             request.state.as_deref(),
             &OAuthError::AccessDenied("the user denied access".into()),
@@ -220,6 +221,7 @@ async fn decide_run(
         Subject {
             claims: &session.claims,
             auth_time: session.auth_time,
+            amr: &session.amr,
         },
     )
     .await?;

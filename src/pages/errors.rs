@@ -84,6 +84,15 @@ impl From<DirectoryError> for PageError {
     }
 }
 
+impl From<crate::oidc::keys::KeyError> for PageError {
+    fn from(err: crate::oidc::keys::KeyError) -> Self {
+        match err {
+            crate::oidc::keys::KeyError::Store(e) => PageError::Store(e),
+            other => PageError::Render(format!("signing keys: {other}")),
+        }
+    }
+}
+
 impl PageError {
     fn page(&self) -> (StatusCode, &'static str, String) {
         match self {

@@ -1,9 +1,10 @@
-//! Server-rendered pages: sign-in, consent and error pages, and their templates.
+//! Server-rendered pages: sign-in, consent, sign-out and error pages, and their templates.
 
 pub mod authorize;
 pub mod consent;
 pub mod enrol;
 pub mod errors;
+pub mod logout;
 pub mod render;
 pub mod respond;
 pub mod second_factor;

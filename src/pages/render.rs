@@ -8,7 +8,7 @@ use handlebars::Handlebars;
 use serde::Serialize;
 
 use super::views::{
-    ConsentPage, EnrolPage, ErrorPage, RecoveryCodesPage, SecondFactorPage, SignInPage,
+    ConsentPage, EnrolPage, ErrorPage, LogoutPage, RecoveryCodesPage, SecondFactorPage, SignInPage,
 };
 
 /// The stylesheet every page links as `/assets/style.css`.
@@ -22,9 +22,10 @@ const ERROR: &str = "error";
 const SECOND_FACTOR: &str = "second_factor";
 const ENROL: &str = "enrol";
 const RECOVERY_CODES: &str = "recovery_codes";
+const LOGOUT: &str = "logout";
 
 /// Every built-in template, by registry name.
-const BUILT_IN: [(&str, &str); 7] = [
+const BUILT_IN: [(&str, &str); 8] = [
     (BASE, include_str!("../../templates/base.hbs")),
     (SIGNIN, include_str!("../../templates/signin.hbs")),
     (CONSENT, include_str!("../../templates/consent.hbs")),
@@ -39,6 +40,7 @@ const BUILT_IN: [(&str, &str); 7] = [
         RECOVERY_CODES,
         include_str!("../../templates/recovery_codes.hbs"),
     ),
+    (LOGOUT, include_str!("../../templates/logout.hbs")),
 ];
 
 /// Why a page could not be built or rendered.
@@ -127,6 +129,11 @@ impl Templates {
         page: &P,
     ) -> Result<String, RenderError> {
         self.render(P::TEMPLATE, page)
+    }
+
+    /// The sign-out confirmation, or the page saying the session has ended.
+    pub fn logout(&self, page: &LogoutPage) -> Result<String, RenderError> {
+        self.render(LOGOUT, page)
     }
 
     /// Private and generic so the public methods pin each template to its own page struct.

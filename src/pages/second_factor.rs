@@ -126,13 +126,17 @@ pub async fn proceed(
 ) -> Result<Response, PageError> {
     let request = &pending.request;
     let sub = session.claims.sub();
-    if consent::covers(state, sub, &request.client_id, &request.scopes).await? {
+    // prompt=consent asks again even when the user approved these scopes before.
+    let approved = request.oidc.remembered_consent_usable()
+        && consent::covers(state, sub, &request.client_id, &request.scopes).await?;
+    if approved {
         if !pending::finish(state, request_id).await? {
             return Err(PageError::Expired);
         }
         let subject = Subject {
             claims: &session.claims,
             auth_time: session.auth_time,
+            amr: &session.amr,
         };
         let location = issue_code(state, request, subject).await?;
         return Ok(redirect(StatusCode::SEE_OTHER, &location));

@@ -120,3 +120,23 @@ pub struct RecoveryCodesPage {
     /// Hidden: anti-CSRF token.
     pub csrf_token: String,
 }
+
+/// `logout.hbs`: the sign-out confirmation (OpenID Connect RP-Initiated Logout 1.0), or the
+/// page saying it is done.
+#[derive(Debug, Clone, Serialize)]
+pub struct LogoutPage {
+    /// True once the session has ended: the page only says so.
+    pub signed_out: bool,
+    /// Name of the app asking, when known.
+    pub app_name: Option<String>,
+    /// Form action (POST); the form submits `decision=logout`.
+    pub action: String,
+    /// Hidden: anti-CSRF token bound to the browser's session.
+    pub csrf_token: String,
+    /// Hidden: the app, when known.
+    pub client_id: String,
+    /// Hidden: where to go afterwards (checked again on post).
+    pub post_logout_redirect_uri: String,
+    /// Hidden: the app's state, returned unchanged.
+    pub state: String,
+}

@@ -73,6 +73,7 @@ struct State {
     lifecycle: lifecycle::Lifecycle,
     next_purge: UnixTime,
     mfa: mfa::MfaMaps,
+    signing_keys: Option<String>,
 }
 
 /// The live entry under `key`, dropping it first if it has expired.
@@ -413,6 +414,30 @@ impl Store for MemoryStore {
     async fn failures(&self, id: &ClientId) -> Result<Vec<String>, StoreError> {
         let (mut state, now) = self.lock();
         Ok(state.failures(id, now))
+    }
+
+    // --- OpenID Connect signing keys ---------------------------------------------------------
+
+    async fn signing_keys(&self) -> Result<Option<String>, StoreError> {
+        Ok(self.lock().0.signing_keys.clone())
+    }
+
+    async fn replace_signing_keys(&self, expected: &str, keys: &str) -> Result<bool, StoreError> {
+        let (mut state, _) = self.lock();
+        if state.signing_keys.as_deref() != Some(expected) {
+            return Ok(false);
+        }
+        state.signing_keys = Some(keys.to_owned());
+        Ok(true)
+    }
+
+    async fn signing_keys_or_insert(&self, keys: &str) -> Result<String, StoreError> {
+        Ok(self
+            .lock()
+            .0
+            .signing_keys
+            .get_or_insert_with(|| keys.to_owned())
+            .clone())
     }
 }
 

@@ -222,4 +222,14 @@ pub trait Store: Send + Sync + 'static {
     ) -> Result<(), StoreError>;
     /// A client's recent failed requests, newest first.
     async fn failures(&self, id: &ClientId) -> Result<Vec<String>, StoreError>;
+    // --- OpenID Connect signing keys (never expire) -------------------------------------------
+
+    /// The generated id_token signing key set (JSON), if one has been stored.
+    async fn signing_keys(&self) -> Result<Option<String>, StoreError>;
+    /// Stores `keys` unless a key set is stored already, atomically, and answers the stored one:
+    /// of several nodes starting together with no key, all end up signing with the same key.
+    async fn signing_keys_or_insert(&self, keys: &str) -> Result<String, StoreError>;
+    /// Replaces the stored key set only if it still equals `expected` (compare-and-set) and
+    /// answers whether it did: of two nodes rotating at once, one wins and the other re-reads.
+    async fn replace_signing_keys(&self, expected: &str, keys: &str) -> Result<bool, StoreError>;
 }

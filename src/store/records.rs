@@ -21,6 +21,12 @@ pub struct CodeRecord {
     pub auth_time: UnixTime,
     /// When the code stops being redeemable.
     pub expires_at: UnixTime,
+    /// OpenID Connect `nonce` of the authorize request, echoed in the id_token.
+    #[serde(default)]
+    pub nonce: Option<String>,
+    /// Authentication methods of the sign-in (RFC 8176 `amr`).
+    #[serde(default)]
+    pub amr: Vec<String>,
 }
 
 /// A code read back from the store.
@@ -62,6 +68,9 @@ pub struct RefreshRecord {
     pub auth_time: UnixTime,
     /// When it stops being accepted.
     pub expires_at: UnixTime,
+    /// Authentication methods of the sign-in (RFC 8176 `amr`), repeated in refreshed id_tokens.
+    #[serde(default)]
+    pub amr: Vec<String>,
 }
 
 /// A refresh token read back from the store.

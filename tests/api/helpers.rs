@@ -101,7 +101,20 @@ pub fn settings(
             ),
         ]);
     }
-    env.extend(extra.iter().map(|(k, v)| (k.to_string(), v.clone())));
+    // A fixed id_token signing key, so that tests do not each generate an RSA key; an empty
+    // value in `extra` leaves it unset (the key is then generated and kept in the store).
+    let generate = extra
+        .iter()
+        .any(|(k, v)| *k == SIGNING_KEY_FILE && v.is_empty());
+    if !generate {
+        env.push((SIGNING_KEY_FILE.into(), fixture("oidc-rs256.pem")));
+    }
+    env.extend(
+        extra
+            .iter()
+            .filter(|(k, v)| !(*k == SIGNING_KEY_FILE && v.is_empty()))
+            .map(|(k, v)| (k.to_string(), v.clone())),
+    );
     Settings::load_from(None, env).expect("test settings")
 }
 
@@ -110,6 +123,14 @@ pub fn random_key() -> [u8; 32] {
     let mut key = [0u8; 32];
     rand::thread_rng().fill_bytes(&mut key);
     key
+}
+
+/// The setting naming the id_token signing key file.
+pub const SIGNING_KEY_FILE: &str = "SSO_BRIDGE__OIDC__SIGNING_KEY_FILE";
+
+/// The path of a file under `tests/fixtures/`.
+pub fn fixture(name: &str) -> String {
+    format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
 /// Starts an app on `backends` with `extra` settings.

@@ -20,6 +20,7 @@ pub async fn register_direct(app: &TestApp) -> Registered {
         redirect_uris: vec![CB.into()],
         public: false,
         require_pkce: false,
+        post_logout_redirect_uris: Vec::new(),
     };
     let (record, secret) = apps::create(
         &app.state,

@@ -171,6 +171,7 @@ async fn register_directly(app: &TestApp) -> Registered {
         enabled: true,
         created_by: "test".into(),
         created_at: 0,
+        post_logout_redirect_uris: Vec::new(),
     };
     app.state.store.put_client(&record).await.unwrap();
     Registered {

@@ -44,6 +44,9 @@ on_both_backends!(
     reusing_a_rotated_token_after_the_grace_window_revokes_the_whole_family,
     revoking_a_grant_deletes_its_tokens_and_only_those,
     rotating_an_unknown_refresh_token_is_not_found,
+    // OpenID Connect
+    of_many_nodes_storing_a_first_signing_key_at_once_all_get_the_same_one,
+    a_signing_key_set_is_replaced_only_if_it_is_still_the_one_read,
 );
 
 async fn the_store_answers_a_ping(s: Subject) {
@@ -364,4 +367,43 @@ async fn rotating_an_unknown_refresh_token_is_not_found(s: Subject) {
         .rotate_refresh(&unknown, &issue, "sealed", s.now(), 10);
     assert_eq!(outcome.await.unwrap(), Rotation::NotFound);
     assert!(!any_token_left(&s, &issue).await);
+}
+
+// --- OpenID Connect signing keys ---------------------------------------------------------------
+
+async fn of_many_nodes_storing_a_first_signing_key_at_once_all_get_the_same_one(s: Subject) {
+    assert_eq!(s.store.signing_keys().await.unwrap(), None);
+    let nodes = (0..10).map(|i| {
+        let store = s.store.clone();
+        tokio::spawn(async move { store.signing_keys_or_insert(&format!("key-{i}")).await })
+    });
+    let mut answers = Vec::new();
+    for node in nodes.collect::<Vec<_>>() {
+        answers.push(node.await.unwrap().unwrap());
+    }
+    answers.dedup();
+    assert_eq!(answers.len(), 1, "every node got the winner: {answers:?}");
+    let stored = s.store.signing_keys().await.unwrap();
+    assert_eq!(stored.as_deref(), Some(answers[0].as_str()));
+    let later = s.store.signing_keys_or_insert("late").await.unwrap();
+    assert_eq!(later, answers[0]);
+}
+
+async fn a_signing_key_set_is_replaced_only_if_it_is_still_the_one_read(s: Subject) {
+    assert!(
+        !s.store.replace_signing_keys("v1", "v2").await.unwrap(),
+        "nothing stored yet"
+    );
+    s.store.signing_keys_or_insert("v1").await.unwrap();
+    let racers = (0..10).map(|i| {
+        let store = s.store.clone();
+        tokio::spawn(async move { store.replace_signing_keys("v1", &format!("v2-{i}")).await })
+    });
+    let mut winners = 0;
+    for racer in racers.collect::<Vec<_>>() {
+        winners += racer.await.unwrap().unwrap() as usize;
+    }
+    assert_eq!(winners, 1);
+    let stored = s.store.signing_keys().await.unwrap().unwrap();
+    assert!(stored.starts_with("v2-"), "{stored}");
 }

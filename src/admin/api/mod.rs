@@ -145,6 +145,7 @@ impl AdminApi {
             redirect_uris: body.0.redirect_uris,
             public: body.0.public,
             require_pkce: body.0.require_pkce,
+            post_logout_redirect_uris: body.0.post_logout_redirect_uris,
         };
         let (record, secret) = apps::create(state, caller.actor(), new).await?;
         let secret = secret.map(|s| s.expose().to_owned());
@@ -187,6 +188,7 @@ impl AdminApi {
             name: body.0.name,
             redirect_uris: body.0.redirect_uris,
             require_pkce: body.0.require_pkce,
+            post_logout_redirect_uris: body.0.post_logout_redirect_uris,
         };
         let app = apps::update(state, caller.actor(), &client_id.0, changes).await?;
         Ok(Json(App::from(&app)))

@@ -42,6 +42,8 @@ pub struct App {
     pub app_type: String,
     /// Whether authorize requests must carry a PKCE challenge.
     pub require_pkce: bool,
+    /// Where OpenID Connect logout may send the browser back to.
+    pub post_logout_redirect_uris: Vec<String>,
     /// Whether the app may sign users in.
     pub enabled: bool,
     /// Superadmin who registered it.
@@ -63,6 +65,11 @@ impl From<&ClientRecord> for App {
             }
             .into(),
             require_pkce: c.require_pkce,
+            post_logout_redirect_uris: c
+                .post_logout_redirect_uris
+                .iter()
+                .map(|r| r.to_string())
+                .collect(),
             enabled: c.enabled,
             created_by: c.created_by.clone(),
             created_at: c.created_at,
@@ -91,6 +98,10 @@ pub struct CreateApp {
     /// Whether a confidential app must use PKCE (public apps always must).
     #[oai(default)]
     pub require_pkce: bool,
+    /// Where OpenID Connect RP-initiated logout may send the browser afterwards (same rules as
+    /// redirect URIs, matched exactly).
+    #[oai(default)]
+    pub post_logout_redirect_uris: Vec<String>,
 }
 
 /// Changes to an app; absent fields stay as they are.
@@ -102,6 +113,8 @@ pub struct UpdateApp {
     pub redirect_uris: Option<Vec<String>>,
     /// Whether a confidential app must use PKCE (public apps always must).
     pub require_pkce: Option<bool>,
+    /// New post-logout redirect URIs, replacing the registered ones (`[]` removes them).
+    pub post_logout_redirect_uris: Option<Vec<String>>,
 }
 
 /// An app with credentials just issued. The secret is shown only here, once.
@@ -121,6 +134,8 @@ pub struct AppWithSecret {
     pub app_type: String,
     /// Whether authorize requests must carry a PKCE challenge.
     pub require_pkce: bool,
+    /// Where OpenID Connect logout may send the browser back to.
+    pub post_logout_redirect_uris: Vec<String>,
 }
 
 impl AppWithSecret {
@@ -134,6 +149,7 @@ impl AppWithSecret {
             redirect_uris: view.redirect_uris,
             app_type: view.app_type,
             require_pkce: view.require_pkce,
+            post_logout_redirect_uris: view.post_logout_redirect_uris,
         }
     }
 }

@@ -5,7 +5,7 @@ use super::views::{AppFormView, AppRow, AppView, AppsView, FailureRow, SecretVie
 use super::{page, respond, signed_in};
 use crate::admin::apps::{self, AppError, Changes, NewApp};
 use crate::admin::doctor;
-use crate::domain::ClientRecord;
+use crate::domain::{ClientRecord, RedirectUri};
 use crate::pages::errors::PageError;
 use crate::pages::respond::redirect;
 use crate::state::AppState;
@@ -118,6 +118,7 @@ pub async fn new_form(req: &Request, jar: &CookieJar, Data(state): Data<&AppStat
             nav: ctx.nav("apps"),
             name: String::new(),
             redirect_uris: String::new(),
+            post_logout_uris: String::new(),
             public: false,
             require_pkce: true,
             errors: Vec::new(),
@@ -136,6 +137,8 @@ pub struct RegisterForm {
     name: String,
     #[serde(default)]
     redirect_uris: String,
+    #[serde(default)]
+    post_logout_uris: String,
     #[serde(default)]
     app_type: String,
     #[serde(default)]
@@ -175,6 +178,7 @@ pub async fn create(
             redirect_uris: lines(&form.redirect_uris),
             public,
             require_pkce: form.require_pkce.is_some(),
+            post_logout_redirect_uris: lines(&form.post_logout_uris),
         };
         match apps::create(state, ctx.actor(), new).await {
             Ok((app, secret)) => {
@@ -192,6 +196,7 @@ pub async fn create(
                     nav: ctx.nav("apps"),
                     name: form.name,
                     redirect_uris: form.redirect_uris,
+                    post_logout_uris: form.post_logout_uris,
                     public,
                     require_pkce: form.require_pkce.is_some(),
                     errors: messages(&err),
@@ -221,16 +226,19 @@ async fn app_view(
     Ok(AppView {
         nav: ctx.nav("apps"),
         app: AppRow::new(app, last_used),
-        redirect_text: app
-            .redirect_uris
-            .iter()
-            .map(|r| r.as_str())
-            .collect::<Vec<_>>()
-            .join("\n"),
+        redirect_text: one_per_line(&app.redirect_uris),
+        post_logout_text: one_per_line(&app.post_logout_redirect_uris),
         failures: failures.into_iter().map(FailureRow::from).collect(),
         notice,
         errors,
     })
+}
+
+fn one_per_line(uris: &[RedirectUri]) -> String {
+    uris.iter()
+        .map(RedirectUri::as_str)
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// `GET /admin/apps/:client_id`: the app, its edit form, actions and recent failures.
@@ -260,6 +268,8 @@ pub struct EditForm {
     #[serde(default)]
     redirect_uris: String,
     #[serde(default)]
+    post_logout_uris: String,
+    #[serde(default)]
     require_pkce: Option<String>,
 }
 
@@ -281,6 +291,7 @@ pub async fn edit(
             name: Some(form.name),
             redirect_uris: Some(lines(&form.redirect_uris)),
             require_pkce: Some(form.require_pkce.is_some()),
+            post_logout_redirect_uris: Some(lines(&form.post_logout_uris)),
         };
         match apps::update(state, ctx.actor(), &id, changes).await {
             Ok(after) if after == before => see_other(&format!("/admin/apps/{id}?done=unchanged")),

@@ -127,6 +127,8 @@ pub struct AppFormView {
     pub nav: Nav,
     pub name: String,
     pub redirect_uris: String,
+    /// Post-logout redirect URIs, one per line.
+    pub post_logout_uris: String,
     pub public: bool,
     pub require_pkce: bool,
     pub errors: Vec<String>,
@@ -174,6 +176,8 @@ pub struct AppView {
     pub app: AppRow,
     /// The edit form's redirect URIs, one per line.
     pub redirect_text: String,
+    /// The edit form's post-logout redirect URIs, one per line.
+    pub post_logout_text: String,
     pub failures: Vec<FailureRow>,
     pub notice: Option<String>,
     pub errors: Vec<String>,

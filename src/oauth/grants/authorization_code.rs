@@ -5,6 +5,7 @@ use crate::domain::ClientRecord;
 use crate::oauth::issue::{mint, TokenGrant};
 use crate::oauth::token::{TokenParams, TokenSuccess};
 use crate::oauth::{pkce, OAuthError};
+use crate::oidc::id_token::{self, IdTokenFacts};
 use crate::state::AppState;
 use crate::store::Redemption;
 
@@ -72,7 +73,7 @@ pub async fn exchange(
         (None, None) => {}
     }
 
-    let (issuance, response) = mint(
+    let (issuance, mut response) = mint(
         state,
         TokenGrant {
             grant_id: None,
@@ -81,8 +82,17 @@ pub async fn exchange(
             token_scopes: &code.scopes,
             claims: &code.claims,
             auth_time: code.auth_time,
+            amr: &code.amr,
         },
     );
+    let facts = IdTokenFacts {
+        client_id: client.client_id.as_str(),
+        claims: &issuance.access.claims,
+        auth_time: code.auth_time,
+        nonce: code.nonce.as_deref(),
+        amr: &code.amr,
+    };
+    id_token::attach(state, facts, &mut response).await?;
     match state.store.redeem_code(&digest, &issuance).await? {
         Redemption::Issued => {
             let event = AuditEvent::new(Action::TokenIssued, Some(code.claims.sub()))

@@ -6,6 +6,7 @@ use crate::oauth::issue::{mint, TokenGrant};
 use crate::oauth::seal;
 use crate::oauth::token::{TokenParams, TokenSuccess};
 use crate::oauth::OAuthError;
+use crate::oidc::id_token::{self, IdTokenFacts};
 use crate::state::AppState;
 use crate::store::Rotation;
 
@@ -62,7 +63,7 @@ pub async fn exchange(
         return Err(invalid("the user is no longer valid"));
     };
 
-    let (issuance, response) = mint(
+    let (issuance, mut response) = mint(
         state,
         TokenGrant {
             grant_id: Some(&record.grant_id),
@@ -71,8 +72,18 @@ pub async fn exchange(
             token_scopes: &token_scopes,
             claims: &claims,
             auth_time: record.auth_time,
+            amr: &record.amr,
         },
     );
+    // OpenID Connect Core §12.2: same iss, sub, aud, azp and auth_time; no nonce.
+    let facts = IdTokenFacts {
+        client_id: client.client_id.as_str(),
+        claims: &issuance.access.claims,
+        auth_time: record.auth_time,
+        nonce: None,
+        amr: &record.amr,
+    };
+    id_token::attach(state, facts, &mut response).await?;
     let sealed = seal::seal(old.expose(), &response).ok_or(OAuthError::ServerError)?;
     let grace = state.settings.tokens.refresh_grace_secs;
     match state

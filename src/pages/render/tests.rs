@@ -5,7 +5,7 @@
 #![allow(clippy::expect_used)]
 
 use super::*;
-use crate::pages::views::{EnrolPage, RecoveryCodesPage, ScopeView, SecondFactorPage};
+use crate::pages::views::{EnrolPage, LogoutPage, RecoveryCodesPage, ScopeView, SecondFactorPage};
 
 fn templates() -> Templates {
     Templates::new().expect("built-in templates parse")
@@ -301,4 +301,45 @@ fn the_recovery_codes_page_lists_fresh_codes_or_counts_what_is_left() {
     let used = t.recovery_codes(&page(vec![], Some(9))).expect("renders");
     assert!(used.contains(">9<") && used.contains("set up a new one"));
     assert_eq!(inputs_named(&used, "csrf_token").len(), 1);
+}
+
+// --- OpenID Connect logout ---------------------------------------------------------------------
+
+fn logout_page(signed_out: bool) -> LogoutPage {
+    LogoutPage {
+        signed_out,
+        app_name: Some("Payroll <beta>".into()),
+        action: "/oauth/logout".into(),
+        csrf_token: "csrf-abc".into(),
+        client_id: "client-1".into(),
+        post_logout_redirect_uri: "https://payroll.example.com/bye".into(),
+        state: "s&1".into(),
+    }
+}
+
+#[test]
+fn logout_confirmation_posts_the_decision_with_its_hidden_inputs() {
+    let html = templates()
+        .logout(&logout_page(false))
+        .expect("logout renders");
+    assert!(html.starts_with("<!doctype html>"));
+    assert!(html.contains("Payroll &lt;beta&gt;"));
+    for name in [
+        "csrf_token",
+        "client_id",
+        "post_logout_redirect_uri",
+        "state",
+    ] {
+        assert!(single_input(&html, name).contains(r#"type="hidden""#));
+    }
+    assert!(html.contains(r#"name="decision" value="logout""#));
+}
+
+#[test]
+fn the_signed_out_page_has_no_form() {
+    let html = templates()
+        .logout(&logout_page(true))
+        .expect("logout renders");
+    assert!(html.contains("You are signed out"));
+    assert!(!html.contains("<form"));
 }

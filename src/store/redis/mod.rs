@@ -13,6 +13,7 @@
 //! | `{p}issued:<client id>` | set, EXPIRE | full keys of the client's codes and grant indexes |
 //! | `{p}audit` | sorted set | audit events (JSON) scored by time |
 //! | `{p}failures:<client id>` | list, EXPIRE | the client's recent failed requests (JSON) |
+//! | `{p}oidc:signing-keys` | string | the generated id_token signing keys (JSON list, see `oidc::stored_keys`) |
 //!
 //! `<hex>` is the SHA-256 digest of the secret: raw codes and tokens never reach Redis. Redeeming
 //! a code, rotating a refresh token and revoking a grant are each one Lua script, so they are
@@ -193,6 +194,10 @@ impl Keys {
 
     fn failures(&self, client: &crate::domain::ClientId) -> String {
         format!("{}failures:{}", self.prefix, client.as_str())
+    }
+
+    fn signing_keys(&self) -> String {
+        format!("{}oidc:signing-keys", self.prefix)
     }
 }
 

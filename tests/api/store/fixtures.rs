@@ -84,6 +84,8 @@ pub fn code_record(now: UnixTime) -> CodeRecord {
         code_challenge: Some("E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM".into()),
         auth_time: now,
         expires_at: now + 60,
+        nonce: Some("n-0S6_WzA2Mj".into()),
+        amr: vec!["pwd".into()],
     }
 }
 
@@ -109,6 +111,7 @@ pub fn issuance(grant_id: &str, code: &CodeRecord, ttl: u64) -> Issuance {
             scopes: code.scopes.clone(),
             auth_time: now,
             expires_at: now + ttl,
+            amr: code.amr.clone(),
         },
         refresh_ttl: ttl,
     }
@@ -124,6 +127,7 @@ pub fn client(name: &str) -> ClientRecord {
         enabled: true,
         created_by: "root".into(),
         created_at: 1_700_000_000,
+        post_logout_redirect_uris: Vec::new(),
     }
 }
 

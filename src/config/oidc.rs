@@ -1,0 +1,63 @@
+//! `[oidc]`: id_token signing keys and lifetimes.
+
+use secrecy::SecretString;
+use serde::Deserialize;
+use std::path::PathBuf;
+
+/// `[oidc]` id_token signing.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct OidcSettings {
+    /// PEM private key that signs id_tokens: RSA (2048 bits or more, RS256) or P-256 (ES256),
+    /// PKCS#8, PKCS#1 or SEC1. Unset: a key is generated once and kept in the store.
+    pub signing_key_file: Option<PathBuf>,
+    /// Algorithm of a generated key: `RS256` or `ES256`.
+    pub signing_alg: String,
+    /// PEM keys (private or public) of earlier signing keys, still published in the JWKS so
+    /// tokens they signed stay verifiable until they expire. In the environment: a
+    /// comma-separated list.
+    #[serde(deserialize_with = "path_list")]
+    pub previous_key_files: Vec<PathBuf>,
+    /// Lifetime of an id_token.
+    pub id_token_ttl_secs: u64,
+    /// Age in days after which a generated key is replaced (0: never). Key files are rotated
+    /// by the operator.
+    pub rotate_after_days: u64,
+    /// Encrypts a generated key kept in the store (or `key_encryption_secret_file`).
+    pub key_encryption_secret: Option<SecretString>,
+    /// File holding `key_encryption_secret` (first line).
+    pub key_encryption_secret_file: Option<PathBuf>,
+}
+
+impl Default for OidcSettings {
+    fn default() -> Self {
+        Self {
+            signing_key_file: None,
+            signing_alg: "RS256".into(),
+            previous_key_files: Vec::new(),
+            id_token_ttl_secs: 3600,
+            rotate_after_days: 90,
+            key_encryption_secret: None,
+            key_encryption_secret_file: None,
+        }
+    }
+}
+
+/// A list of paths, as a TOML array or a comma-separated string (environment variables).
+fn path_list<'de, D: serde::Deserializer<'de>>(de: D) -> Result<Vec<PathBuf>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Paths {
+        List(Vec<PathBuf>),
+        Joined(String),
+    }
+    Ok(match Paths::deserialize(de)? {
+        Paths::List(paths) => paths,
+        Paths::Joined(joined) => joined
+            .split(',')
+            .map(str::trim)
+            .filter(|p| !p.is_empty())
+            .map(PathBuf::from)
+            .collect(),
+    })
+}

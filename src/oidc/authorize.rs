@@ -1,0 +1,144 @@
+//! OpenID Connect authorize parameters (Core §3.1.2.1): `nonce`, `prompt`, `max_age`,
+//! `login_hint`, and what they change in the browser flow.
+
+use crate::clock::UnixTime;
+use crate::oauth::OAuthError;
+use serde::{Deserialize, Serialize};
+
+/// Longest `nonce` or `login_hint` accepted; longer values are refused as malformed.
+const MAX_LEN: usize = 512;
+
+/// The OpenID Connect parameters of an authorize request.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OidcParams {
+    /// Echoed in the id_token, binding it to the app's browser session.
+    pub nonce: Option<String>,
+    /// `prompt=none`: never show a page; answer `login_required` / `consent_required`.
+    pub prompt_none: bool,
+    /// `prompt=login`: ask for the password even in a signed-in browser.
+    pub prompt_login: bool,
+    /// `prompt=consent`: show the consent page even when the app was approved before.
+    pub prompt_consent: bool,
+    /// Longest time since the password sign-in the app accepts, in seconds.
+    pub max_age: Option<u64>,
+    /// Username to pre-fill on the sign-in page.
+    pub login_hint: Option<String>,
+}
+
+/// Refuses the OpenID Connect parameters this service does not support, with the error code
+/// Core §3.1.2.6 names for each (request objects, dynamic registration).
+pub fn refuse_unsupported(present: impl Fn(&str) -> bool) -> Result<(), OAuthError> {
+    if present("request") {
+        return Err(OAuthError::RequestNotSupported(
+            "request objects are not supported; send the parameters in the query".into(),
+        ));
+    }
+    if present("request_uri") {
+        return Err(OAuthError::RequestUriNotSupported(
+            "request_uri is not supported; send the parameters in the query".into(),
+        ));
+    }
+    if present("registration") {
+        return Err(OAuthError::RegistrationNotSupported(
+            "apps are registered by a superadmin, not in the request".into(),
+        ));
+    }
+    Ok(())
+}
+
+impl OidcParams {
+    /// Reads the parameters; `one` answers a parameter's single non-empty value, or an error
+    /// when it is repeated. Errors are `invalid_request` descriptions.
+    pub fn parse<'q>(
+        one: impl Fn(&str) -> Result<Option<&'q str>, String>,
+    ) -> Result<Self, String> {
+        let bounded = |name: &str| -> Result<Option<String>, String> {
+            match one(name)? {
+                Some(v) if v.len() > MAX_LEN => {
+                    Err(format!("{name} must be at most {MAX_LEN} characters"))
+                }
+                v => Ok(v.map(str::to_owned)),
+            }
+        };
+        let mut params = OidcParams {
+            nonce: bounded("nonce")?,
+            login_hint: bounded("login_hint")?,
+            ..Self::default()
+        };
+        if let Some(prompt) = one("prompt")? {
+            params.set_prompt(prompt)?;
+        }
+        if let Some(raw) = one("max_age")? {
+            let secs = raw
+                .parse::<u64>()
+                .map_err(|_| "max_age must be a non-negative number of seconds".to_owned())?;
+            params.max_age = Some(secs);
+        }
+        Ok(params)
+    }
+
+    /// Reads a space-separated `prompt` (Core §3.1.2.1); `select_account` is accepted and
+    /// means nothing here, as a browser holds one sign-in at a time.
+    fn set_prompt(&mut self, prompt: &str) -> Result<(), String> {
+        for value in prompt.split(' ').filter(|v| !v.is_empty()) {
+            match value {
+                "none" => self.prompt_none = true,
+                "login" => self.prompt_login = true,
+                "consent" => self.prompt_consent = true,
+                "select_account" => {}
+                other => {
+                    return Err(format!(
+                        "prompt `{other}` is not supported; use none, login or consent"
+                    ))
+                }
+            }
+        }
+        if self.prompt_none && (self.prompt_login || self.prompt_consent) {
+            return Err("prompt=none cannot be combined with other prompt values".into());
+        }
+        Ok(())
+    }
+
+    /// Whether a browser session signed in at `auth_time` may stand in for the password now.
+    pub fn session_usable(&self, auth_time: UnixTime, now: UnixTime) -> bool {
+        !self.prompt_login
+            && self
+                .max_age
+                .is_none_or(|max| now <= auth_time.saturating_add(max))
+    }
+
+    /// Whether a remembered approval may stand in for the consent page.
+    pub fn remembered_consent_usable(&self) -> bool {
+        !self.prompt_consent
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn parse(pairs: &[(&'static str, &'static str)]) -> Result<OidcParams, String> {
+        let map: HashMap<&str, &str> = pairs.iter().copied().collect();
+        OidcParams::parse(|name| Ok(map.get(name).copied()))
+    }
+
+    #[test]
+    fn prompt_values_combine_except_none() {
+        let p = parse(&[("prompt", "login consent")]).unwrap();
+        assert!(p.prompt_login && p.prompt_consent && !p.prompt_none);
+        assert!(parse(&[("prompt", "none login")]).is_err());
+        assert!(parse(&[("prompt", "sideways")]).is_err());
+    }
+
+    #[test]
+    fn max_age_limits_how_old_a_session_may_be() {
+        let p = parse(&[("max_age", "60")]).unwrap();
+        assert!(p.session_usable(1000, 1060));
+        assert!(!p.session_usable(1000, 1061));
+        assert!(parse(&[("max_age", "-1")]).is_err());
+        assert!(!parse(&[("prompt", "login")])
+            .unwrap()
+            .session_usable(1000, 1000));
+    }
+}

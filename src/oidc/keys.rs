@@ -1,0 +1,224 @@
+//! Id token signing keys: the private key that signs (RS256 or ES256) and the public keys as
+//! published in the JWKS, read from PEM or generated. Where they come from is `keyset`'s job.
+
+use crate::store::StoreError;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine;
+use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header};
+use p256::elliptic_curve::sec1::ToEncodedPoint;
+use rsa::pkcs1::{DecodeRsaPrivateKey, DecodeRsaPublicKey, EncodeRsaPrivateKey};
+use rsa::pkcs8::{DecodePrivateKey, DecodePublicKey, EncodePrivateKey, LineEnding};
+use rsa::traits::PublicKeyParts;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest as _, Sha256};
+
+/// Smallest RSA key accepted for RS256 (RFC 7518 §3.3).
+const MIN_RSA_BITS: usize = 2048;
+
+/// Why no signing key could be had.
+#[derive(Debug, thiserror::Error)]
+pub enum KeyError {
+    /// A configured key file could not be read or used.
+    #[error("`{key}` ({path}): {reason}")]
+    File {
+        key: &'static str,
+        path: String,
+        reason: String,
+    },
+    /// A key read back from the store or just generated is unusable.
+    #[error("signing key: {0}")]
+    Unusable(String),
+    /// The store could not be read or written.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// A public key as published at `jwks_uri` (RFC 7517 §4, RFC 7518 §6).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, poem_openapi::Object)]
+pub struct Jwk {
+    /// `RSA` or `EC`.
+    pub kty: String,
+    /// Key id: the RFC 7638 thumbprint, also in each id_token's header.
+    pub kid: String,
+    /// Always `sig`.
+    #[serde(rename = "use")]
+    #[oai(rename = "use")]
+    pub use_: String,
+    /// `RS256` or `ES256`.
+    pub alg: String,
+    /// RSA modulus (base64url).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[oai(skip_serializing_if_is_none)]
+    pub n: Option<String>,
+    /// RSA public exponent (base64url).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[oai(skip_serializing_if_is_none)]
+    pub e: Option<String>,
+    /// EC curve: `P-256`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[oai(skip_serializing_if_is_none)]
+    pub crv: Option<String>,
+    /// EC x coordinate (base64url).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[oai(skip_serializing_if_is_none)]
+    pub x: Option<String>,
+    /// EC y coordinate (base64url).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[oai(skip_serializing_if_is_none)]
+    pub y: Option<String>,
+}
+
+impl Jwk {
+    fn rsa(key: &rsa::RsaPublicKey) -> Self {
+        let n = URL_SAFE_NO_PAD.encode(key.n().to_bytes_be());
+        let e = URL_SAFE_NO_PAD.encode(key.e().to_bytes_be());
+        // RFC 7638 §3.2: members in lexicographic order, no whitespace.
+        let kid = thumbprint(&format!(r#"{{"e":"{e}","kty":"RSA","n":"{n}"}}"#));
+        Self::new("RSA", kid, "RS256", (Some(n), Some(e)), (None, None, None))
+    }
+
+    fn ec(key: &p256::PublicKey) -> Self {
+        let point = key.to_encoded_point(false);
+        let coord = |c: Option<&p256::FieldBytes>| {
+            URL_SAFE_NO_PAD.encode(c.map(|b| b.as_slice()).unwrap_or_default())
+        };
+        let (x, y) = (coord(point.x()), coord(point.y()));
+        let kid = thumbprint(&format!(
+            r#"{{"crv":"P-256","kty":"EC","x":"{x}","y":"{y}"}}"#
+        ));
+        let curve = (Some("P-256".to_owned()), Some(x), Some(y));
+        Self::new("EC", kid, "ES256", (None, None), curve)
+    }
+
+    fn new(
+        kty: &str,
+        kid: String,
+        alg: &str,
+        (n, e): (Option<String>, Option<String>),
+        (crv, x, y): (Option<String>, Option<String>, Option<String>),
+    ) -> Self {
+        Self {
+            kty: kty.into(),
+            kid,
+            use_: "sig".into(),
+            alg: alg.into(),
+            n,
+            e,
+            crv,
+            x,
+            y,
+        }
+    }
+
+    /// The key that verifies signatures made with this key's private half.
+    pub fn decoding_key(&self) -> Option<(Algorithm, DecodingKey)> {
+        match self.kty.as_str() {
+            "RSA" => {
+                let key = DecodingKey::from_rsa_components(self.n.as_deref()?, self.e.as_deref()?);
+                Some((Algorithm::RS256, key.ok()?))
+            }
+            "EC" => {
+                let key = DecodingKey::from_ec_components(self.x.as_deref()?, self.y.as_deref()?);
+                Some((Algorithm::ES256, key.ok()?))
+            }
+            _ => None,
+        }
+    }
+}
+
+fn thumbprint(canonical: &str) -> String {
+    URL_SAFE_NO_PAD.encode(Sha256::digest(canonical.as_bytes()))
+}
+
+/// The private key that signs id_tokens.
+pub struct SigningKey {
+    /// Its public half, as published.
+    pub jwk: Jwk,
+    alg: Algorithm,
+    key: EncodingKey,
+}
+
+impl SigningKey {
+    /// Reads a PEM private key: RSA (PKCS#8 or PKCS#1) or P-256 (PKCS#8 or SEC1).
+    pub fn from_pem(pem: &str) -> Result<Self, String> {
+        if let Some(key) = rsa_private(pem) {
+            if key.size() * 8 < MIN_RSA_BITS {
+                return Err(format!("RSA keys must have at least {MIN_RSA_BITS} bits"));
+            }
+            let der = key.to_pkcs1_der().map_err(|e| e.to_string())?;
+            return Ok(Self {
+                jwk: Jwk::rsa(&key.to_public_key()),
+                alg: Algorithm::RS256,
+                key: EncodingKey::from_rsa_der(der.as_bytes()),
+            });
+        }
+        if let Some(key) = ec_private(pem) {
+            let der = key.to_pkcs8_der().map_err(|e| e.to_string())?;
+            return Ok(Self {
+                jwk: Jwk::ec(&key.public_key()),
+                alg: Algorithm::ES256,
+                key: EncodingKey::from_ec_der(der.as_bytes()),
+            });
+        }
+        Err("not a PEM RSA or P-256 private key".into())
+    }
+
+    /// Generates a key for `alg` (`RS256`: RSA 2048; `ES256`: P-256); answers its PKCS#8 PEM.
+    /// Slow for RSA: call it off the async workers.
+    pub fn generate(alg: &str) -> Result<String, String> {
+        let pem = match alg {
+            "ES256" => p256::SecretKey::random(&mut rand::rngs::OsRng)
+                .to_pkcs8_pem(LineEnding::LF)
+                .map_err(|e| e.to_string())?,
+            _ => rsa::RsaPrivateKey::new(&mut rand::rngs::OsRng, MIN_RSA_BITS)
+                .map_err(|e| e.to_string())?
+                .to_pkcs8_pem(LineEnding::LF)
+                .map_err(|e| e.to_string())?,
+        };
+        Ok(pem.to_string())
+    }
+
+    /// Signs `claims` as a compact JWS with this key's `kid` in the header.
+    pub fn sign<T: Serialize>(&self, claims: &T) -> Result<String, jsonwebtoken::errors::Error> {
+        let mut header = Header::new(self.alg);
+        header.kid = Some(self.jwk.kid.clone());
+        header.typ = Some("JWT".into());
+        jsonwebtoken::encode(&header, claims, &self.key)
+    }
+
+    /// The JWS algorithm name.
+    pub fn alg(&self) -> &str {
+        &self.jwk.alg
+    }
+}
+
+fn rsa_private(pem: &str) -> Option<rsa::RsaPrivateKey> {
+    rsa::RsaPrivateKey::from_pkcs8_pem(pem)
+        .ok()
+        .or_else(|| rsa::RsaPrivateKey::from_pkcs1_pem(pem).ok())
+}
+
+fn ec_private(pem: &str) -> Option<p256::SecretKey> {
+    p256::SecretKey::from_pkcs8_pem(pem)
+        .ok()
+        .or_else(|| p256::SecretKey::from_sec1_pem(pem).ok())
+}
+
+/// The public key of a PEM file holding a private or a public key.
+pub fn public_jwk(pem: &str) -> Option<Jwk> {
+    if let Some(key) = rsa_private(pem) {
+        return Some(Jwk::rsa(&key.to_public_key()));
+    }
+    if let Some(key) = ec_private(pem) {
+        return Some(Jwk::ec(&key.public_key()));
+    }
+    let rsa_public = rsa::RsaPublicKey::from_public_key_pem(pem)
+        .ok()
+        .or_else(|| rsa::RsaPublicKey::from_pkcs1_pem(pem).ok());
+    if let Some(key) = rsa_public {
+        return Some(Jwk::rsa(&key));
+    }
+    p256::PublicKey::from_public_key_pem(pem)
+        .ok()
+        .map(|k| Jwk::ec(&k))
+}

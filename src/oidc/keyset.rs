@@ -1,0 +1,208 @@
+//! Where the signing keys come from: PEM files named in `[oidc]`, or, when none is named, keys
+//! generated and kept in the store (`stored_keys`) so that every node signs with the same key.
+//!
+//! Stored keys are read again every `RELOAD_SECS`, so a rotation made by any node reaches every
+//! node. The first key is created with the store's atomic set-if-absent, and a rotation with its
+//! compare-and-set: nodes starting or rotating together agree on one list.
+
+use super::keys::{public_jwk, Jwk, KeyError, SigningKey};
+use super::stored_keys::{StoredKeys, Vault, RELOAD_SECS};
+use crate::clock::UnixTime;
+use crate::config::OidcSettings;
+use crate::store::Store;
+use secrecy::SecretString;
+use std::path::Path;
+use std::sync::Arc;
+use tokio::sync::Mutex;
+
+/// The signing key and every public key to publish (the signing key's first).
+pub struct KeySet {
+    signer: SigningKey,
+    published: Vec<Jwk>,
+}
+
+impl KeySet {
+    /// The key that signs.
+    pub fn signer(&self) -> &SigningKey {
+        &self.signer
+    }
+
+    /// Every published public key.
+    pub fn published(&self) -> &[Jwk] {
+        &self.published
+    }
+
+    /// The published key with this `kid`.
+    pub fn find(&self, kid: &str) -> Option<&Jwk> {
+        self.published.iter().find(|k| k.kid == kid)
+    }
+}
+
+/// A key set read from the store, and when.
+struct Cached {
+    set: Arc<KeySet>,
+    read_at: UnixTime,
+}
+
+/// The service's keys: from files at start-up, or from the store.
+pub struct Keys {
+    settings: OidcSettings,
+    previous: Vec<Jwk>,
+    fixed: Option<Arc<KeySet>>,
+    vault: Vault,
+    /// An async lock: one request reads (or generates) the keys while the others wait.
+    cached: Mutex<Option<Cached>>,
+}
+
+impl Keys {
+    /// Reads the key files named in `settings` now, so a bad file stops start-up. Without a
+    /// signing key file, keys are read (or generated) from the store on first use.
+    pub fn new(settings: &OidcSettings) -> Result<Self, KeyError> {
+        let previous = previous_keys(settings)?;
+        let fixed = match &settings.signing_key_file {
+            Some(path) => {
+                let signer = SigningKey::from_pem(&read("oidc.signing_key_file", path)?)
+                    .map_err(|reason| file_error("oidc.signing_key_file", path, reason))?;
+                Some(Arc::new(key_set(signer, Vec::new(), &previous)))
+            }
+            None => None,
+        };
+        Ok(Self {
+            settings: settings.clone(),
+            previous,
+            fixed,
+            vault: Vault::new(encryption_secret(settings)?),
+            cached: Mutex::new(None),
+        })
+    }
+
+    /// The key set at `now`.
+    pub async fn get(&self, store: &dyn Store, now: UnixTime) -> Result<Arc<KeySet>, KeyError> {
+        if let Some(fixed) = &self.fixed {
+            return Ok(Arc::clone(fixed));
+        }
+        let mut cached = self.cached.lock().await;
+        if let Some(c) = cached.as_ref().filter(|c| now < c.read_at + RELOAD_SECS) {
+            return Ok(Arc::clone(&c.set));
+        }
+        let set = Arc::new(self.load(store, now).await?);
+        *cached = Some(Cached {
+            set: Arc::clone(&set),
+            read_at: now,
+        });
+        Ok(set)
+    }
+
+    /// Reads the stored keys, creating the first one or rotating when due.
+    async fn load(&self, store: &dyn Store, now: UnixTime) -> Result<KeySet, KeyError> {
+        let alg = &self.settings.signing_alg;
+        let json = match store.signing_keys().await? {
+            Some(json) => json,
+            None => {
+                let first = StoredKeys {
+                    keys: vec![self.vault.generate(alg, now).await?],
+                };
+                let json = first.encode()?;
+                let kept = store.signing_keys_or_insert(&json).await?;
+                if kept == json {
+                    tracing::info!(target: "audit", event = "signing_key_generated", %alg, encrypted = self.vault.encrypts(), "generated the id_token signing key and stored it");
+                }
+                kept
+            }
+        };
+        let mut keys = StoredKeys::decode(&json)?;
+        let rotate_after = self.settings.rotate_after_days * 86_400;
+        if keys.rotation_due(rotate_after, now) {
+            keys = self.rotate(store, &json, keys, now).await?;
+        }
+        let live = keys.live(&self.vault, now)?;
+        // The newest key that has started signing; a brand-new key waits until every node
+        // publishes it.
+        let signer_at = live.iter().rposition(|k| k.active_from <= now).unwrap_or(0);
+        let mut others = Vec::new();
+        let mut signer = None;
+        for (i, opened) in live.into_iter().enumerate().rev() {
+            if i == signer_at {
+                signer = Some(opened.key);
+            } else {
+                others.push(opened.key.jwk);
+            }
+        }
+        let signer = signer.ok_or_else(|| KeyError::Unusable("no stored key is live".into()))?;
+        Ok(key_set(signer, others, &self.previous))
+    }
+
+    async fn rotate(
+        &self,
+        store: &dyn Store,
+        json: &str,
+        keys: StoredKeys,
+        now: UnixTime,
+    ) -> Result<StoredKeys, KeyError> {
+        let next = self.vault.generate(&self.settings.signing_alg, now).await?;
+        let rotated = keys.rotated(next, self.settings.id_token_ttl_secs, now);
+        if store.replace_signing_keys(json, &rotated.encode()?).await? {
+            tracing::info!(target: "audit", event = "signing_key_rotated", "generated a new id_token signing key; the old one stays published until its tokens expire");
+            return Ok(rotated);
+        }
+        // Another node rotated first: use its list.
+        let latest = store.signing_keys().await?;
+        StoredKeys::decode(
+            &latest.ok_or_else(|| KeyError::Unusable("stored keys vanished".into()))?,
+        )
+    }
+}
+
+fn key_set(signer: SigningKey, mut others: Vec<Jwk>, previous: &[Jwk]) -> KeySet {
+    let mut published = vec![signer.jwk.clone()];
+    others.extend(previous.iter().cloned());
+    for jwk in others {
+        if !published.iter().any(|k| k.kid == jwk.kid) {
+            published.push(jwk);
+        }
+    }
+    KeySet { signer, published }
+}
+
+fn previous_keys(settings: &OidcSettings) -> Result<Vec<Jwk>, KeyError> {
+    let key = "oidc.previous_key_files";
+    settings
+        .previous_key_files
+        .iter()
+        .map(|path| {
+            public_jwk(&read(key, path)?)
+                .ok_or_else(|| file_error(key, path, "not a PEM RSA or P-256 key".into()))
+        })
+        .collect()
+}
+
+fn encryption_secret(settings: &OidcSettings) -> Result<Option<SecretString>, KeyError> {
+    match (
+        &settings.key_encryption_secret,
+        &settings.key_encryption_secret_file,
+    ) {
+        (Some(secret), _) => Ok(Some(secret.clone())),
+        (None, Some(path)) => {
+            let key = "oidc.key_encryption_secret_file";
+            let text = read(key, path)?;
+            let first = text.lines().next().unwrap_or_default().trim().to_owned();
+            if first.is_empty() {
+                return Err(file_error(key, path, "the file is empty".into()));
+            }
+            Ok(Some(SecretString::from(first)))
+        }
+        (None, None) => Ok(None),
+    }
+}
+
+fn read(key: &'static str, path: &Path) -> Result<String, KeyError> {
+    std::fs::read_to_string(path).map_err(|e| file_error(key, path, e.to_string()))
+}
+
+fn file_error(key: &'static str, path: &Path, reason: String) -> KeyError {
+    KeyError::File {
+        key,
+        path: path.display().to_string(),
+        reason,
+    }
+}

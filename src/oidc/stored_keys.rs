@@ -1,0 +1,245 @@
+//! Generated signing keys as the store keeps them, and their rotation.
+//!
+//! The store holds one JSON list of keys, oldest first. Each key has a time from which it signs
+//! (`active_from`) and, once replaced, a time after which it is no longer published
+//! (`retire_at`). A rotation adds a key that starts signing only after every node has reloaded
+//! the list (so every node's JWKS already shows it), and keeps the replaced key published until
+//! the last id_token it can have signed has expired.
+//!
+//! With `oidc.key_encryption_secret` set, private keys are encrypted (ChaCha20-Poly1305 under a
+//! key derived from the secret): a copy of the store alone cannot sign tokens.
+
+use super::keys::{KeyError, SigningKey};
+use crate::clock::UnixTime;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine;
+use chacha20poly1305::aead::{Aead, AeadCore, KeyInit, OsRng};
+use chacha20poly1305::{ChaCha20Poly1305, Key, Nonce};
+use secrecy::{ExposeSecret, SecretString};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest as _, Sha256};
+
+/// How long a node keeps the key list before reading it again; also how long a new key waits
+/// before it signs.
+pub const RELOAD_SECS: u64 = 60;
+
+/// The stored key list.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct StoredKeys {
+    /// Oldest first.
+    pub keys: Vec<StoredKey>,
+}
+
+/// One generated key.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct StoredKey {
+    alg: String,
+    /// PKCS#8 PEM, when not encrypted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pem: Option<String>,
+    /// The PEM sealed under the key encryption secret.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    sealed: Option<String>,
+    created_at: UnixTime,
+    active_from: UnixTime,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    retire_at: Option<UnixTime>,
+}
+
+/// A stored key, opened.
+pub struct OpenedKey {
+    /// The private key.
+    pub key: SigningKey,
+    /// From when it signs.
+    pub active_from: UnixTime,
+}
+
+impl StoredKeys {
+    /// Reads the stored JSON.
+    pub fn decode(json: &str) -> Result<Self, KeyError> {
+        serde_json::from_str(json).map_err(|e| KeyError::Unusable(format!("stored keys: {e}")))
+    }
+
+    /// The JSON to store.
+    pub fn encode(&self) -> Result<String, KeyError> {
+        serde_json::to_string(self).map_err(|e| KeyError::Unusable(e.to_string()))
+    }
+
+    /// Whether the newest key is older than `rotate_after` seconds (0: never rotate).
+    pub fn rotation_due(&self, rotate_after: u64, now: UnixTime) -> bool {
+        let newest = self.keys.last().map(|k| k.created_at).unwrap_or(0);
+        rotate_after > 0 && now >= newest.saturating_add(rotate_after)
+    }
+
+    /// The list after adding `next`: it signs from `now + RELOAD_SECS`; the keys it replaces
+    /// stay published until an id_token they may still sign has expired, and keys already past
+    /// their retirement are dropped.
+    pub fn rotated(&self, mut next: StoredKey, id_token_ttl: u64, now: UnixTime) -> Self {
+        next.active_from = now + RELOAD_SECS;
+        // A node that read the list just before this rotation signs with the old key for up
+        // to RELOAD_SECS after `active_from`.
+        let retire_at = next.active_from + RELOAD_SECS + id_token_ttl;
+        let mut keys: Vec<StoredKey> = self
+            .keys
+            .iter()
+            .filter(|k| k.retire_at.is_none_or(|r| r > now))
+            .cloned()
+            .map(|mut k| {
+                k.retire_at = Some(k.retire_at.unwrap_or(retire_at).min(retire_at));
+                k
+            })
+            .collect();
+        keys.push(next);
+        Self { keys }
+    }
+
+    /// The keys still published at `now`, opened, oldest first.
+    pub fn live(&self, vault: &Vault, now: UnixTime) -> Result<Vec<OpenedKey>, KeyError> {
+        self.keys
+            .iter()
+            .filter(|k| k.retire_at.is_none_or(|r| r > now))
+            .map(|k| {
+                Ok(OpenedKey {
+                    key: vault.open(k)?,
+                    active_from: k.active_from,
+                })
+            })
+            .collect()
+    }
+}
+
+/// Generates, seals and opens stored keys.
+pub struct Vault {
+    encryption: Option<SecretString>,
+}
+
+impl Vault {
+    /// A vault sealing with `encryption`, or storing keys in clear without it.
+    pub fn new(encryption: Option<SecretString>) -> Self {
+        Self { encryption }
+    }
+
+    /// Whether stored keys are encrypted.
+    pub fn encrypts(&self) -> bool {
+        self.encryption.is_some()
+    }
+
+    /// A new key for `alg`, generated off the async workers (RSA generation is slow), active
+    /// from `now`.
+    pub async fn generate(&self, alg: &str, now: UnixTime) -> Result<StoredKey, KeyError> {
+        let wanted = alg.to_owned();
+        let pem = tokio::task::spawn_blocking(move || SigningKey::generate(&wanted))
+            .await
+            .map_err(|e| KeyError::Unusable(e.to_string()))?
+            .map_err(KeyError::Unusable)?;
+        let (pem, sealed) = match &self.encryption {
+            Some(secret) => (None, Some(seal(secret, &pem)?)),
+            None => (Some(pem), None),
+        };
+        Ok(StoredKey {
+            alg: alg.to_owned(),
+            pem,
+            sealed,
+            created_at: now,
+            active_from: now,
+            retire_at: None,
+        })
+    }
+
+    fn open(&self, key: &StoredKey) -> Result<SigningKey, KeyError> {
+        let pem = match (&key.pem, &key.sealed, &self.encryption) {
+            (Some(pem), _, _) => pem.clone(),
+            (None, Some(sealed), Some(secret)) => unseal(secret, sealed)?,
+            (None, Some(_), None) => {
+                return Err(KeyError::Unusable(
+                    "the stored signing key is encrypted: set oidc.key_encryption_secret".into(),
+                ))
+            }
+            (None, None, _) => return Err(KeyError::Unusable("a stored key holds no key".into())),
+        };
+        SigningKey::from_pem(&pem).map_err(KeyError::Unusable)
+    }
+}
+
+const CONTEXT: &[u8] = b"sso-bridge signing-key v1\0";
+
+fn cipher(secret: &SecretString) -> ChaCha20Poly1305 {
+    let mut hasher = Sha256::new();
+    hasher.update(CONTEXT);
+    hasher.update(secret.expose_secret().as_bytes());
+    ChaCha20Poly1305::new(Key::from_slice(&hasher.finalize()))
+}
+
+fn seal(secret: &SecretString, pem: &str) -> Result<String, KeyError> {
+    let nonce = ChaCha20Poly1305::generate_nonce(&mut OsRng);
+    let body = cipher(secret)
+        .encrypt(&nonce, pem.as_bytes())
+        .map_err(|_| KeyError::Unusable("cannot encrypt the signing key".into()))?;
+    let mut out = nonce.to_vec();
+    out.extend(body);
+    Ok(URL_SAFE_NO_PAD.encode(out))
+}
+
+fn unseal(secret: &SecretString, sealed: &str) -> Result<String, KeyError> {
+    let wrong = || {
+        KeyError::Unusable(
+            "the stored signing key does not open with oidc.key_encryption_secret".into(),
+        )
+    };
+    let raw = URL_SAFE_NO_PAD.decode(sealed).map_err(|_| wrong())?;
+    if raw.len() < 12 {
+        return Err(wrong());
+    }
+    let (nonce, body) = raw.split_at(12);
+    let plain = cipher(secret)
+        .decrypt(Nonce::from_slice(nonce), body)
+        .map_err(|_| wrong())?;
+    String::from_utf8(plain).map_err(|_| wrong())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_sealed_key_opens_only_with_its_secret() {
+        let secret = SecretString::from("correct horse");
+        let sealed = seal(&secret, "-----BEGIN PRIVATE KEY-----").unwrap();
+        assert!(!sealed.contains("PRIVATE"));
+        assert_eq!(
+            unseal(&secret, &sealed).unwrap(),
+            "-----BEGIN PRIVATE KEY-----"
+        );
+        assert!(unseal(&SecretString::from("wrong"), &sealed).is_err());
+    }
+
+    fn key(created_at: UnixTime) -> StoredKey {
+        StoredKey {
+            alg: "ES256".into(),
+            pem: Some(String::new()),
+            sealed: None,
+            created_at,
+            active_from: created_at,
+            retire_at: None,
+        }
+    }
+
+    #[test]
+    fn a_rotation_delays_the_new_key_and_retires_the_old_after_its_tokens_expire() {
+        let keys = StoredKeys {
+            keys: vec![key(1000)],
+        };
+        assert!(!keys.rotation_due(500, 1499));
+        assert!(keys.rotation_due(500, 1500));
+        assert!(!keys.rotation_due(0, 1_000_000));
+        let rotated = keys.rotated(key(1500), 3600, 1500);
+        assert_eq!(rotated.keys[1].active_from, 1500 + RELOAD_SECS);
+        assert_eq!(
+            rotated.keys[0].retire_at,
+            Some(1500 + 2 * RELOAD_SECS + 3600)
+        );
+        let again = rotated.rotated(key(9000), 3600, 9000);
+        assert_eq!(again.keys.len(), 2, "the retired key is dropped");
+        assert_eq!(again.keys[0].created_at, 1500);
+    }
+}

@@ -1,0 +1,238 @@
+//! `GET` / `POST /oauth/logout`: OpenID Connect RP-Initiated Logout 1.0 (`end_session_endpoint`).
+//!
+//! An app sends the browser here, ideally with the `id_token_hint` it received. A hint this
+//! service signed for the signed-in user ends the session at once; otherwise the user confirms
+//! on a page whose form carries a CSRF token bound to the session cookie. Afterwards the browser
+//! goes to `post_logout_redirect_uri` (with `state`) only if that exact URI is registered for the
+//! app; an unregistered one is refused on a page, never followed.
+
+use super::errors::PageError;
+use super::respond::{self, html, redirect};
+use super::views::LogoutPage;
+use crate::audit::{self, Action, AuditEvent};
+use crate::domain::{ClientId, ClientRecord, Digest};
+use crate::oauth::authorize::redirect_with;
+use crate::oidc::id_token::verify_hint;
+use crate::session::{self, SESSION_COOKIE};
+use crate::state::AppState;
+use poem::http::StatusCode;
+use poem::web::cookie::CookieJar;
+use poem::web::{Data, Form, Query};
+use poem::{handler, Response};
+use serde::Deserialize;
+
+/// Path of the end-session endpoint.
+pub const PATH: &str = "/oauth/logout";
+
+/// Parameters of a logout request, from the query (GET) or the form (POST).
+#[derive(Debug, Default, Deserialize)]
+pub struct LogoutParams {
+    id_token_hint: Option<String>,
+    client_id: Option<String>,
+    post_logout_redirect_uri: Option<String>,
+    state: Option<String>,
+    /// Set by the confirmation form only.
+    csrf_token: Option<String>,
+    /// `logout` from the confirmation form.
+    decision: Option<String>,
+}
+
+/// A logout request checked against the registered apps.
+struct Checked {
+    client: Option<ClientRecord>,
+    /// The user the app's id_token names, when a valid hint came.
+    hinted_sub: Option<String>,
+    /// A registered post-logout redirect URI.
+    return_to: Option<String>,
+}
+
+impl Checked {
+    /// The app's id, or empty when no app was named.
+    fn client_id(&self) -> String {
+        self.client
+            .as_ref()
+            .map(|c| c.client_id.to_string())
+            .unwrap_or_default()
+    }
+}
+
+/// The end-session endpoint, GET.
+#[handler]
+pub async fn start(
+    jar: &CookieJar,
+    Data(state): Data<&AppState>,
+    params: poem::Result<Query<LogoutParams>>,
+) -> Response {
+    let result = match params {
+        Ok(Query(params)) => run(state, jar, params).await,
+        Err(e) => Err(PageError::BadForm(format!(
+            "The sign-out request could not be read: {e}."
+        ))),
+    };
+    result.unwrap_or_else(|e| e.into_response(state))
+}
+
+/// The end-session endpoint, POST (an app's form post, or the confirmation form).
+#[handler]
+pub async fn submit(
+    jar: &CookieJar,
+    Data(state): Data<&AppState>,
+    params: poem::Result<Form<LogoutParams>>,
+) -> Response {
+    let result = match params {
+        Ok(Form(params)) => run(state, jar, params).await,
+        Err(e) => Err(PageError::BadForm(format!(
+            "The sign-out request could not be read: {e}."
+        ))),
+    };
+    result.unwrap_or_else(|e| e.into_response(state))
+}
+
+async fn run(
+    state: &AppState,
+    jar: &CookieJar,
+    params: LogoutParams,
+) -> Result<Response, PageError> {
+    let checked = check(state, &params).await?;
+    let cookie = jar.get(SESSION_COOKIE).map(|c| c.value_str().to_owned());
+    let session = session::load(state, cookie.as_deref()).await?;
+    let (Some(session), Some(cookie)) = (session, cookie) else {
+        // Nothing to end: the app only wants its user back.
+        return finish(state, jar, &checked, params.state.as_deref(), None).await;
+    };
+    let csrf = csrf_token(&cookie);
+    let confirmed = params.decision.as_deref() == Some("logout")
+        && params
+            .csrf_token
+            .as_deref()
+            .is_some_and(|t| Digest::of(t).ct_eq(&Digest::of(&csrf)));
+    let hinted = checked.hinted_sub.as_deref() == Some(session.claims.sub());
+    if params.decision.is_some() && !confirmed {
+        return Err(PageError::Forged);
+    }
+    if confirmed || hinted {
+        let mut event = AuditEvent::new(Action::SignOut, Some(session.claims.sub()));
+        if let Some(client) = &checked.client {
+            event = event.app(&client.client_id);
+        }
+        audit::record(state, event).await;
+        return finish(state, jar, &checked, params.state.as_deref(), Some(&cookie)).await;
+    }
+    let page = LogoutPage {
+        signed_out: false,
+        app_name: checked.client.as_ref().map(|c| c.name.clone()),
+        action: respond::url(state, PATH),
+        csrf_token: csrf,
+        client_id: checked.client_id(),
+        post_logout_redirect_uri: checked.return_to.clone().unwrap_or_default(),
+        state: params.state.unwrap_or_default(),
+    };
+    render(state, &page)
+}
+
+/// Ends the session (if any), then redirects to the registered URI or shows the done page.
+async fn finish(
+    state: &AppState,
+    jar: &CookieJar,
+    checked: &Checked,
+    app_state: Option<&str>,
+    cookie: Option<&str>,
+) -> Result<Response, PageError> {
+    if let Some(cookie) = cookie {
+        session::destroy(state, cookie).await?;
+    }
+    respond::clear_cookie(state, jar, SESSION_COOKIE);
+    if let Some(uri) = &checked.return_to {
+        // The confirmation form posts an empty state back when the app sent none.
+        let location = match app_state.filter(|s| !s.is_empty()) {
+            Some(s) => redirect_with(uri, &[("state", s)]),
+            None => uri.clone(),
+        };
+        return Ok(redirect(StatusCode::SEE_OTHER, &location));
+    }
+    let page = LogoutPage {
+        signed_out: true,
+        app_name: checked.client.as_ref().map(|c| c.name.clone()),
+        action: respond::url(state, PATH),
+        csrf_token: String::new(),
+        client_id: String::new(),
+        post_logout_redirect_uri: String::new(),
+        state: String::new(),
+    };
+    render(state, &page)
+}
+
+fn render(state: &AppState, page: &LogoutPage) -> Result<Response, PageError> {
+    let body = state
+        .templates
+        .logout(page)
+        .map_err(|e| PageError::Render(e.to_string()))?;
+    Ok(html(StatusCode::OK, body))
+}
+
+/// The confirmation form's token: only a page served to the holder of the session cookie
+/// knows it.
+fn csrf_token(session_cookie: &str) -> String {
+    Digest::of(&format!("logout\n{session_cookie}"))
+        .as_hex()
+        .to_owned()
+}
+
+fn untrusted(message: &str) -> PageError {
+    PageError::Untrusted {
+        title: "Invalid sign-out request".into(),
+        message: message.into(),
+    }
+}
+
+/// Identifies the app (from the hint or `client_id`) and checks the return address.
+async fn check(state: &AppState, params: &LogoutParams) -> Result<Checked, PageError> {
+    let non_empty = |v: &Option<String>| v.clone().filter(|s| !s.is_empty());
+    let hint = match non_empty(&params.id_token_hint) {
+        None => None,
+        Some(token) => {
+            let keys = state.keys.get(state.store.as_ref(), state.now()).await?;
+            let claims = verify_hint(&keys, &state.settings.issuer(), &token);
+            Some(claims.ok_or_else(|| untrusted("The id_token_hint was not issued by this sign-on service. Nothing was changed."))?)
+        }
+    };
+    let client_id = match (
+        hint.as_ref().map(|h| h.aud.clone()),
+        non_empty(&params.client_id),
+    ) {
+        (Some(a), Some(b)) if a != b => {
+            return Err(untrusted(
+                "client_id does not match the id_token_hint. Nothing was changed.",
+            ))
+        }
+        (a, b) => a.or(b),
+    };
+    let client = match client_id.as_deref().and_then(ClientId::parse) {
+        Some(id) => Some(state.store.client(&id).await?.ok_or_else(|| {
+            untrusted("The application that sent you here is not registered with sign-on.")
+        })?),
+        None => None,
+    };
+    let return_to = match non_empty(&params.post_logout_redirect_uri) {
+        Some(uri) => Some(return_address(client.as_ref(), uri)?),
+        None => None,
+    };
+    Ok(Checked {
+        client,
+        hinted_sub: hint.map(|h| h.sub),
+        return_to,
+    })
+}
+
+/// A post-logout redirect URI, if it is registered for the app that asks.
+fn return_address(client: Option<&ClientRecord>, uri: String) -> Result<String, PageError> {
+    match client {
+        Some(c) if c.allows_post_logout_redirect(&uri) => Ok(uri),
+        Some(_) => Err(untrusted(&format!(
+            "The application asked to send you back to an address that is not registered for sign-out (received: {uri}). Nothing was changed."
+        ))),
+        None => Err(untrusted(
+            "A return address needs id_token_hint or client_id to say which application asks. Nothing was changed.",
+        )),
+    }
+}

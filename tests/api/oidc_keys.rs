@@ -1,0 +1,264 @@
+//! Id token signing keys: key files, generated keys shared by nodes through the store,
+//! encryption at rest, ES256, and rotation.
+
+use crate::helpers::*;
+use crate::oidc::{tokens_with_nonce, verify_id_token, verify_with_keys_of};
+use reqwest::StatusCode;
+use serde_json::Value;
+use sso_bridge::config::Settings;
+
+const CB: &str = "https://app.example.com/callback";
+
+#[tokio::test]
+async fn an_es256_key_file_signs_and_earlier_keys_stay_published() {
+    let b = Backends::Embedded;
+    let app = spawn_app_with(
+        b,
+        &[
+            (SIGNING_KEY_FILE, fixture("oidc-es256.pem")),
+            (
+                "SSO_BRIDGE__OIDC__PREVIOUS_KEY_FILES",
+                fixture("oidc-rs256-previous.pub.pem"),
+            ),
+        ],
+    )
+    .await;
+    let reg = app.register(b, CB, false).await;
+    let tokens = tokens_with_nonce(&app, b, &reg, "n").await;
+    let token = tokens["id_token"].as_str().unwrap();
+    assert_eq!(
+        jsonwebtoken::decode_header(token).unwrap().alg,
+        jsonwebtoken::Algorithm::ES256
+    );
+    verify_id_token(&app, token, &reg.client_id).await;
+
+    let jwks: Value = app
+        .api
+        .get(app.url("/oauth/jwks"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let keys = jwks["keys"].as_array().unwrap();
+    assert_eq!(keys.len(), 2);
+    assert_eq!(
+        (keys[0]["kty"].as_str(), keys[0]["alg"].as_str()),
+        (Some("EC"), Some("ES256"))
+    );
+    assert_eq!(
+        (keys[1]["kty"].as_str(), keys[1]["use"].as_str()),
+        (Some("RSA"), Some("sig"))
+    );
+    assert!(
+        keys[1].get("d").is_none() && keys[0].get("d").is_none(),
+        "no private parts"
+    );
+    let doc: Value = app
+        .api
+        .get(app.url("/.well-known/openid-configuration"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        doc["id_token_signing_alg_values_supported"],
+        serde_json::json!(["ES256"])
+    );
+}
+
+#[tokio::test]
+async fn without_key_files_two_nodes_sharing_a_store_generate_and_publish_one_key() {
+    let prefix = format!(
+        "t{}:",
+        sso_bridge::domain::secret::random_id(6).to_lowercase()
+    );
+    let extra = [
+        (SIGNING_KEY_FILE, String::new()),
+        ("SSO_BRIDGE__STORE__KEY_PREFIX", prefix),
+    ];
+    let (one, two) = tokio::join!(
+        spawn_app_with(Backends::Real, &extra),
+        spawn_app_with(Backends::Real, &extra)
+    );
+    let jwks = |app: &TestApp| {
+        let request = app.api.get(app.url("/oauth/jwks"));
+        async move { request.send().await.unwrap().json::<Value>().await.unwrap() }
+    };
+    let (a, b) = tokio::join!(jwks(&one), jwks(&two));
+    assert_eq!(a["keys"].as_array().unwrap().len(), 1);
+    assert_eq!(a, b, "both nodes publish the same generated key");
+    assert_eq!(a["keys"][0]["alg"], "RS256");
+
+    // A token signed on one node verifies with the keys the other publishes.
+    let reg = one.register(Backends::Real, CB, false).await;
+    let tokens = tokens_with_nonce(&one, Backends::Real, &reg, "n").await;
+    let token = tokens["id_token"].as_str().unwrap();
+    verify_with_keys_of(&two, &one.base, token, &reg.client_id).await;
+}
+
+#[tokio::test]
+async fn an_unreadable_key_file_stops_start_up_naming_the_setting() {
+    let settings = settings(
+        Backends::Embedded,
+        0,
+        None,
+        &[(SIGNING_KEY_FILE, fixture("directory.ldif"))],
+    );
+    let err = sso_bridge::startup::Application::build(settings)
+        .await
+        .err()
+        .expect("start-up refused")
+        .to_string();
+    assert!(err.contains("oidc.signing_key_file"), "{err}");
+}
+
+#[tokio::test]
+async fn a_generated_key_is_kept_encrypted_when_a_key_encryption_secret_is_set() {
+    let prefix = format!(
+        "t{}:",
+        sso_bridge::domain::secret::random_id(6).to_lowercase()
+    );
+    let node = |secret: Option<&str>| {
+        let mut extra = vec![
+            (SIGNING_KEY_FILE, String::new()),
+            ("SSO_BRIDGE__STORE__KEY_PREFIX", prefix.clone()),
+        ];
+        if let Some(s) = secret {
+            extra.push(("SSO_BRIDGE__OIDC__KEY_ENCRYPTION_SECRET", s.to_owned()));
+        }
+        async move { spawn_app_with(Backends::Real, &extra).await }
+    };
+    let jwks = |app: &TestApp| app.api.get(app.url("/oauth/jwks")).send();
+
+    let first = node(Some("s3cret")).await;
+    let published: Value = jwks(&first).await.unwrap().json().await.unwrap();
+    let stored = first.state.store.signing_keys().await.unwrap().unwrap();
+    assert!(
+        stored.contains("sealed") && !stored.contains("PRIVATE KEY"),
+        "{stored}"
+    );
+
+    let without = node(None).await;
+    assert_eq!(
+        jwks(&without).await.unwrap().status(),
+        StatusCode::INTERNAL_SERVER_ERROR
+    );
+    let wrong = node(Some("other")).await;
+    assert_eq!(
+        jwks(&wrong).await.unwrap().status(),
+        StatusCode::INTERNAL_SERVER_ERROR
+    );
+    let same = node(Some("s3cret")).await;
+    let again: Value = jwks(&same).await.unwrap().json().await.unwrap();
+    assert_eq!(again, published);
+}
+
+#[tokio::test]
+async fn an_es256_key_is_generated_when_asked_for() {
+    let b = Backends::Embedded;
+    let app = spawn_app_with(
+        b,
+        &[
+            (SIGNING_KEY_FILE, String::new()),
+            ("SSO_BRIDGE__OIDC__SIGNING_ALG", "ES256".into()),
+        ],
+    )
+    .await;
+    let reg = app.register(b, CB, false).await;
+    let tokens = tokens_with_nonce(&app, b, &reg, "n").await;
+    let token = tokens["id_token"].as_str().unwrap();
+    assert_eq!(
+        jsonwebtoken::decode_header(token).unwrap().alg,
+        jsonwebtoken::Algorithm::ES256
+    );
+    verify_id_token(&app, token, &reg.client_id).await;
+}
+
+#[tokio::test]
+async fn an_unknown_signing_algorithm_is_refused_at_start_up() {
+    let err = Settings::load_from(
+        None,
+        [(
+            "SSO_BRIDGE__OIDC__SIGNING_ALG".to_owned(),
+            "HS256".to_owned(),
+        )],
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("oidc.signing_alg"), "{err}");
+}
+
+async fn kid_of(token: &str) -> String {
+    jsonwebtoken::decode_header(token).unwrap().kid.unwrap()
+}
+
+async fn published_kids(app: &TestApp) -> Vec<String> {
+    let jwks: Value = app
+        .api
+        .get(app.url("/oauth/jwks"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    jwks["keys"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| k["kid"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[tokio::test]
+async fn a_generated_key_rotates_and_the_old_one_stays_published_until_its_tokens_expire() {
+    let b = Backends::Embedded;
+    let app = spawn_app_with(
+        b,
+        &[
+            (SIGNING_KEY_FILE, String::new()),
+            ("SSO_BRIDGE__OIDC__SIGNING_ALG", "ES256".into()),
+            ("SSO_BRIDGE__OIDC__ROTATE_AFTER_DAYS", "1".into()),
+        ],
+    )
+    .await;
+    let reg = app.register(b, CB, false).await;
+    let old_token = tokens_with_nonce(&app, b, &reg, "n").await["id_token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let old_kid = kid_of(&old_token).await;
+    assert_eq!(published_kids(&app).await, vec![old_kid.clone()]);
+
+    // A day later the key is due: a new key is published at once but signs only a minute later,
+    // once every node has read it.
+    app.clock.advance(86_400);
+    let kids = published_kids(&app).await;
+    assert_eq!(kids.len(), 2);
+    let new_kid = kids.iter().find(|k| **k != old_kid).unwrap().clone();
+    let token = tokens_with_nonce(&app, b, &reg, "n").await["id_token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert_eq!(kid_of(&token).await, old_kid);
+
+    app.clock.advance(61);
+    let token = tokens_with_nonce(&app, b, &reg, "n").await["id_token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert_eq!(kid_of(&token).await, new_kid);
+    verify_id_token(&app, &old_token, &reg.client_id).await;
+    assert_eq!(
+        published_kids(&app).await,
+        vec![new_kid.clone(), old_kid.clone()]
+    );
+
+    // Once every token the old key signed has expired, it is no longer published.
+    app.clock.advance(3600 + 60);
+    assert_eq!(published_kids(&app).await, vec![new_kid]);
+}
