@@ -4,8 +4,12 @@
 use crate::store::StoreError;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
-use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header};
+use jsonwebtoken::{Algorithm, DecodingKey};
 use p256::elliptic_curve::sec1::ToEncodedPoint;
+use ring::rand::SystemRandom;
+use ring::signature::{
+    EcdsaKeyPair, RsaKeyPair, ECDSA_P256_SHA256_FIXED_SIGNING, RSA_PKCS1_SHA256,
+};
 use rsa::pkcs1::{DecodeRsaPrivateKey, DecodeRsaPublicKey, EncodeRsaPrivateKey};
 use rsa::pkcs8::{DecodePrivateKey, DecodePublicKey, EncodePrivateKey, LineEnding};
 use rsa::traits::PublicKeyParts;
@@ -131,11 +135,28 @@ fn thumbprint(canonical: &str) -> String {
 }
 
 /// The private key that signs id_tokens.
+///
+/// Signatures are made by `ring` (blinded, constant-time RSA; constant-time ECDSA): the `rsa`
+/// crate only generates and parses keys, so its private-key timing (RUSTSEC-2023-0071) never
+/// meets a request.
 pub struct SigningKey {
     /// Its public half, as published.
     pub jwk: Jwk,
-    alg: Algorithm,
-    key: EncodingKey,
+    key: PrivateKey,
+}
+
+enum PrivateKey {
+    Rsa(RsaKeyPair),
+    Ec(EcdsaKeyPair),
+}
+
+/// Why a JWS could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum SignError {
+    #[error("claims do not serialize: {0}")]
+    Claims(#[from] serde_json::Error),
+    #[error("the signing key refused to sign")]
+    Refused,
 }
 
 impl SigningKey {
@@ -146,18 +167,23 @@ impl SigningKey {
                 return Err(format!("RSA keys must have at least {MIN_RSA_BITS} bits"));
             }
             let der = key.to_pkcs1_der().map_err(|e| e.to_string())?;
+            let pair = RsaKeyPair::from_der(der.as_bytes()).map_err(|e| e.to_string())?;
             return Ok(Self {
                 jwk: Jwk::rsa(&key.to_public_key()),
-                alg: Algorithm::RS256,
-                key: EncodingKey::from_rsa_der(der.as_bytes()),
+                key: PrivateKey::Rsa(pair),
             });
         }
         if let Some(key) = ec_private(pem) {
             let der = key.to_pkcs8_der().map_err(|e| e.to_string())?;
+            let pair = EcdsaKeyPair::from_pkcs8(
+                &ECDSA_P256_SHA256_FIXED_SIGNING,
+                der.as_bytes(),
+                &SystemRandom::new(),
+            )
+            .map_err(|e| e.to_string())?;
             return Ok(Self {
                 jwk: Jwk::ec(&key.public_key()),
-                alg: Algorithm::ES256,
-                key: EncodingKey::from_ec_der(der.as_bytes()),
+                key: PrivateKey::Ec(pair),
             });
         }
         Err("not a PEM RSA or P-256 private key".into())
@@ -178,12 +204,37 @@ impl SigningKey {
         Ok(pem.to_string())
     }
 
-    /// Signs `claims` as a compact JWS with this key's `kid` in the header.
-    pub fn sign<T: Serialize>(&self, claims: &T) -> Result<String, jsonwebtoken::errors::Error> {
-        let mut header = Header::new(self.alg);
-        header.kid = Some(self.jwk.kid.clone());
-        header.typ = Some("JWT".into());
-        jsonwebtoken::encode(&header, claims, &self.key)
+    /// Signs `claims` as a compact JWS (RFC 7515 §7.1) with this key's `kid` in the header.
+    pub fn sign<T: Serialize>(&self, claims: &T) -> Result<String, SignError> {
+        let header = serde_json::json!({ "typ": "JWT", "alg": self.jwk.alg, "kid": self.jwk.kid });
+        let signing_input = format!(
+            "{}.{}",
+            URL_SAFE_NO_PAD.encode(serde_json::to_vec(&header)?),
+            URL_SAFE_NO_PAD.encode(serde_json::to_vec(claims)?)
+        );
+        let rng = SystemRandom::new();
+        let signature = match &self.key {
+            PrivateKey::Rsa(pair) => {
+                let mut signature = vec![0; pair.public().modulus_len()];
+                pair.sign(
+                    &RSA_PKCS1_SHA256,
+                    &rng,
+                    signing_input.as_bytes(),
+                    &mut signature,
+                )
+                .map_err(|_| SignError::Refused)?;
+                signature
+            }
+            PrivateKey::Ec(pair) => pair
+                .sign(&rng, signing_input.as_bytes())
+                .map_err(|_| SignError::Refused)?
+                .as_ref()
+                .to_vec(),
+        };
+        Ok(format!(
+            "{signing_input}.{}",
+            URL_SAFE_NO_PAD.encode(signature)
+        ))
     }
 
     /// The JWS algorithm name.
