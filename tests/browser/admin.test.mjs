@@ -7,15 +7,17 @@
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import {
-  FETCH_TIMEOUT_MS,
   SCREENSHOTS,
-  STEP_TIMEOUT_MS,
   TEST_TIMEOUT_MS,
+  authorizeRequest,
+  callApi,
   launchBrowser,
+  openContext,
+  signIn as submitSignIn,
   startCallbackServer,
   startService,
   stopService,
@@ -27,30 +29,13 @@ let server;
 let callback;
 let browser;
 
-async function api(pathname, { method = 'GET', headers = {}, form } = {}) {
-  const init = {
-    method,
-    headers: { accept: 'application/json', ...headers },
-    signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
-  };
-  if (form !== undefined) init.body = new URLSearchParams(form);
-  const res = await fetch(`${server.base}${pathname}`, init);
-  const text = await res.text();
-  let body;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    body = text;
-  }
-  return { status: res.status, body };
+function api(pathname, options) {
+  return callApi(server.base, pathname, options);
 }
 
 async function newPage(t) {
-  const context = await browser.newContext({ locale: 'en-GB', viewport: { width: 1100, height: 800 } });
+  const context = await openContext(browser, t, { viewport: { width: 1100, height: 800 } });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.base });
-  context.setDefaultTimeout(STEP_TIMEOUT_MS);
-  context.setDefaultNavigationTimeout(STEP_TIMEOUT_MS);
-  t.after(() => context.close());
   const page = await context.newPage();
   const problems = [];
   page.on('console', (m) => {
@@ -69,10 +54,8 @@ async function shot(page, name) {
   await page.screenshot({ path: path.join(SCREENSHOTS, `admin-${name}.png`), fullPage: true });
 }
 
-async function signIn(page, username, password) {
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+function signIn(page, username, password) {
+  return submitSignIn(page, { username, password });
 }
 
 /** Opens the admin screen and signs in as the superadmin. */
@@ -108,19 +91,13 @@ async function registerFromScreen(page, name) {
 /** Signs alan in to `app` in a fresh browser, approves, and exchanges the code. */
 async function authorizationFlow(t, app) {
   const { page } = await newPage(t);
-  const verifier = randomBytes(32).toString('base64url');
-  const state = randomBytes(8).toString('hex');
-  const url = new URL('/oauth/authorize', server.base);
-  url.search = new URLSearchParams({
-    response_type: 'code',
-    client_id: app.client_id,
-    redirect_uri: callback.uri,
+  const { url, state, verifier } = authorizeRequest(server.base, {
+    clientId: app.client_id,
+    redirectUri: callback.uri,
     scope: 'openid profile',
-    state,
-    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
-    code_challenge_method: 'S256',
-  }).toString();
-  await page.goto(url.toString());
+    state: randomBytes(8).toString('hex'),
+  });
+  await page.goto(url);
   await signIn(page, 'alan', 'alan-demo');
   await page.getByRole('button', { name: 'Allow', exact: true }).click();
   const query = await callback.waitFor(state);

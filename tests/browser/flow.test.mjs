@@ -14,27 +14,23 @@
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync } from 'node:fs';
-import http from 'node:http';
-import net from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
-
-const here = path.dirname(fileURLToPath(import.meta.url));
-const BIN = process.env.SSO_BRIDGE_BIN
-  ? path.resolve(process.env.SSO_BRIDGE_BIN)
-  : path.resolve(here, '../../target/debug/sso-bridge');
-const CHROMIUM = process.env.CHROMIUM_BIN ?? '/usr/bin/chromium';
-const SCREENSHOTS = path.resolve(here, '../../target/browser-screenshots');
-
-const STARTUP_DEADLINE_MS = 20_000;
-const STEP_TIMEOUT_MS = 15_000; // any single browser action, navigation or wait
-const FETCH_TIMEOUT_MS = 10_000;
-const TEST_TIMEOUT_MS = 60_000; // a whole test, as a last resort
+import {
+  SCREENSHOTS,
+  TEST_TIMEOUT_MS,
+  authorizeRequest as buildAuthorizeRequest,
+  callApi,
+  createApp,
+  launchBrowser,
+  openContext,
+  signIn,
+  startCallbackServer,
+  startService,
+  stopService,
+  withTimeout,
+} from './support.mjs';
 
 // Awkward on purpose: a space, URL delimiters and a non-ASCII letter must all come back unchanged.
 const AWKWARD_STATE = 'a b&c=d/é';
@@ -48,202 +44,10 @@ let browser;
 let adminToken;
 
 // ---------------------------------------------------------------------------------------------
-// Processes and servers
-
-/** A loopback port nobody listens on right now. */
-async function freePort() {
-  const probe = net.createServer();
-  await new Promise((resolve, reject) => {
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', resolve);
-  });
-  const { port } = probe.address();
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
-function withTimeout(promise, ms, what) {
-  let timer;
-  const timeout = new Promise((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms: ${what}`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
-/**
- * Starts the service on a free port. The port is free when picked but another process on the
- * machine may take it before the service binds it: then pick again, a few times at most.
- */
-async function startService() {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await startServiceOnce();
-    } catch (e) {
-      if (attempt >= 3 || !/address already in use/i.test(e.message)) throw e;
-    }
-  }
-}
-
-async function startServiceOnce() {
-  assert.ok(
-    existsSync(BIN),
-    `sso-bridge binary not found at ${BIN}: build it (cargo build) or set SSO_BRIDGE_BIN`,
-  );
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const child = spawn(BIN, ['serve'], {
-    env: {
-      ...process.env,
-      SSO_BRIDGE__SERVER__LISTEN: `127.0.0.1:${port}`,
-      SSO_BRIDGE__SERVER__BASE_URL: base,
-      // This file walks the flow without a second factor; mfa.test.mjs walks it with one.
-      SSO_BRIDGE__MFA__REQUIRED_ROLES: '',
-      RUST_LOG: process.env.RUST_LOG ?? 'info',
-      NO_COLOR: '1',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  // Keep the last part of the logs to explain a failure; echo them when TEST_LOG is set.
-  let logs = '';
-  const keep = (chunk) => {
-    logs = (logs + chunk.toString()).slice(-20_000);
-    if (process.env.TEST_LOG) process.stderr.write(chunk);
-  };
-  // Should this test process end without running after() (a crash, a runner time-out), the
-  // service must not outlive it.
-  const killOnExit = () => child.kill('SIGKILL');
-  process.once('exit', killOnExit);
-  child.once('exit', () => process.removeListener('exit', killOnExit));
-  child.stdout.on('data', keep);
-  child.stderr.on('data', keep);
-  const exited = new Promise((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal })),
-  );
-  child.exited = exited;
-  let exit = null;
-  exited.then((e) => {
-    exit = e;
-  });
-  child.once('error', (e) => {
-    exit = { error: e.message };
-  });
-
-  const deadline = Date.now() + STARTUP_DEADLINE_MS;
-  for (;;) {
-    if (exit) {
-      throw new Error(`sso-bridge exited during start-up (${JSON.stringify(exit)}):\n${logs}`);
-    }
-    try {
-      const res = await fetch(`${base}/healthz`, { signal: AbortSignal.timeout(1_000) });
-      await res.arrayBuffer();
-      if (res.status === 200) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      await stopService({ child });
-      throw new Error(
-        `sso-bridge did not answer GET /healthz within ${STARTUP_DEADLINE_MS} ms:\n${logs}`,
-      );
-    }
-    await sleep(100);
-  }
-  return { base, child, logs: () => logs };
-}
-
-async function stopService({ child }) {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  child.kill('SIGTERM');
-  try {
-    await withTimeout(child.exited, 5_000, 'sso-bridge to stop');
-  } catch {
-    child.kill('SIGKILL');
-    await withTimeout(child.exited, 5_000, 'sso-bridge to die');
-  }
-}
-
-/** The app's side: records every /callback query and answers a tiny page. */
-async function startCallbackServer() {
-  const hits = [];
-  const waiters = new Set();
-  const srv = http.createServer((req, res) => {
-    const url = new URL(req.url, 'http://callback.invalid');
-    if (req.method === 'GET' && url.pathname === '/callback') {
-      const query = Object.fromEntries(url.searchParams);
-      hits.push({ query, raw: req.url });
-      for (const w of waiters) w();
-      res.writeHead(200, {
-        'content-type': 'text/html; charset=utf-8',
-        'cache-control': 'no-store',
-      });
-      res.end('<!doctype html><title>Callback</title><h1>Back at the app</h1>');
-    } else {
-      res.writeHead(404, { 'content-type': 'text/plain' });
-      res.end('not found');
-    }
-  });
-  // Keep-alive sockets from the browser must not hold close() up.
-  srv.keepAliveTimeout = 1_000;
-  await new Promise((resolve, reject) => {
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', resolve);
-  });
-  const { port } = srv.address();
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    uri: `http://127.0.0.1:${port}/callback`,
-    hits,
-    /** The query of the first callback carrying this state, waiting for it if need be. */
-    waitFor(state, ms = STEP_TIMEOUT_MS) {
-      const find = () => hits.find((h) => h.query.state === state);
-      const found = find();
-      if (found) return Promise.resolve(found.query);
-      let waiter;
-      const arrived = new Promise((resolve) => {
-        waiter = () => {
-          const hit = find();
-          if (hit) resolve(hit.query);
-        };
-        waiters.add(waiter);
-      });
-      return withTimeout(
-        arrived,
-        ms,
-        `the app's callback with state ${JSON.stringify(state)}`,
-      ).finally(() => waiters.delete(waiter));
-    },
-    close: () =>
-      new Promise((resolve) => {
-        srv.close(resolve);
-        srv.closeAllConnections();
-      }),
-  };
-}
-
-// ---------------------------------------------------------------------------------------------
 // The service's APIs, called from node as the app's backend would
 
-async function api(pathname, { method = 'GET', headers = {}, json, form } = {}) {
-  const init = {
-    method,
-    headers: { accept: 'application/json', ...headers },
-    signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
-  };
-  if (json !== undefined) {
-    init.headers['content-type'] = 'application/json';
-    init.body = JSON.stringify(json);
-  } else if (form !== undefined) {
-    init.body = new URLSearchParams(form); // sent as application/x-www-form-urlencoded
-  }
-  const res = await fetch(`${server.base}${pathname}`, init);
-  const text = await res.text();
-  let body;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    body = text;
-  }
-  return { status: res.status, headers: res.headers, body };
+function api(pathname, options) {
+  return callApi(server.base, pathname, options);
 }
 
 async function adminSignIn() {
@@ -258,11 +62,7 @@ async function adminSignIn() {
 
 /** Registers an app whose callback is our callback server; returns { name, client_id, client_secret }. */
 async function registerApp(name) {
-  const res = await api('/admin/api/apps', {
-    method: 'POST',
-    headers: { authorization: `Bearer ${adminToken}` },
-    json: { name, redirect_uris: [callback.uri] },
-  });
+  const res = await createApp(server.base, adminToken, name, callback.uri);
   assert.ok(
     res.status === 200 || res.status === 201,
     `register ${name}: ${res.status} ${JSON.stringify(res.body)}`,
@@ -277,19 +77,12 @@ function authorizeRequest(
   app,
   { state = `${AWKWARD_STATE} ${randomBytes(6).toString('hex')}`, scope = SCOPE } = {},
 ) {
-  const verifier = randomBytes(32).toString('base64url');
-  const challenge = createHash('sha256').update(verifier).digest('base64url');
-  const url = new URL('/oauth/authorize', server.base);
-  url.search = new URLSearchParams({
-    response_type: 'code',
-    client_id: app.client_id,
-    redirect_uri: callback.uri,
+  return buildAuthorizeRequest(server.base, {
+    clientId: app.client_id,
+    redirectUri: callback.uri,
     scope,
     state,
-    code_challenge: challenge,
-    code_challenge_method: 'S256',
-  }).toString();
-  return { url: url.toString(), state, verifier };
+  });
 }
 
 async function exchangeCode(app, code, verifier) {
@@ -319,16 +112,8 @@ async function userinfo(accessToken) {
 // ---------------------------------------------------------------------------------------------
 // The browser side
 
-async function newContext(t, options = {}) {
-  const context = await browser.newContext({
-    locale: 'en-GB',
-    viewport: { width: 800, height: 720 },
-    ...options,
-  });
-  context.setDefaultTimeout(STEP_TIMEOUT_MS);
-  context.setDefaultNavigationTimeout(STEP_TIMEOUT_MS);
-  t.after(() => context.close());
-  return context;
+function newContext(t, options) {
+  return openContext(browser, t, options);
 }
 
 /**
@@ -355,12 +140,6 @@ async function screenshot(page, name) {
 
 function onService(page) {
   return new URL(page.url()).origin === server.base;
-}
-
-async function signIn(page, { username, password }) {
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
 /** Waits for the consent page and returns what it says. */
@@ -401,23 +180,10 @@ describe('sso-bridge in a real browser', () => {
     async () => {
       mkdirSync(SCREENSHOTS, { recursive: true });
       callback = await startCallbackServer();
-      server = await startService();
+      // This file walks the flow without a second factor; mfa.test.mjs walks it with one.
+      server = await startService({ SSO_BRIDGE__MFA__REQUIRED_ROLES: '' });
       adminToken = await adminSignIn();
-      browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        headless: true,
-        timeout: 60_000,
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
-      });
+      browser = await launchBrowser();
     },
     { timeout: 2 * TEST_TIMEOUT_MS },
   );

@@ -12,29 +12,27 @@
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { existsSync, mkdirSync } from 'node:fs';
-import http from 'node:http';
-import net from 'node:net';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
-
-const here = path.dirname(fileURLToPath(import.meta.url));
-const BIN = process.env.SSO_BRIDGE_BIN
-  ? path.resolve(process.env.SSO_BRIDGE_BIN)
-  : path.resolve(here, '../../target/debug/sso-bridge');
-const CHROMIUM = process.env.CHROMIUM_BIN ?? '/usr/bin/chromium';
-const SCREENSHOTS = path.resolve(here, '../../target/browser-screenshots');
-const STEP_TIMEOUT_MS = 15_000;
-const TEST_TIMEOUT_MS = 60_000;
+import {
+  SCREENSHOTS,
+  TEST_TIMEOUT_MS,
+  authorizeRequest,
+  callApi,
+  createApp,
+  launchBrowser,
+  openContext,
+  signIn as submitSignIn,
+  startCallbackServer,
+  startService,
+  stopService,
+} from './support.mjs';
 
 const GRACE = { username: 'grace', password: 'grace-demo' };
 
 let service; // { base, child, logs }
-let callback; // { uri, hits, close }
+let callback; // { uri, hits, close, waitFor }
 let browser;
 
 // ---------------------------------------------------------------------------------------------
@@ -71,89 +69,8 @@ function totp(secret, offset = 0) {
 // ---------------------------------------------------------------------------------------------
 // The service and the app's callback
 
-async function freePort() {
-  const probe = net.createServer();
-  await new Promise((resolve, reject) => {
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', resolve);
-  });
-  const { port } = probe.address();
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
-async function startService() {
-  assert.ok(existsSync(BIN), `sso-bridge binary not found at ${BIN}: build it or set SSO_BRIDGE_BIN`);
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const child = spawn(BIN, ['serve'], {
-    env: {
-      ...process.env,
-      SSO_BRIDGE__SERVER__LISTEN: `127.0.0.1:${port}`,
-      SSO_BRIDGE__SERVER__BASE_URL: base,
-      RUST_LOG: process.env.RUST_LOG ?? 'info',
-      NO_COLOR: '1',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let logs = '';
-  const keep = (chunk) => {
-    logs = (logs + chunk.toString()).slice(-20_000);
-    if (process.env.TEST_LOG) process.stderr.write(chunk);
-  };
-  const killOnExit = () => child.kill('SIGKILL');
-  process.once('exit', killOnExit);
-  child.once('exit', () => process.removeListener('exit', killOnExit));
-  child.stdout.on('data', keep);
-  child.stderr.on('data', keep);
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    assert.equal(child.exitCode, null, `sso-bridge exited during start-up:\n${logs}`);
-    try {
-      const res = await fetch(`${base}/healthz`, { signal: AbortSignal.timeout(1_000) });
-      await res.arrayBuffer();
-      if (res.status === 200) break;
-    } catch {
-      // not listening yet
-    }
-    assert.ok(Date.now() < deadline, `sso-bridge did not start:\n${logs}`);
-    await sleep(100);
-  }
-  return { base, child, logs: () => logs };
-}
-
-async function startCallbackServer() {
-  const hits = [];
-  const srv = http.createServer((req, res) => {
-    const url = new URL(req.url, 'http://callback.invalid');
-    hits.push(Object.fromEntries(url.searchParams));
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end('<!doctype html><title>Callback</title><h1>Back at the app</h1>');
-  });
-  srv.keepAliveTimeout = 1_000;
-  await new Promise((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  return {
-    uri: `http://127.0.0.1:${srv.address().port}/callback`,
-    hits,
-    close: () =>
-      new Promise((resolve) => {
-        srv.close(resolve);
-        srv.closeAllConnections();
-      }),
-  };
-}
-
-async function api(pathname, { method = 'GET', token, json } = {}) {
-  const headers = { accept: 'application/json', 'content-type': 'application/json' };
-  if (token) headers.authorization = `Bearer ${token}`;
-  const res = await fetch(`${service.base}${pathname}`, {
-    method,
-    headers,
-    body: json === undefined ? undefined : JSON.stringify(json),
-    signal: AbortSignal.timeout(10_000),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
+function api(pathname, options) {
+  return callApi(service.base, pathname, options);
 }
 
 /** ada (superadmin, under the policy) sets up a second factor through the admin API and signs
@@ -179,34 +96,27 @@ async function adminToken() {
 // The browser
 
 async function newPage(t) {
-  const context = await browser.newContext({ locale: 'en-GB', viewport: { width: 800, height: 900 } });
-  context.setDefaultTimeout(STEP_TIMEOUT_MS);
-  context.setDefaultNavigationTimeout(STEP_TIMEOUT_MS);
-  t.after(() => context.close());
+  const context = await openContext(browser, t, { viewport: { width: 800, height: 900 } });
   return context.newPage();
 }
 
-function authorizeUrl(app, state) {
-  const q = new URLSearchParams({
-    client_id: app.client_id,
-    redirect_uri: callback.uri,
-    response_type: 'code',
+/** Starts an authorization request (no PKCE) for `app` and signs grace in. */
+async function signIn(page, app, state) {
+  const request = authorizeRequest(service.base, {
+    clientId: app.client_id,
+    redirectUri: callback.uri,
     scope: 'openid profile',
     state,
+    pkce: false,
   });
-  return `${service.base}/oauth/authorize?${q}`;
-}
-
-async function signIn(page, app, state) {
-  await page.goto(authorizeUrl(app, state));
-  await page.getByLabel('Username').fill(GRACE.username);
-  await page.getByLabel('Password').fill(GRACE.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.goto(request.url);
+  await submitSignIn(page, GRACE);
   await page.waitForLoadState();
 }
 
+/** The query of the app's callback carrying this state, if it came. */
 function callbackWith(state) {
-  return callback.hits.find((h) => h.state === state);
+  return callback.hits.find((h) => h.query.state === state)?.query;
 }
 
 describe('the second factor in a real browser', () => {
@@ -220,19 +130,10 @@ describe('the second factor in a real browser', () => {
       callback = await startCallbackServer();
       service = await startService();
       const token = await adminToken();
-      const created = await api('/admin/api/apps', {
-        method: 'POST',
-        token,
-        json: { name: 'Payroll', redirect_uris: [callback.uri] },
-      });
+      const created = await createApp(service.base, token, 'Payroll', callback.uri);
       assert.equal(created.status, 201, JSON.stringify(created.body));
       app = created.body;
-      browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        headless: true,
-        timeout: 60_000,
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'],
-      });
+      browser = await launchBrowser();
     },
     { timeout: 2 * TEST_TIMEOUT_MS },
   );
@@ -246,7 +147,7 @@ describe('the second factor in a real browser', () => {
           console.error(e);
         }
       }
-      if (service && service.child.exitCode === null) service.child.kill('SIGTERM');
+      if (service) await stopService(service);
     },
     { timeout: TEST_TIMEOUT_MS },
   );

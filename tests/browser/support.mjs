@@ -1,5 +1,7 @@
 // Shared by the browser tests: starting sso-bridge and a stand-in app callback on free loopback
-// ports, stopping them, and launching Debian's Chromium through playwright-core.
+// ports, stopping them, launching Debian's Chromium through playwright-core, and the steps the
+// tests have in common: calling the service's APIs from node, registering an app, building an
+// authorization request (with PKCE), opening a browser context and filling the sign-in form.
 //
 //   SSO_BRIDGE_BIN  the binary to test (default: ../../target/debug/sso-bridge)
 //   CHROMIUM_BIN    the browser (default: /usr/bin/chromium)
@@ -7,6 +9,7 @@
 
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
@@ -214,4 +217,96 @@ export function launchBrowser() {
       '--disable-sync',
     ],
   });
+}
+
+// ---------------------------------------------------------------------------------------------
+// The service's APIs, called from node as an app's backend or an admin tool would
+
+/**
+ * Calls `base` + `pathname`; `json` goes as an application/json body, `form` as
+ * application/x-www-form-urlencoded. Answers { status, headers, body }: the body parsed as JSON,
+ * or as text when it is not JSON.
+ */
+export async function callApi(base, pathname, { method = 'GET', headers = {}, json, form } = {}) {
+  const init = {
+    method,
+    headers: { accept: 'application/json', ...headers },
+    signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
+  };
+  if (json !== undefined) {
+    init.headers['content-type'] = 'application/json';
+    init.body = JSON.stringify(json);
+  } else if (form !== undefined) {
+    init.body = new URLSearchParams(form); // sent as application/x-www-form-urlencoded
+  }
+  const res = await fetch(`${base}${pathname}`, init);
+  const text = await res.text();
+  let body;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = text;
+  }
+  return { status: res.status, headers: res.headers, body };
+}
+
+/**
+ * Registers an app called `name`, with `redirectUri` its one redirect URI, through the admin API;
+ * answers the response.
+ */
+export function createApp(base, adminToken, name, redirectUri) {
+  return callApi(base, '/admin/api/apps', {
+    method: 'POST',
+    headers: { authorization: `Bearer ${adminToken}` },
+    json: { name, redirect_uris: [redirectUri] },
+  });
+}
+
+/**
+ * An authorization code request to the service at `base`, with PKCE S256 unless `pkce` is false.
+ * Answers { url, state, verifier } (no verifier without PKCE).
+ */
+export function authorizeRequest(base, { clientId, redirectUri, scope, state, pkce = true }) {
+  const params = {
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: redirectUri,
+    scope,
+    state,
+  };
+  let verifier;
+  if (pkce) {
+    verifier = randomBytes(32).toString('base64url');
+    params.code_challenge = createHash('sha256').update(verifier).digest('base64url');
+    params.code_challenge_method = 'S256';
+  }
+  const url = new URL('/oauth/authorize', base);
+  url.search = new URLSearchParams(params).toString();
+  return { url: url.toString(), state, verifier };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The browser side
+
+/**
+ * A fresh browser context (British English, 800×720 unless `options` say otherwise) whose
+ * actions and navigations time out after STEP_TIMEOUT_MS; closed when test `t` ends.
+ */
+export async function openContext(browser, t, options = {}) {
+  const context = await browser.newContext({
+    locale: 'en-GB',
+    viewport: { width: 800, height: 720 },
+    ...options,
+  });
+  context.setDefaultTimeout(STEP_TIMEOUT_MS);
+  context.setDefaultNavigationTimeout(STEP_TIMEOUT_MS);
+  t.after(() => context.close());
+  return context;
+}
+
+/** Fills the sign-in form on `page` and submits it. */
+export async function signIn(page, { username, password }) {
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
 }
