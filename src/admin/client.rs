@@ -67,6 +67,9 @@ impl AdminClient {
             .as_str()
             .ok_or_else(|| ClientError::Input("the server answered without a token".into()))?
             .to_owned();
+        if let Some(notice) = session["notice"].as_str() {
+            eprintln!("note: {notice}");
+        }
         Ok(client)
     }
 

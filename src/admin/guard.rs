@@ -91,7 +91,12 @@ pub struct Admin {
     pub claims: Claims,
     /// How they authenticated (RFC 8176): `pwd`, and `otp` when the second factor was due.
     pub amr: Vec<String>,
+    /// The policy asks for a second factor they have not set up yet.
+    pub enrolment_due: bool,
 }
+
+/// What the admin API tells a superadmin who still has to set up their second factor.
+pub const ENROL_NOTICE: &str = "your policy asks for a second factor and this account has none yet: set one up now with `sso-bridge users enrol-mfa` (or by signing in to any app in the browser); from then on every sign-in needs its code";
 
 /// Checks the password (under the attempt limits) and the role; answers the claims and what
 /// the second-factor policy still asks of the user. Failures are audited.
@@ -162,6 +167,12 @@ pub async fn audit_sign_in(
 
 /// Password, role, then the second factor when the policy (or the user's own enrolment) asks
 /// for it, all in one request (the admin API). Audits the attempt and its outcome.
+///
+/// An account under the policy that has not set up a second factor yet is let in with its
+/// password (trust on first use, as enrolment itself is: whoever holds the password could set
+/// one up first), flagged as [`Admin::enrolment_due`] and audited as such, so the first
+/// superadmin of a new installation can use the CLI before any app exists. Once set up, the
+/// code is always required.
 pub async fn authenticate(
     state: &AppState,
     username: &str,
@@ -173,7 +184,18 @@ pub async fn authenticate(
     let mut amr = vec!["pwd".to_owned()];
     match due {
         Due::Nothing => {}
-        Due::Enrol => return Err(GuardError::EnrolmentRequired),
+        Due::Enrol => {
+            let shown = address.map(|a| a.to_string());
+            let event = AuditEvent::new(Action::AdminSignIn, Some(claims.sub()))
+                .from_address(shown.as_deref())
+                .detail("password only: the second factor the policy asks for is not set up yet");
+            audit::record(state, event).await;
+            return Ok(Admin {
+                claims,
+                amr,
+                enrolment_due: true,
+            });
+        }
         Due::Verify => {
             let otp = otp.filter(|o| !o.trim().is_empty());
             let otp = otp.ok_or(GuardError::SecondFactorRequired)?;
@@ -182,7 +204,21 @@ pub async fn authenticate(
         }
     }
     audit_sign_in(state, claims.sub(), address, None).await;
-    Ok(Admin { claims, amr })
+    Ok(Admin {
+        claims,
+        amr,
+        enrolment_due: false,
+    })
+}
+
+/// An admin API token just issued.
+pub struct Issued {
+    /// The token (shown once).
+    pub token: SecretToken,
+    /// Seconds until it expires.
+    pub ttl: u64,
+    /// The superadmin still has to set up the second factor their policy asks for.
+    pub enrolment_due: bool,
 }
 
 /// Signs a superadmin in to the admin API and issues an admin token.
@@ -192,9 +228,14 @@ pub async fn sign_in(
     password: &SecretString,
     otp: Option<&str>,
     address: Option<IpAddr>,
-) -> Result<(SecretToken, u64), GuardError> {
+) -> Result<Issued, GuardError> {
     let admin = authenticate(state, username, password, otp, address).await?;
-    issue(state, admin.claims.sub(), admin.amr).await
+    let (token, ttl) = issue(state, admin.claims.sub(), admin.amr).await?;
+    Ok(Issued {
+        token,
+        ttl,
+        enrolment_due: admin.enrolment_due,
+    })
 }
 
 /// Checks a directory password under the attempt limits; answers the entry and its claims.

@@ -72,7 +72,7 @@ async function adminSession(t) {
 async function registerFromScreen(page, name) {
   await page.getByRole('link', { name: 'Register an app' }).click();
   await page.getByLabel('Name').fill(name);
-  await page.getByLabel('Redirect URIs').fill(callback.uri);
+  await page.getByLabel('Redirect URIs', { exact: true }).fill(callback.uri);
   assert.ok(await page.getByLabel(/Confidential/).isChecked());
   assert.ok(await page.getByLabel('Require PKCE').isChecked());
   await page.getByRole('button', { name: 'Register' }).click();

@@ -99,7 +99,7 @@ impl AdminApi {
     ) -> Result<SignInResponse, AdminError> {
         let password = SecretString::from(body.0.password);
         let address = req.remote_addr().as_socket_addr().map(|a| a.ip());
-        let (token, ttl) = guard::sign_in(
+        let issued = guard::sign_in(
             state,
             body.0.username.trim(),
             &password,
@@ -108,9 +108,10 @@ impl AdminApi {
         )
         .await?;
         Ok(SignInResponse::Ok(Json(AdminToken {
-            token: token.expose().to_owned(),
+            token: issued.token.expose().to_owned(),
             token_type: "Bearer".into(),
-            expires_in: ttl,
+            expires_in: issued.ttl,
+            notice: issued.enrolment_due.then(|| guard::ENROL_NOTICE.to_owned()),
         })))
     }
 
