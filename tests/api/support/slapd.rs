@@ -138,8 +138,16 @@ impl Slapd {
     }
 
     /// Freezes the server (SIGSTOP): the kernel still accepts connections, nothing answers.
+    /// Returns once every thread of slapd is stopped: the signal is delivered asynchronously,
+    /// and a thread still running could answer one more request.
     pub fn suspend(&self) {
         self.signal("-STOP");
+        let pid = self.process.as_ref().expect("slapd is running").pid;
+        let deadline = Instant::now() + READY_LIMIT;
+        while !all_threads_stopped(pid) {
+            assert!(Instant::now() < deadline, "slapd did not stop");
+            std::thread::sleep(Duration::from_millis(5));
+        }
     }
 
     /// Lets a suspended server run again (SIGCONT).
@@ -246,6 +254,23 @@ impl Slapd {
             std::thread::sleep(Duration::from_millis(50));
         }
     }
+}
+
+/// Whether every thread of process `pid` is stopped (state `T` in `/proc/<pid>/task/*/stat`).
+fn all_threads_stopped(pid: u32) -> bool {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return false;
+    };
+    tasks.flatten().all(|task| {
+        std::fs::read_to_string(task.path().join("stat"))
+            .ok()
+            .and_then(|stat| {
+                // The state follows the command name, which is in parentheses.
+                let after = &stat[stat.rfind(')')? + 1..];
+                after.split_whitespace().next().map(|state| state == "T")
+            })
+            .unwrap_or(false)
+    })
 }
 
 impl Drop for Slapd {
