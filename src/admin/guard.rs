@@ -6,10 +6,10 @@
 //! and the screen alike; every attempt is audited.
 
 use crate::audit::{self, Action, AuditEvent};
-use crate::directory::{DirectoryError, DirectoryUser};
+use crate::directory::DirectoryUser;
 use crate::domain::{Claims, Digest, Role, SecretToken};
 use crate::mfa::enrolment;
-use crate::mfa::limits::{self, Kind};
+use crate::mfa::limits::{self, Kind, PasswordCheck};
 use crate::mfa::{self, Due, MfaError};
 use crate::state::AppState;
 use crate::store::{Namespace, StoreError};
@@ -245,21 +245,11 @@ pub async fn check_password(
     password: &SecretString,
     address: Option<IpAddr>,
 ) -> Result<(DirectoryUser, Claims), GuardError> {
-    let attempt = limits::begin(state, Kind::Password, username, address)
-        .await?
-        .map_err(|_| GuardError::Locked)?;
-    let user = match state.directory.authenticate(username, password).await {
-        Ok(user) => user,
-        Err(DirectoryError::InvalidCredentials) => {
-            attempt.failed();
-            return Err(GuardError::Unauthenticated);
-        }
-        Err(DirectoryError::Unavailable(cause)) => {
-            attempt.succeeded(state).await?;
-            return Err(GuardError::Directory(cause));
-        }
+    let user = match limits::check_password(state, username, password, address).await? {
+        PasswordCheck::Passed(user) => user,
+        PasswordCheck::Invalid => return Err(GuardError::Unauthenticated),
+        PasswordCheck::Locked => return Err(GuardError::Locked),
     };
-    attempt.succeeded(state).await?;
     let claims = state
         .settings
         .claims

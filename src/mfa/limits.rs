@@ -101,3 +101,40 @@ impl Attempt {
         Ok(())
     }
 }
+
+/// A password check under the limits.
+pub enum PasswordCheck {
+    /// The password is right: the user's entry.
+    Passed(crate::directory::DirectoryUser),
+    /// Unknown user or wrong password (indistinguishable on purpose); counted.
+    Invalid,
+    /// Too many failures for the account or the address: nothing was checked.
+    Locked,
+}
+
+/// Checks `username`'s password with the directory under the attempt limits: a failure counts
+/// against the account and the address; a success or a directory outage does not.
+pub async fn check_password(
+    state: &AppState,
+    username: &str,
+    password: &secrecy::SecretString,
+    address: Option<IpAddr>,
+) -> Result<PasswordCheck, super::MfaError> {
+    let Ok(attempt) = begin(state, Kind::Password, username, address).await? else {
+        return Ok(PasswordCheck::Locked);
+    };
+    match state.directory.authenticate(username, password).await {
+        Ok(user) => {
+            attempt.succeeded(state).await?;
+            Ok(PasswordCheck::Passed(user))
+        }
+        Err(crate::directory::DirectoryError::InvalidCredentials) => {
+            attempt.failed();
+            Ok(PasswordCheck::Invalid)
+        }
+        Err(e) => {
+            attempt.succeeded(state).await?;
+            Err(e.into())
+        }
+    }
+}

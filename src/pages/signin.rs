@@ -5,8 +5,7 @@ use super::respond::{self, html, redirect};
 use super::second_factor::{self, address, LOCKED};
 use super::views::SignInPage;
 use crate::audit::{self, Action, AuditEvent};
-use crate::directory::{DirectoryError, DirectoryUser};
-use crate::mfa::limits::{self, Kind};
+use crate::mfa::limits::{self, PasswordCheck};
 use crate::session::{self, pending, FLOW_COOKIE, SESSION_COOKIE};
 use crate::state::AppState;
 use poem::http::StatusCode;
@@ -106,10 +105,10 @@ async fn run(
         return again("Enter your username and password.", StatusCode::BAD_REQUEST);
     };
     let shown = address.map(|a| a.to_string());
-    let user = match check_password(state, username, &password, address).await? {
-        Ok(user) => user,
-        Err(Refusal::Locked) => return again(LOCKED, StatusCode::TOO_MANY_REQUESTS),
-        Err(Refusal::Invalid) => {
+    let user = match limits::check_password(state, username, &password, address).await? {
+        PasswordCheck::Passed(user) => user,
+        PasswordCheck::Locked => return again(LOCKED, StatusCode::TOO_MANY_REQUESTS),
+        PasswordCheck::Invalid => {
             let event = AuditEvent::new(Action::SignIn, Some(username))
                 .app(&client.client_id)
                 .from_address(shown.as_deref())
@@ -145,41 +144,6 @@ async fn run(
         return Err(PageError::Expired);
     };
     second_factor::proceed(state, &form.request_id, &pending, &session).await
-}
-
-/// A password check the user is told about (anything else is a [`PageError`]).
-enum Refusal {
-    /// Too many failures for the account or the address: nothing was checked.
-    Locked,
-    /// Unknown user or wrong password (indistinguishable on purpose).
-    Invalid,
-}
-
-/// Checks the password under the attempt limits: a failure counts against the account and the
-/// address; a success or a directory outage does not.
-async fn check_password(
-    state: &AppState,
-    username: &str,
-    password: &SecretString,
-    address: Option<IpAddr>,
-) -> Result<Result<DirectoryUser, Refusal>, PageError> {
-    let Ok(attempt) = limits::begin(state, Kind::Password, username, address).await? else {
-        return Ok(Err(Refusal::Locked));
-    };
-    match state.directory.authenticate(username, password).await {
-        Ok(user) => {
-            attempt.succeeded(state).await?;
-            Ok(Ok(user))
-        }
-        Err(DirectoryError::InvalidCredentials) => {
-            attempt.failed();
-            Ok(Err(Refusal::Invalid))
-        }
-        Err(e) => {
-            attempt.succeeded(state).await?;
-            Err(e.into())
-        }
-    }
 }
 
 /// Starts the SSO session under a fresh id (an id planted before sign-in is never promoted)
