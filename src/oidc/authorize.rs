@@ -101,10 +101,13 @@ impl OidcParams {
 
     /// Whether a browser session signed in at `auth_time` may stand in for the password now.
     pub fn session_usable(&self, auth_time: UnixTime, now: UnixTime) -> bool {
-        !self.prompt_login
-            && self
-                .max_age
-                .is_none_or(|max| now <= auth_time.saturating_add(max))
+        !self.prompt_login && self.recent_enough(auth_time, now)
+    }
+
+    /// Whether a sign-in made at `auth_time` is recent enough for `max_age`.
+    pub fn recent_enough(&self, auth_time: UnixTime, now: UnixTime) -> bool {
+        self.max_age
+            .is_none_or(|max| now <= auth_time.saturating_add(max))
     }
 
     /// Whether a remembered approval may stand in for the consent page.

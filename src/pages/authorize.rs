@@ -97,7 +97,8 @@ async fn run(state: &AppState, query: &str, jar: &CookieJar) -> Result<Response,
             value
         }
     };
-    let (request_id, pending) = pending::start(state, request, &flow).await?;
+    let (request_id, pending) =
+        pending::start(state, request, &flow, session_cookie.as_deref()).await?;
     if let Some(next) = super::second_factor::location(state, due, &request_id) {
         return Ok(redirect(StatusCode::FOUND, &next));
     }

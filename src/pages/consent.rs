@@ -114,7 +114,11 @@ async fn show_run(
     }
     let client = client_of(state, &pending).await?;
     let session_cookie = jar.get(SESSION_COOKIE).map(|c| c.value_str().to_owned());
-    match session::load(state, session_cookie.as_deref()).await? {
+    let now = state.now();
+    let session = session::load(state, session_cookie.as_deref())
+        .await?
+        .filter(|s| pending.accepts(session_cookie.as_deref().unwrap_or_default(), s, now));
+    match session {
         Some(session) => {
             if let Some(next) = second_factor_owed(state, &session, request_id).await? {
                 return Ok(redirect(StatusCode::FOUND, &next));
@@ -175,7 +179,11 @@ async fn decide_run(
     .await?;
     let client = client_of(state, &pending).await?;
     let session_cookie = jar.get(SESSION_COOKIE).map(|c| c.value_str().to_owned());
-    let Some(session) = session::load(state, session_cookie.as_deref()).await? else {
+    let now = state.now();
+    let session = session::load(state, session_cookie.as_deref())
+        .await?
+        .filter(|s| pending.accepts(session_cookie.as_deref().unwrap_or_default(), s, now));
+    let Some(session) = session else {
         return signin_page(
             state,
             &client.name,

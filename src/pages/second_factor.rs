@@ -86,8 +86,10 @@ pub async fn open(
         .get(SESSION_COOKIE)
         .map(|c| c.value_str().to_owned())
         .unwrap_or_default();
+    let now = state.now();
     let session = session::load(state, Some(&cookie))
         .await?
+        .filter(|s| pending.accepts(&cookie, s, now))
         .ok_or(PageError::Expired)?;
     Ok(Flow {
         request_id: request_id.to_owned(),

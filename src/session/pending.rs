@@ -4,9 +4,11 @@
 //! A form post must carry the request id and CSRF token *and* come from the browser holding the
 //! cookie, so another site can neither forge a post nor make a victim finish the attacker's flow.
 
+use crate::clock::UnixTime;
 use crate::domain::secret::random_id;
 use crate::domain::Digest;
 use crate::oauth::authorize::AuthorizationRequest;
+use crate::session::SessionRecord;
 use crate::state::AppState;
 use crate::store::{Namespace, StoreError};
 use serde::{Deserialize, Serialize};
@@ -21,6 +23,24 @@ pub struct PendingRequest {
     pub csrf_token: String,
     /// Digest of the flow cookie of the browser that started it.
     pub browser: Digest,
+    /// Digest of the session cookie the browser held when `prompt=login` asked for a new
+    /// sign-in: that session may not finish the request.
+    #[serde(default)]
+    pub replaced_session: Option<Digest>,
+}
+
+impl PendingRequest {
+    /// Whether the session behind `cookie` may finish this request: not the one `prompt=login`
+    /// replaced, and signed in recently enough for `max_age`. Checked on every page after the
+    /// authorize endpoint, so an older session cannot skip the sign-in page by opening a later
+    /// page of the flow.
+    pub fn accepts(&self, cookie: &str, session: &SessionRecord, now: UnixTime) -> bool {
+        let replaced = self
+            .replaced_session
+            .as_ref()
+            .is_some_and(|old| old.ct_eq(&Digest::of(cookie)));
+        !replaced && self.request.oidc.recent_enough(session.auth_time, now)
+    }
 }
 
 /// Why a form post does not belong to a live pending request.
@@ -35,16 +55,22 @@ pub enum PendingError {
 }
 
 /// Stores a request for `flow_cookie`'s browser; answers the request id and its CSRF token.
+/// `session_cookie` is the browser's SSO session, which `prompt=login` rules out.
 pub async fn start(
     state: &AppState,
     request: AuthorizationRequest,
     flow_cookie: &str,
+    session_cookie: Option<&str>,
 ) -> Result<(String, PendingRequest), StoreError> {
+    let replaced_session = session_cookie
+        .filter(|_| request.oidc.prompt_login)
+        .map(Digest::of);
     let id = random_id(24);
     let pending = PendingRequest {
         request,
         csrf_token: random_id(32),
         browser: Digest::of(flow_cookie),
+        replaced_session,
     };
     let json = serde_json::to_string(&pending).map_err(|e| StoreError::Corrupt(e.to_string()))?;
     state

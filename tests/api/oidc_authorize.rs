@@ -2,6 +2,7 @@
 //! RFC 9207 `iss` response parameter, and what OpenID Connect does not support.
 
 use crate::helpers::*;
+use crate::mfa_helpers::between;
 use reqwest::{Client, StatusCode};
 
 const CB: &str = "https://app.example.com/callback";
@@ -95,6 +96,43 @@ async fn prompt_login_asks_for_the_password_again_and_login_hint_fills_the_usern
         page.contains(r#"value="grace""#),
         "username from login_hint"
     );
+}
+
+#[tokio::test]
+async fn the_later_pages_of_a_prompt_login_request_need_the_new_sign_in_too() {
+    let app = spawn_app(B).await;
+    let reg = app.register(B, CB, false).await;
+    let browser = signed_in(&app, &reg).await;
+    let page = app
+        .authorize(&browser, &params(&reg, &[("prompt", "login")]))
+        .await
+        .text()
+        .await
+        .unwrap();
+    let request_id = between(&page, r#"name="request_id" value=""#, "\"");
+
+    // The older session can neither see the consent page nor get a code through the
+    // second-factor step (the app was approved before, so that step would issue one).
+    let consent = browser
+        .get(app.url(&format!("/oauth/consent?request_id={request_id}")))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(consent.status(), StatusCode::OK);
+    let consent = consent.text().await.unwrap();
+    assert!(
+        consent.contains(r#"name="password""#),
+        "the sign-in page again"
+    );
+    assert!(!consent.contains(r#"value="approve""#));
+    for path in ["/oauth/second-factor", "/oauth/second-factor/enrol"] {
+        let r = browser
+            .get(app.url(&format!("{path}?request_id={request_id}")))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), StatusCode::BAD_REQUEST, "{path}");
+    }
 }
 
 #[tokio::test]
