@@ -149,6 +149,8 @@ pub struct AdminSettings {
 pub struct AuditSettings {
     /// How long audit events are kept in the store.
     pub retention_days: u64,
+    /// How many audit events the store keeps at most (the newest); the log has every one.
+    pub max_events: usize,
 }
 
 /// Built-in defaults: the embedded demo setup.

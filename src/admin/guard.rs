@@ -109,9 +109,9 @@ pub async fn first_factor(
     let (user, claims) = match check_password(state, username, password, address).await {
         Ok(found) => found,
         Err(e) => {
+            // A lockout is audited once, where it starts (`limits`), not per refused attempt.
             let reason = match e {
                 GuardError::Unauthenticated => "wrong username or password",
-                GuardError::Locked => "too many failed attempts",
                 GuardError::Forbidden => "the directory entry has no subject attribute",
                 _ => return Err(e),
             };

@@ -105,6 +105,9 @@ impl Action {
     }
 }
 
+/// Longest actor name kept; longer ones are cut.
+const MAX_ACTOR_CHARS: usize = 128;
+
 /// An event to record. Build it with [`AuditEvent::new`] and the `with_*` methods.
 #[derive(Debug, Clone)]
 pub struct AuditEvent {
@@ -121,7 +124,8 @@ impl AuditEvent {
     pub fn new(action: Action, actor: Option<&str>) -> Self {
         Self {
             action,
-            actor: actor.map(str::to_owned),
+            // A name as typed at a sign-in form can be anything: keep a readable prefix only.
+            actor: actor.map(|a| a.chars().take(MAX_ACTOR_CHARS).collect()),
             client_id: None,
             address: None,
             success: true,
@@ -215,7 +219,12 @@ pub async fn record(state: &AppState, event: AuditEvent) {
         }
     };
     let retention = state.settings.audit.retention_days.saturating_mul(86_400);
-    if let Err(e) = state.store.append_audit(record.at, &json, retention).await {
+    let keep = state.settings.audit.max_events;
+    if let Err(e) = state
+        .store
+        .append_audit(record.at, &json, retention, keep)
+        .await
+    {
         tracing::error!(error = %e, action = record.action.as_str(), "audit event not stored");
     }
 }

@@ -9,7 +9,7 @@
 use crate::audit::{self, Action, AuditEvent};
 use crate::domain::secret::random_id;
 use crate::state::AppState;
-use crate::store::StoreError;
+use crate::store::{Namespace, StoreError};
 use std::net::IpAddr;
 
 /// What is being guessed.
@@ -54,7 +54,7 @@ pub async fn begin(
         Kind::Password => limits.password_per_account,
         Kind::Otp => limits.otp_per_account,
     };
-    let account_key = format!("{}:{}", kind.as_str(), account.trim().to_lowercase());
+    let account_key = format!("{}:{}", kind.as_str(), account_id(account));
     let mut checks = vec![(account_key, per_account)];
     if let Some(address) = address {
         checks.push((format!("addr:{address}"), limits.per_address));
@@ -64,25 +64,48 @@ pub async fn begin(
         keys: checks.iter().map(|(k, _)| k.clone()).collect(),
     };
     let now = state.now();
-    let mut over = false;
+    let mut over = Vec::new();
     for (key, limit) in &checks {
         let count = state
             .store
             .add_attempt(key, &attempt.id, now, limits.window_secs)
             .await?;
-        over |= count > *limit;
+        if count > *limit {
+            over.push(key.as_str());
+        }
     }
-    if over {
-        // Nothing was checked: this refusal must not lengthen the lockout.
-        attempt.forget(state).await?;
-        let shown = address.map(|a| a.to_string());
-        let event = AuditEvent::new(Action::Lockout, Some(account.trim()))
-            .from_address(shown.as_deref())
-            .failed(format!("too many failed {} attempts", kind.as_str()));
-        audit::record(state, event).await;
-        return Ok(Err(Locked));
+    if over.is_empty() {
+        return Ok(Ok(attempt));
     }
-    Ok(Ok(attempt))
+    // Nothing was checked: this refusal must not lengthen the lockout.
+    attempt.forget(state).await?;
+    for key in over {
+        // One audit event per lockout, not per refused attempt: a client hammering a locked
+        // account must not be able to flood the audit log.
+        let first = state
+            .store
+            .put_new(Namespace::Lockout, key, "1", limits.window_secs)
+            .await?;
+        if first {
+            let shown = address.map(|a| a.to_string());
+            let event = AuditEvent::new(Action::Lockout, Some(account.trim()))
+                .from_address(shown.as_deref())
+                .failed(format!("too many failed attempts ({key})"));
+            audit::record(state, event).await;
+        }
+    }
+    Ok(Err(Locked))
+}
+
+/// How an account name is counted: as typed, case and surrounding spaces aside; a name too
+/// long to be real is counted by its digest, so no one can make arbitrarily long keys.
+fn account_id(account: &str) -> String {
+    let name = account.trim().to_lowercase();
+    if name.len() <= 128 {
+        name
+    } else {
+        format!("sha256-{}", crate::domain::Digest::of(&name).as_hex())
+    }
 }
 
 impl Attempt {

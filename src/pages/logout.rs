@@ -208,9 +208,19 @@ async fn check(state: &AppState, params: &LogoutParams) -> Result<Checked, PageE
         (a, b) => a.or(b),
     };
     let client = match client_id.as_deref().and_then(ClientId::parse) {
-        Some(id) => Some(state.store.client(&id).await?.ok_or_else(|| {
-            untrusted("The application that sent you here is not registered with sign-on.")
-        })?),
+        // A disabled app is as good as unknown: its hint and return addresses are not followed.
+        Some(id) => Some(
+            state
+                .store
+                .client(&id)
+                .await?
+                .filter(|c| c.enabled)
+                .ok_or_else(|| {
+                    untrusted(
+                        "The application that sent you here is not registered with sign-on, or has been disabled.",
+                    )
+                })?,
+        ),
         None => None,
     };
     let return_to = match non_empty(&params.post_logout_redirect_uri) {

@@ -390,8 +390,9 @@ impl Store for MemoryStore {
         at: UnixTime,
         event: &str,
         retention: u64,
+        keep: usize,
     ) -> Result<(), StoreError> {
-        self.lock().0.append_audit(at, event, retention);
+        self.lock().0.append_audit(at, event, retention, keep);
         Ok(())
     }
 

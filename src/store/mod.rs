@@ -46,6 +46,9 @@ pub enum Namespace {
     OtpUsed,
     /// An authenticator being set up, keyed by the user's subject (`mfasetup:`).
     MfaSetup,
+    /// A lockout already audited in the current window, keyed like its attempt window
+    /// (`lockout:`).
+    Lockout,
     // --- admin screen and app lifecycle ---
     /// An admin screen sign-in (idle timeout, CSRF token), keyed by the digest of the SSO
     /// session cookie (`admscr:`).
@@ -64,6 +67,7 @@ impl Namespace {
             Namespace::AdminToken => "admtok:",
             Namespace::OtpUsed => "otpused:",
             Namespace::MfaSetup => "mfasetup:",
+            Namespace::Lockout => "lockout:",
             Namespace::AdminScreen => "admscr:",
             Namespace::AppLastUsed => "lastused:",
         }
@@ -202,12 +206,13 @@ pub trait Store: Send + Sync + 'static {
     /// Deletes every code and every access and refresh token issued to a client. Idempotent.
     async fn revoke_client(&self, id: &ClientId) -> Result<(), StoreError>;
     /// Appends an audit event (JSON, unique) stamped `at`, and forgets events stamped before
-    /// `at - retention`.
+    /// `at - retention` and all but the `keep` newest.
     async fn append_audit(
         &self,
         at: UnixTime,
         event: &str,
         retention: u64,
+        keep: usize,
     ) -> Result<(), StoreError>;
     /// Audit events newest first, skipping `offset` and answering at most `limit`.
     async fn audit_events(&self, offset: usize, limit: usize) -> Result<Vec<String>, StoreError>;

@@ -197,6 +197,16 @@ async fn password_guessing_locks_out(backends: Backends) {
     let locked = password_step(&app, &browser, &reg, "alan", &right).await;
     assert_eq!(locked.status(), StatusCode::TOO_MANY_REQUESTS);
     let locked = locked.text().await.unwrap();
+    // Hammering the locked account is refused every time but audited once.
+    for _ in 0..5 {
+        let again = password_step(&app, &browser, &reg, "alan", "wrong").await;
+        assert_eq!(again.status(), StatusCode::TOO_MANY_REQUESTS);
+    }
+    let events = app.state.store.audit_events(0, 1000).await.unwrap();
+    let lockouts = events
+        .iter()
+        .filter(|e| e.contains(r#""action":"lockout""#));
+    assert_eq!(lockouts.count(), 1, "{events:#?}");
 
     // An account that does not exist locks out the same way, with the same words.
     for _ in 0..3 {

@@ -66,7 +66,7 @@ impl State {
         self.lifecycle.failures.retain(|_, f| f.live(now));
     }
 
-    pub(super) fn append_audit(&mut self, at: UnixTime, event: &str, retention: u64) {
+    pub(super) fn append_audit(&mut self, at: UnixTime, event: &str, retention: u64, keep: usize) {
         let oldest = at.saturating_sub(retention);
         while self
             .lifecycle
@@ -76,10 +76,10 @@ impl State {
         {
             self.lifecycle.audit.pop_front();
         }
-        if self.lifecycle.audit.len() >= MAX_AUDIT {
+        self.lifecycle.audit.push_back((at, event.to_owned()));
+        while self.lifecycle.audit.len() > keep.min(MAX_AUDIT) {
             self.lifecycle.audit.pop_front();
         }
-        self.lifecycle.audit.push_back((at, event.to_owned()));
     }
 
     pub(super) fn audit_events(&self, offset: usize, limit: usize) -> Vec<String> {

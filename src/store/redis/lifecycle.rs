@@ -28,8 +28,11 @@ impl RedisStore {
         at: UnixTime,
         event: &str,
         retention: u64,
+        keep: usize,
     ) -> Result<(), StoreError> {
         let key = self.keys.audit();
+        // Ranks count from the oldest: everything below the `keep` newest goes.
+        let over = -(i64::try_from(keep).unwrap_or(i64::MAX).saturating_add(1));
         let oldest = at.saturating_sub(retention);
         let mut pipe = redis::pipe();
         pipe.atomic()
@@ -42,6 +45,11 @@ impl RedisStore {
             .arg(&key)
             .arg("-inf")
             .arg(format!("({oldest}"))
+            .ignore()
+            .cmd("ZREMRANGEBYRANK")
+            .arg(&key)
+            .arg(0)
+            .arg(over)
             .ignore();
         self.call(Request::Pipe(&pipe)).await
     }

@@ -251,8 +251,9 @@ impl Store for RedisStore {
         at: UnixTime,
         event: &str,
         retention: u64,
+        keep: usize,
     ) -> Result<(), StoreError> {
-        self.add_audit(at, event, retention).await
+        self.add_audit(at, event, retention, keep).await
     }
 
     async fn audit_events(&self, offset: usize, limit: usize) -> Result<Vec<String>, StoreError> {

@@ -81,14 +81,17 @@ async fn a_deleted_client_is_gone_from_reads_and_lists(s: Subject) {
 async fn audit_events_read_back_newest_first_and_old_ones_are_forgotten(s: Subject) {
     let now = s.now();
     s.store
-        .append_audit(now - 500, r#"{"n":1}"#, 1000)
+        .append_audit(now - 500, r#"{"n":1}"#, 1000, 100)
         .await
         .unwrap();
     s.store
-        .append_audit(now - 10, r#"{"n":2}"#, 1000)
+        .append_audit(now - 10, r#"{"n":2}"#, 1000, 100)
         .await
         .unwrap();
-    s.store.append_audit(now, r#"{"n":3}"#, 1000).await.unwrap();
+    s.store
+        .append_audit(now, r#"{"n":3}"#, 1000, 100)
+        .await
+        .unwrap();
     assert_eq!(
         s.store.audit_events(0, 10).await.unwrap(),
         vec![r#"{"n":3}"#, r#"{"n":2}"#, r#"{"n":1}"#]
@@ -100,12 +103,20 @@ async fn audit_events_read_back_newest_first_and_old_ones_are_forgotten(s: Subje
 
     // An event 600 seconds later with a retention of 1000 forgets the one at now - 500.
     s.store
-        .append_audit(now + 600, r#"{"n":4}"#, 1000)
+        .append_audit(now + 600, r#"{"n":4}"#, 1000, 100)
         .await
         .unwrap();
 
     let all = s.store.audit_events(0, 10).await.unwrap();
     assert_eq!(all, vec![r#"{"n":4}"#, r#"{"n":3}"#, r#"{"n":2}"#]);
+
+    // Beyond `keep`, the oldest go first.
+    s.store
+        .append_audit(now + 601, r#"{"n":5}"#, 1000, 2)
+        .await
+        .unwrap();
+    let all = s.store.audit_events(0, 10).await.unwrap();
+    assert_eq!(all, vec![r#"{"n":5}"#, r#"{"n":4}"#]);
 }
 
 async fn an_apps_failure_list_keeps_only_the_newest(s: Subject) {
