@@ -198,14 +198,20 @@ impl AdminClient {
             .await
     }
 
-    /// Confirms the set-up with a first code; answers the recovery codes.
+    /// Confirms the set-up `setup_id` with a first code; answers the recovery codes.
     pub async fn confirm_enrolment(
         &self,
         username: &str,
         password: &str,
+        setup_id: &str,
         otp: &str,
     ) -> Result<Value, ClientError> {
-        let body = json!({ "username": username, "password": password, "otp": otp });
+        let body = json!({
+            "username": username,
+            "password": password,
+            "setup_id": setup_id,
+            "otp": otp,
+        });
         self.send(
             self.http
                 .post(self.url("/second-factor/confirm"))

@@ -4,7 +4,10 @@
 
 use super::api::{admin, body, AdminError};
 use super::guard::{self, GuardError};
+use crate::domain::secret::random_id;
 use crate::mfa::enrolment;
+use crate::mfa::limits::{self, Kind};
+use crate::mfa::MfaError;
 use crate::state::AppState;
 use poem::web::Data;
 use poem::Request;
@@ -30,9 +33,11 @@ pub struct EnrolmentStart {
     pub password: String,
 }
 
-/// An authenticator to add to an app; confirm it with its first code.
+/// An authenticator to add to an app; confirm it with its first code and `setup_id`.
 #[derive(Object)]
 pub struct EnrolmentSetup {
+    /// Names this set-up at `confirm_enrolment`: a set-up is shown to no one else.
+    pub setup_id: String,
     /// The secret in base32, for typing into the app.
     pub secret: String,
     /// `otpauth://totp/...` URL (what the QR code of the browser page holds).
@@ -50,6 +55,8 @@ pub struct EnrolmentConfirm {
     /// The 6-digit code the authenticator app shows now.
     #[oai(write_only)]
     pub otp: String,
+    /// The `setup_id` that `start_enrolment` answered.
+    pub setup_id: String,
 }
 
 /// Recovery codes of a confirmed enrolment: each works once; shown only here.
@@ -69,6 +76,11 @@ enum ResetResponse {
 
 /// The second-factor admin API.
 pub struct AdminMfaApi;
+
+/// Who holds an admin API set-up: the caller that got `setup_id`.
+fn api_holder(setup_id: &str) -> String {
+    format!("api:{setup_id}")
+}
 
 /// Signs `username` in with a password for self-service enrolment: only accounts without a
 /// second factor yet (replacing one needs the old one, in the browser).
@@ -128,7 +140,8 @@ impl AdminMfaApi {
     /// Start setting up a second factor
     ///
     /// For an account without one: answers a new TOTP secret (kept encrypted, pending until
-    /// confirmed within `session.request_ttl_secs`). Asking again answers the same secret.
+    /// confirmed within `session.request_ttl_secs`) and the `setup_id` that confirms it. Each
+    /// call starts a set-up of its own; none is ever shown to another caller.
     #[oai(
         path = "/second-factor/setup",
         method = "post",
@@ -141,10 +154,12 @@ impl AdminMfaApi {
         body: Json<EnrolmentStart>,
     ) -> Result<Json<EnrolmentSetup>, AdminError> {
         let sub = not_yet_enrolled(req, state, &body.0.username, body.0.password).await?;
-        let setup = enrolment::setup(state, &sub)
+        let setup_id = random_id(24);
+        let setup = enrolment::setup(state, &sub, &api_holder(&setup_id))
             .await
             .map_err(GuardError::from)?;
         Ok(Json(EnrolmentSetup {
+            setup_id,
             secret: setup.secret.replace(' ', ""),
             otpauth_url: setup.url,
         }))
@@ -169,11 +184,25 @@ impl AdminMfaApi {
             username,
             password,
             otp,
+            setup_id,
         } = body.0;
         let sub = not_yet_enrolled(req, state, &username, password).await?;
-        let codes = enrolment::confirm(state, &sub, &otp)
-            .await
-            .map_err(GuardError::from)?;
+        let address = req.remote_addr().as_socket_addr().map(|a| a.ip());
+        let attempt = limits::begin(state, Kind::Otp, &sub, address)
+            .await?
+            .map_err(|_| GuardError::Locked)?;
+        let holder = api_holder(setup_id.trim());
+        let codes = match enrolment::confirm(state, &sub, &holder, &otp).await {
+            Ok(codes) => codes,
+            Err(e) => {
+                match e {
+                    MfaError::WrongCode | MfaError::Replayed => attempt.failed(),
+                    _ => attempt.succeeded(state).await?,
+                }
+                return Err(GuardError::from(e).into());
+            }
+        };
+        attempt.succeeded(state).await?;
         Ok(Json(RecoveryCodes {
             recovery_codes: codes,
         }))

@@ -67,7 +67,10 @@ async fn enrol(conn: &Connection) -> Result<(), ClientError> {
             line.trim().to_owned()
         }
     };
-    let codes = api.confirm_enrolment(&conn.admin, &password, &otp).await?;
+    let setup_id = setup["setup_id"].as_str().unwrap_or_default();
+    let codes = api
+        .confirm_enrolment(&conn.admin, &password, setup_id, &otp)
+        .await?;
     if conn.json {
         println!(
             "{}",

@@ -46,10 +46,18 @@ pub async fn is_enrolled(state: &AppState, sub: &str) -> Result<bool, MfaError> 
     Ok(state.store.second_factor(sub).await?.is_some())
 }
 
-/// The authenticator being set up for `sub`: the one started earlier (a reload shows the same
-/// QR code) or a new one, kept encrypted until confirmed or `session.request_ttl_secs` pass.
-pub async fn setup(state: &AppState, sub: &str) -> Result<SetupView, MfaError> {
-    let secret = match pending_secret(state, sub).await? {
+/// The key of a set-up: per user *and* per holder (the browser, or one admin API set-up), so
+/// a set-up is never shown to anyone but the one who started it.
+fn setup_key(sub: &str, holder: &str) -> String {
+    format!("{sub}\n{holder}")
+}
+
+/// The authenticator `holder` is setting up for `sub`: the one it started earlier (a reload
+/// shows the same QR code) or a new one, kept encrypted until confirmed or
+/// `session.request_ttl_secs` pass.
+pub async fn setup(state: &AppState, sub: &str, holder: &str) -> Result<SetupView, MfaError> {
+    let key = setup_key(sub, holder);
+    let secret = match pending_secret(state, sub, &key).await? {
         Some(secret) => secret,
         None => {
             let secret = totp::new_secret();
@@ -60,7 +68,7 @@ pub async fn setup(state: &AppState, sub: &str) -> Result<SetupView, MfaError> {
             let ttl = state.settings.session.request_ttl_secs;
             state
                 .store
-                .put(Namespace::MfaSetup, sub, &sealed, ttl)
+                .put(Namespace::MfaSetup, &key, &sealed, ttl)
                 .await?;
             secret
         }
@@ -74,8 +82,12 @@ pub async fn setup(state: &AppState, sub: &str) -> Result<SetupView, MfaError> {
     })
 }
 
-async fn pending_secret(state: &AppState, sub: &str) -> Result<Option<Vec<u8>>, MfaError> {
-    let Some(sealed) = state.store.get(Namespace::MfaSetup, sub).await? else {
+async fn pending_secret(
+    state: &AppState,
+    sub: &str,
+    key: &str,
+) -> Result<Option<Vec<u8>>, MfaError> {
+    let Some(sealed) = state.store.get(Namespace::MfaSetup, key).await? else {
         return Ok(None);
     };
     Ok(state.mfa_key.open(sub, &sealed))
@@ -86,10 +98,18 @@ fn generator(state: &AppState, secret: &[u8], sub: &str) -> Result<totp_rs::TOTP
         .ok_or_else(|| MfaError::Store(corrupt("unusable TOTP secret")))
 }
 
-/// Confirms the set-up with a first code: stores the enrolment (replacing any earlier one)
-/// and answers ten fresh recovery codes, to be shown once.
-pub async fn confirm(state: &AppState, sub: &str, code: &str) -> Result<Vec<String>, MfaError> {
-    let secret = pending_secret(state, sub).await?.ok_or(MfaError::NoSetup)?;
+/// Confirms `holder`'s set-up with a first code: stores the enrolment (replacing any earlier
+/// one) and answers ten fresh recovery codes, to be shown once.
+pub async fn confirm(
+    state: &AppState,
+    sub: &str,
+    holder: &str,
+    code: &str,
+) -> Result<Vec<String>, MfaError> {
+    let key = setup_key(sub, holder);
+    let secret = pending_secret(state, sub, &key)
+        .await?
+        .ok_or(MfaError::NoSetup)?;
     let generator = generator(state, &secret, sub)?;
     let step =
         totp::matching_step(&generator, code.trim(), state.now()).ok_or(MfaError::WrongCode)?;
@@ -105,7 +125,7 @@ pub async fn confirm(state: &AppState, sub: &str, code: &str) -> Result<Vec<Stri
     let digests: Vec<_> = codes.iter().filter_map(|c| recovery::digest(c)).collect();
     let json = serde_json::to_string(&record).map_err(corrupt)?;
     state.store.put_second_factor(sub, &json, &digests).await?;
-    state.store.delete(Namespace::MfaSetup, sub).await?;
+    state.store.delete(Namespace::MfaSetup, &key).await?;
     audit::record(
         state,
         AuditEvent::new(Action::SecondFactorEnrolled, Some(sub)),
@@ -168,8 +188,8 @@ async fn spend_step(state: &AppState, sub: &str, secret: &[u8], step: u64) -> Re
     }
 }
 
-/// Removes a user's second factor (superadmin reset); answers whether there was one.
+/// Removes a user's second factor (superadmin reset); answers whether there was one. Set-ups
+/// in progress are left to expire: confirming one still takes the user's own sign-in.
 pub async fn reset(state: &AppState, sub: &str) -> Result<bool, MfaError> {
-    state.store.delete(Namespace::MfaSetup, sub).await?;
     Ok(state.store.delete_second_factor(sub).await?)
 }

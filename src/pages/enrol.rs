@@ -46,7 +46,7 @@ async fn enrol_page(
     status: StatusCode,
 ) -> Result<Response, PageError> {
     let sub = flow.session.claims.sub();
-    let setup = enrolment::setup(state, sub).await?;
+    let setup = enrolment::setup(state, sub, flow.pending.browser.as_hex()).await?;
     let page = EnrolPage {
         app_name: flow.client.name.clone(),
         username: sub.to_owned(),
@@ -123,7 +123,8 @@ async fn confirm_run(
             return enrol_page(state, &flow, Some(LOCKED), StatusCode::TOO_MANY_REQUESTS).await
         }
     };
-    let codes = match enrolment::confirm(state, &sub, &form.otp).await {
+    let holder = flow.pending.browser.as_hex();
+    let codes = match enrolment::confirm(state, &sub, holder, &form.otp).await {
         Ok(codes) => codes,
         Err(MfaError::WrongCode | MfaError::Replayed) => {
             attempt.failed();

@@ -244,28 +244,7 @@ async fn a_session_from_before_the_enrolment_is_asked_at_the_next_authorize() {
 
     // alan enrols by choice (self-service, as `sso-bridge users enrol-mfa` does); the older
     // session must now pass the second factor too.
-    let credentials = serde_json::json!({"username": "alan", "password": "alan-demo"});
-    let setup: serde_json::Value = app
-        .api
-        .post(app.url("/admin/api/second-factor/setup"))
-        .json(&credentials)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let auth = Authenticator::from_secret(setup["secret"].as_str().unwrap());
-    let mut confirm = credentials.clone();
-    confirm["otp"] = auth.code(&app).into();
-    let confirmed = app
-        .api
-        .post(app.url("/admin/api/second-factor/confirm"))
-        .json(&confirm)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(confirmed.status(), StatusCode::OK);
+    crate::mfa_admin::enrol_by_api(&app, "alan", "alan-demo").await;
 
     let again = app.authorize(&browser, &params(&reg)).await;
     assert_eq!(again.status(), StatusCode::FOUND);

@@ -25,6 +25,7 @@ pub async fn enrol_by_api(app: &TestApp, user: &str, pw: &str) -> (Authenticator
     let auth = Authenticator::from_secret(setup["secret"].as_str().unwrap());
     let mut confirm = credentials;
     confirm["otp"] = auth.code(app).into();
+    confirm["setup_id"] = setup["setup_id"].clone();
     let codes: Value = app
         .api
         .post(app.url("/admin/api/second-factor/confirm"))
@@ -338,4 +339,46 @@ async fn the_cli_sets_up_a_superadmins_second_factor_and_then_signs_in_with_it()
     app.clock.advance(30);
     let (status, body) = admin_sign_in(&app, "ada", "ada-demo", Some(&auth.code(&app))).await;
     assert_eq!(status, StatusCode::OK, "{body}");
+}
+
+#[tokio::test]
+async fn a_set_up_in_progress_is_shown_to_no_one_but_who_started_it() {
+    let app = spawn_app(Backends::Embedded).await;
+    let credentials = json!({"username": "alan", "password": "alan-demo"});
+    let start = || async {
+        let r = app
+            .api
+            .post(app.url("/admin/api/second-factor/setup"))
+            .json(&credentials)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), StatusCode::OK);
+        r.json::<Value>().await.unwrap()
+    };
+    let (mine, theirs) = (start().await, start().await);
+    assert_ne!(mine["secret"], theirs["secret"]);
+    assert_ne!(mine["setup_id"], theirs["setup_id"]);
+
+    // A code of my authenticator does not confirm their set-up.
+    let auth = Authenticator::from_secret(mine["secret"].as_str().unwrap());
+    let mut confirm = credentials.clone();
+    confirm["otp"] = auth.code(&app).into();
+    confirm["setup_id"] = theirs["setup_id"].clone();
+    let app = &app;
+    let confirm_with = |body: Value| async move {
+        app.api
+            .post(app.url("/admin/api/second-factor/confirm"))
+            .json(&body)
+            .send()
+            .await
+            .unwrap()
+            .status()
+    };
+    assert_eq!(
+        confirm_with(confirm.clone()).await,
+        StatusCode::UNAUTHORIZED
+    );
+    confirm["setup_id"] = mine["setup_id"].clone();
+    assert_eq!(confirm_with(confirm).await, StatusCode::OK);
 }

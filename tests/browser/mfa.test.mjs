@@ -84,7 +84,7 @@ async function adminToken() {
   const setup = await api('/admin/api/second-factor/setup', { method: 'POST', json: credentials });
   assert.equal(setup.status, 200, JSON.stringify(setup.body));
   const secret = base32Decode(setup.body.secret);
-  const confirm = { ...credentials, otp: totp(secret) };
+  const confirm = { ...credentials, otp: totp(secret), setup_id: setup.body.setup_id };
   const confirmed = await api('/admin/api/second-factor/confirm', { method: 'POST', json: confirm });
   assert.equal(confirmed.body.recovery_codes.length, 10);
   // The confirming code is spent; the next step's code is within the accepted drift.
