@@ -122,7 +122,10 @@ pub async fn confirm(
         enrolled_at: state.now(),
     };
     let codes = recovery::generate();
-    let digests: Vec<_> = codes.iter().filter_map(|c| recovery::digest(c)).collect();
+    let digests: Vec<_> = codes
+        .iter()
+        .filter_map(|c| recovery::digest(&state.mfa_key, sub, c))
+        .collect();
     let json = serde_json::to_string(&record).map_err(corrupt)?;
     state.store.put_second_factor(sub, &json, &digests).await?;
     state.store.delete(Namespace::MfaSetup, &key).await?;
@@ -153,7 +156,7 @@ pub async fn verify(state: &AppState, sub: &str, code: &str) -> Result<Proof, Mf
         spend_step(state, sub, &secret, step).await?;
         return Ok(Proof::Totp);
     }
-    let digest = recovery::digest(code).ok_or(MfaError::WrongCode)?;
+    let digest = recovery::digest(&state.mfa_key, sub, code).ok_or(MfaError::WrongCode)?;
     if !state.store.use_recovery_code(sub, &digest).await? {
         return Err(MfaError::WrongCode);
     }

@@ -5,12 +5,15 @@
 //! does not open.
 
 use crate::config::{Settings, StoreBackend};
+use crate::domain::Digest;
 use crate::oauth::seal::{open_with, seal_with};
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 use chacha20poly1305::aead::{KeyInit, OsRng};
 use chacha20poly1305::ChaCha20Poly1305;
+use hmac::{Hmac, Mac};
 use secrecy::ExposeSecret;
+use sha2::Sha256;
 use std::fmt;
 
 const HINT: &str = "generate one with `openssl rand -base64 32` and set mfa.encryption_key_file (or SSO_BRIDGE__MFA__ENCRYPTION_KEY)";
@@ -34,6 +37,8 @@ pub enum KeyError {
 /// The second-factor encryption key. Printed as `[redacted]`.
 pub struct MfaKey {
     cipher: ChaCha20Poly1305,
+    /// Keys the digests of recovery codes, derived from the same secret.
+    recovery: Hmac<Sha256>,
 }
 
 impl fmt::Debug for MfaKey {
@@ -61,7 +66,7 @@ impl MfaKey {
                 .to_owned(),
             (None, None) if settings.store.backend == StoreBackend::Memory => {
                 tracing::warn!("DEMO SETUP: mfa.encryption_key is not set; second-factor secrets are encrypted with a key that lives only in this process. Set one (`openssl rand -base64 32`) in production");
-                return Ok(Self::random());
+                return Self::random();
             }
             (None, None) => return Err(KeyError::Missing),
         };
@@ -71,15 +76,33 @@ impl MfaKey {
     /// A key from its base64 text.
     pub fn from_base64(text: &str) -> Result<Self, KeyError> {
         let bytes = STANDARD.decode(text).map_err(|_| KeyError::Malformed)?;
-        let cipher = ChaCha20Poly1305::new_from_slice(&bytes).map_err(|_| KeyError::Malformed)?;
-        Ok(Self { cipher })
+        Self::from_bytes(&bytes)
     }
 
     /// A random key.
-    pub fn random() -> Self {
-        Self {
-            cipher: ChaCha20Poly1305::new(&ChaCha20Poly1305::generate_key(&mut OsRng)),
-        }
+    pub fn random() -> Result<Self, KeyError> {
+        Self::from_bytes(ChaCha20Poly1305::generate_key(&mut OsRng).as_slice())
+    }
+
+    fn from_bytes(bytes: &[u8]) -> Result<Self, KeyError> {
+        let cipher = ChaCha20Poly1305::new_from_slice(bytes).map_err(|_| KeyError::Malformed)?;
+        // A separate key for the recovery-code digests, so the two uses never share one.
+        let mut derive =
+            <Hmac<Sha256> as Mac>::new_from_slice(bytes).map_err(|_| KeyError::Malformed)?;
+        derive.update(b"sso-bridge recovery-code digests v1");
+        let recovery = <Hmac<Sha256> as Mac>::new_from_slice(&derive.finalize().into_bytes())
+            .map_err(|_| KeyError::Malformed)?;
+        Ok(Self { cipher, recovery })
+    }
+
+    /// The digest a recovery code of `sub` is stored and spent by: keyed, so a copy of the
+    /// store alone cannot be searched for codes, and bound to the user.
+    pub fn recovery_digest(&self, sub: &str, code: &str) -> Digest {
+        let mut mac = self.recovery.clone();
+        mac.update(sub.as_bytes());
+        mac.update(&[0]);
+        mac.update(code.as_bytes());
+        Digest::from_hex(hex::encode(mac.finalize().into_bytes()))
     }
 
     /// Encrypts `secret` for the user `sub`.
@@ -99,11 +122,11 @@ mod tests {
 
     #[test]
     fn a_sealed_secret_opens_only_for_its_user_and_key() {
-        let key = MfaKey::random();
+        let key = MfaKey::random().unwrap();
         let sealed = key.seal("ada", b"secret").unwrap();
         assert_eq!(key.open("ada", &sealed).unwrap(), b"secret");
         assert!(key.open("grace", &sealed).is_none());
-        assert!(MfaKey::random().open("ada", &sealed).is_none());
+        assert!(MfaKey::random().unwrap().open("ada", &sealed).is_none());
     }
 
     #[test]

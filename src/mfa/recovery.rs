@@ -1,5 +1,6 @@
 //! Recovery codes: ten single-use codes shown once at enrolment, kept only as digests.
 
+use super::MfaKey;
 use crate::domain::Digest;
 use rand::Rng;
 
@@ -34,9 +35,9 @@ pub fn normalize(typed: &str) -> Option<String> {
     (code.len() == LENGTH && code.bytes().all(|b| ALPHABET.contains(&b))).then_some(code)
 }
 
-/// The digest a code is stored and spent by.
-pub fn digest(typed: &str) -> Option<Digest> {
-    normalize(typed).map(|code| Digest::of(&format!("sso-bridge recovery v1\0{code}")))
+/// The digest a code of `sub` is stored and spent by (keyed by `mfa.encryption_key`).
+pub fn digest(key: &MfaKey, sub: &str, typed: &str) -> Option<Digest> {
+    normalize(typed).map(|code| key.recovery_digest(sub, &code))
 }
 
 #[cfg(test)]
@@ -45,13 +46,28 @@ mod tests {
 
     #[test]
     fn codes_are_distinct_and_survive_retyping() {
+        let key = MfaKey::random().unwrap();
         let codes = generate();
         assert_eq!(codes.len(), COUNT);
-        let digests: std::collections::HashSet<_> =
-            codes.iter().map(|c| digest(c).unwrap()).collect();
+        let digests: std::collections::HashSet<_> = codes
+            .iter()
+            .map(|c| digest(&key, "ada", c).unwrap())
+            .collect();
         assert_eq!(digests.len(), COUNT);
         let retyped = codes[0].to_uppercase().replace('-', " ");
-        assert_eq!(digest(&retyped), digest(&codes[0]));
-        assert!(digest("123456").is_none());
+        assert_eq!(
+            digest(&key, "ada", &retyped),
+            digest(&key, "ada", &codes[0])
+        );
+        assert!(digest(&key, "ada", "123456").is_none());
+    }
+
+    #[test]
+    fn digests_depend_on_the_key_and_the_user() {
+        let (key, other) = (MfaKey::random().unwrap(), MfaKey::random().unwrap());
+        let code = &generate()[0];
+        let mine = digest(&key, "ada", code);
+        assert_ne!(mine, digest(&other, "ada", code));
+        assert_ne!(mine, digest(&key, "grace", code));
     }
 }
