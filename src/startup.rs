@@ -87,7 +87,7 @@ impl Application {
             directory,
             templates: Arc::new(templates),
             clock,
-            mfa_key: Arc::new(mfa_key),
+            mfa_key: mfa_key.map(Arc::new),
             keys,
         };
         Ok(Self {

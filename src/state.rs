@@ -22,7 +22,8 @@ pub struct AppState {
     /// The time.
     pub clock: Arc<dyn Clock>,
     /// Encrypts second-factor secrets at rest.
-    pub mfa_key: Arc<crate::mfa::MfaKey>,
+    /// `None` when `mfa.encryption_key` is unset on a lasting store: no second factor works.
+    pub mfa_key: Option<Arc<crate::mfa::MfaKey>>,
     /// Id token signing keys (OpenID Connect).
     pub keys: Arc<Keys>,
 }

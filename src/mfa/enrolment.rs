@@ -1,7 +1,7 @@
 //! Enrolment and verification: an authenticator is set up (secret kept encrypted, pending
 //! until a first code confirms it), then each sign-in proves it with a code or a recovery code.
 
-use super::{recovery, totp, MfaError};
+use super::{recovery, totp, MfaError, MfaKey};
 use crate::audit::{self, Action, AuditEvent};
 use crate::clock::UnixTime;
 use crate::domain::Digest;
@@ -37,6 +37,11 @@ pub enum Proof {
     Recovery { left: u64 },
 }
 
+/// The second-factor key, or why there is none.
+fn key(state: &AppState) -> Result<&MfaKey, MfaError> {
+    state.mfa_key.as_deref().ok_or(MfaError::NotConfigured)
+}
+
 fn corrupt(e: impl std::fmt::Display) -> StoreError {
     StoreError::Corrupt(e.to_string())
 }
@@ -56,19 +61,18 @@ fn setup_key(sub: &str, holder: &str) -> String {
 /// shows the same QR code) or a new one, kept encrypted until confirmed or
 /// `session.request_ttl_secs` pass.
 pub async fn setup(state: &AppState, sub: &str, holder: &str) -> Result<SetupView, MfaError> {
-    let key = setup_key(sub, holder);
-    let secret = match pending_secret(state, sub, &key).await? {
+    let slot = setup_key(sub, holder);
+    let secret = match pending_secret(state, sub, &slot).await? {
         Some(secret) => secret,
         None => {
             let secret = totp::new_secret();
-            let sealed = state
-                .mfa_key
+            let sealed = key(state)?
                 .seal(sub, &secret)
                 .ok_or_else(|| corrupt("sealing failed"))?;
             let ttl = state.settings.session.request_ttl_secs;
             state
                 .store
-                .put(Namespace::MfaSetup, &key, &sealed, ttl)
+                .put(Namespace::MfaSetup, &slot, &sealed, ttl)
                 .await?;
             secret
         }
@@ -85,12 +89,12 @@ pub async fn setup(state: &AppState, sub: &str, holder: &str) -> Result<SetupVie
 async fn pending_secret(
     state: &AppState,
     sub: &str,
-    key: &str,
+    slot: &str,
 ) -> Result<Option<Vec<u8>>, MfaError> {
-    let Some(sealed) = state.store.get(Namespace::MfaSetup, key).await? else {
+    let Some(sealed) = state.store.get(Namespace::MfaSetup, slot).await? else {
         return Ok(None);
     };
-    Ok(state.mfa_key.open(sub, &sealed))
+    Ok(key(state)?.open(sub, &sealed))
 }
 
 fn generator(state: &AppState, secret: &[u8], sub: &str) -> Result<totp_rs::TOTP, MfaError> {
@@ -106,17 +110,17 @@ pub async fn confirm(
     holder: &str,
     code: &str,
 ) -> Result<Vec<String>, MfaError> {
-    let key = setup_key(sub, holder);
-    let secret = pending_secret(state, sub, &key)
+    let slot = setup_key(sub, holder);
+    let secret = pending_secret(state, sub, &slot)
         .await?
         .ok_or(MfaError::NoSetup)?;
     let generator = generator(state, &secret, sub)?;
     let step =
         totp::matching_step(&generator, code.trim(), state.now()).ok_or(MfaError::WrongCode)?;
     spend_step(state, sub, &secret, step).await?;
+    let mfa_key = key(state)?;
     let record = EnrolmentRecord {
-        sealed_secret: state
-            .mfa_key
+        sealed_secret: mfa_key
             .seal(sub, &secret)
             .ok_or_else(|| corrupt("sealing failed"))?,
         enrolled_at: state.now(),
@@ -124,11 +128,11 @@ pub async fn confirm(
     let codes = recovery::generate();
     let digests: Vec<_> = codes
         .iter()
-        .filter_map(|c| recovery::digest(&state.mfa_key, sub, c))
+        .filter_map(|c| recovery::digest(mfa_key, sub, c))
         .collect();
     let json = serde_json::to_string(&record).map_err(corrupt)?;
     state.store.put_second_factor(sub, &json, &digests).await?;
-    state.store.delete(Namespace::MfaSetup, &key).await?;
+    state.store.delete(Namespace::MfaSetup, &slot).await?;
     audit::record(
         state,
         AuditEvent::new(Action::SecondFactorEnrolled, Some(sub)),
@@ -147,8 +151,7 @@ pub async fn verify(state: &AppState, sub: &str, code: &str) -> Result<Proof, Mf
     let record: EnrolmentRecord = serde_json::from_str(&json).map_err(corrupt)?;
     let code = code.trim();
     if code.len() == totp::DIGITS && code.bytes().all(|b| b.is_ascii_digit()) {
-        let secret = state
-            .mfa_key
+        let secret = key(state)?
             .open(sub, &record.sealed_secret)
             .ok_or(MfaError::Undecryptable)?;
         let generator = generator(state, &secret, sub)?;
@@ -156,7 +159,7 @@ pub async fn verify(state: &AppState, sub: &str, code: &str) -> Result<Proof, Mf
         spend_step(state, sub, &secret, step).await?;
         return Ok(Proof::Totp);
     }
-    let digest = recovery::digest(&state.mfa_key, sub, code).ok_or(MfaError::WrongCode)?;
+    let digest = recovery::digest(key(state)?, sub, code).ok_or(MfaError::WrongCode)?;
     if !state.store.use_recovery_code(sub, &digest).await? {
         return Err(MfaError::WrongCode);
     }

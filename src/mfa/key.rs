@@ -21,11 +21,6 @@ const HINT: &str = "generate one with `openssl rand -base64 32` and set mfa.encr
 /// The key could not be used; start-up stops with this message.
 #[derive(Debug, thiserror::Error)]
 pub enum KeyError {
-    /// No key, with a store that outlives the process.
-    #[error(
-        "mfa.encryption_key is not set: second-factor secrets in Redis must be encrypted; {HINT}"
-    )]
-    Missing,
     /// Not base64 of 32 bytes.
     #[error("mfa.encryption_key must be base64 of exactly 32 bytes; {HINT}")]
     Malformed,
@@ -49,11 +44,20 @@ impl fmt::Debug for MfaKey {
 
 impl MfaKey {
     /// Reads the key from settings. Unset with the memory store: a random key for this process
-    /// (enrolments die with the process anyway), announced loudly. Unset with Redis: an error.
-    pub fn from_settings(settings: &Settings) -> Result<Self, KeyError> {
+    /// (enrolments die with the process anyway), announced loudly. Unset with Redis: `None`,
+    /// announced loudly too — second factors then cannot be set up or checked (never stored
+    /// unencrypted), so users under the policy cannot sign in until the key is set, while
+    /// everyone else can.
+    pub fn from_settings(settings: &Settings) -> Result<Option<Self>, KeyError> {
         let mfa = &settings.mfa;
-        let text = match (&mfa.encryption_key, &mfa.encryption_key_file) {
-            (Some(key), _) => key.expose_secret().trim().to_owned(),
+        // An empty value (e.g. an environment variable set to "") counts as unset.
+        let set = mfa
+            .encryption_key
+            .as_ref()
+            .map(|k| k.expose_secret().trim())
+            .filter(|k| !k.is_empty());
+        let text = match (set, &mfa.encryption_key_file) {
+            (Some(key), _) => key.to_owned(),
             (None, Some(path)) => std::fs::read_to_string(path)
                 .map_err(|e| KeyError::File {
                     path: path.display().to_string(),
@@ -66,11 +70,14 @@ impl MfaKey {
                 .to_owned(),
             (None, None) if settings.store.backend == StoreBackend::Memory => {
                 tracing::warn!("DEMO SETUP: mfa.encryption_key is not set; second-factor secrets are encrypted with a key that lives only in this process. Set one (`openssl rand -base64 32`) in production");
-                return Self::random();
+                return Self::random().map(Some);
             }
-            (None, None) => return Err(KeyError::Missing),
+            (None, None) => {
+                tracing::error!("mfa.encryption_key is not set: second factors cannot be set up or checked, so users under the second-factor policy cannot sign in; {HINT}");
+                return Ok(None);
+            }
         };
-        Self::from_base64(&text)
+        Self::from_base64(&text).map(Some)
     }
 
     /// A key from its base64 text.

@@ -37,6 +37,9 @@ pub enum MfaError {
     /// A TOTP code whose time step was already accepted once.
     #[error("code already used")]
     Replayed,
+    /// `mfa.encryption_key` is not set: no second factor can be set up or checked.
+    #[error("second factors are unavailable: mfa.encryption_key is not set")]
+    NotConfigured,
     /// The stored secret does not open with the configured key (the key was changed).
     #[error("the enrolment secret cannot be decrypted with mfa.encryption_key")]
     Undecryptable,

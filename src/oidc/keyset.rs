@@ -67,11 +67,15 @@ impl Keys {
             }
             None => None,
         };
+        let vault = Vault::new(encryption_secret(settings)?);
+        if fixed.is_none() && !vault.encrypts() {
+            tracing::warn!("oidc.signing_key_file and oidc.key_encryption_secret are unset: the id_token signing key is generated and kept in the store unencrypted, so a copy of the store could sign id_tokens; set one of them in production");
+        }
         Ok(Self {
             settings: settings.clone(),
             previous,
             fixed,
-            vault: Vault::new(encryption_secret(settings)?),
+            vault,
             cached: Mutex::new(None),
         })
     }
