@@ -30,8 +30,8 @@ pub struct StoredKeys {
     pub keys: Vec<StoredKey>,
 }
 
-/// One generated key.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+/// One generated key. Its `Debug` leaves the private key out.
+#[derive(Clone, Serialize, Deserialize)]
 pub struct StoredKey {
     alg: String,
     /// PKCS#8 PEM, when not encrypted.
@@ -44,6 +44,19 @@ pub struct StoredKey {
     active_from: UnixTime,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     retire_at: Option<UnixTime>,
+}
+
+impl std::fmt::Debug for StoredKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StoredKey")
+            .field("alg", &self.alg)
+            .field("private_key", &"[redacted]")
+            .field("encrypted", &self.sealed.is_some())
+            .field("created_at", &self.created_at)
+            .field("active_from", &self.active_from)
+            .field("retire_at", &self.retire_at)
+            .finish()
+    }
 }
 
 /// A stored key, opened.

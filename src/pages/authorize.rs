@@ -42,9 +42,7 @@ pub async fn authorize_post(
             Ok(form) => run(state, form, jar).await,
             Err(_) => Err(PageError::BadForm("The request is not valid UTF-8.".into())),
         },
-        Err(e) => Err(PageError::BadForm(format!(
-            "The request could not be read: {e}."
-        ))),
+        Err(e) => Err(PageError::unreadable("request", e)),
     };
     result.unwrap_or_else(|e| e.into_response(state))
 }

@@ -157,9 +157,7 @@ pub async fn decide(
 ) -> Response {
     let result = match form {
         Ok(Form(form)) => decide_run(state, jar, form).await,
-        Err(e) => Err(PageError::BadForm(format!(
-            "The consent form could not be read: {e}."
-        ))),
+        Err(e) => Err(PageError::unreadable("consent form", e)),
     };
     result.unwrap_or_else(|e| e.into_response(state))
 }

@@ -98,9 +98,7 @@ pub async fn confirm(
 ) -> Response {
     let result = match form {
         Ok(Form(form)) => confirm_run(state, jar, address(remote), form).await,
-        Err(e) => Err(PageError::BadForm(format!(
-            "The set-up form could not be read: {e}."
-        ))),
+        Err(e) => Err(PageError::unreadable("set-up form", e)),
     };
     result.unwrap_or_else(|e| e.into_response(state))
 }

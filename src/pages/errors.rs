@@ -94,6 +94,11 @@ impl From<crate::oidc::keys::KeyError> for PageError {
 }
 
 impl PageError {
+    /// A form or request body that could not be parsed: `what` names it ("sign-in form").
+    pub fn unreadable(what: &str, err: impl std::fmt::Display) -> Self {
+        PageError::BadForm(format!("The {what} could not be read: {err}."))
+    }
+
     fn page(&self) -> (StatusCode, &'static str, String) {
         match self {
             PageError::Untrusted { message, .. } => (StatusCode::BAD_REQUEST, "", message.clone()),

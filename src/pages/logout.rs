@@ -65,9 +65,7 @@ pub async fn start(
 ) -> Response {
     let result = match params {
         Ok(Query(params)) => run(state, jar, params).await,
-        Err(e) => Err(PageError::BadForm(format!(
-            "The sign-out request could not be read: {e}."
-        ))),
+        Err(e) => Err(PageError::unreadable("sign-out request", e)),
     };
     result.unwrap_or_else(|e| e.into_response(state))
 }
@@ -81,9 +79,7 @@ pub async fn submit(
 ) -> Response {
     let result = match params {
         Ok(Form(params)) => run(state, jar, params).await,
-        Err(e) => Err(PageError::BadForm(format!(
-            "The sign-out request could not be read: {e}."
-        ))),
+        Err(e) => Err(PageError::unreadable("sign-out request", e)),
     };
     result.unwrap_or_else(|e| e.into_response(state))
 }

@@ -248,9 +248,7 @@ pub async fn verify(
 ) -> Response {
     let result = match form {
         Ok(Form(form)) => verify_run(state, jar, address(remote), form).await,
-        Err(e) => Err(PageError::BadForm(format!(
-            "The verification form could not be read: {e}."
-        ))),
+        Err(e) => Err(PageError::unreadable("verification form", e)),
     };
     result.unwrap_or_else(|e| e.into_response(state))
 }
@@ -313,9 +311,7 @@ pub async fn continue_flow(
 ) -> Response {
     let result = match form {
         Ok(Form(form)) => continue_run(state, jar, form).await,
-        Err(e) => Err(PageError::BadForm(format!(
-            "The form could not be read: {e}."
-        ))),
+        Err(e) => Err(PageError::unreadable("form", e)),
     };
     result.unwrap_or_else(|e| e.into_response(state))
 }

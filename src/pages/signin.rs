@@ -67,9 +67,7 @@ pub async fn login(
 ) -> Response {
     let result = match form {
         Ok(Form(form)) => run(state, jar, address(remote), form).await,
-        Err(e) => Err(PageError::BadForm(format!(
-            "The sign-in form could not be read: {e}."
-        ))),
+        Err(e) => Err(PageError::unreadable("sign-in form", e)),
     };
     result.unwrap_or_else(|e| e.into_response(state))
 }

@@ -83,8 +83,9 @@ pub struct SecondFactorPage {
     pub error: Option<String>,
 }
 
-/// `enrol.hbs`: set up an authenticator app, confirmed by a first code.
-#[derive(Debug, Clone, Serialize)]
+/// `enrol.hbs`: set up an authenticator app, confirmed by a first code. No `Debug`: it holds
+/// the TOTP secret.
+#[derive(Clone, Serialize)]
 pub struct EnrolPage {
     /// Name of the app asking.
     pub app_name: String,
@@ -105,7 +106,8 @@ pub struct EnrolPage {
 }
 
 /// `recovery_codes.hbs`: fresh recovery codes (shown once), or what is left after one was used.
-#[derive(Debug, Clone, Serialize)]
+/// No `Debug`: it holds the codes.
+#[derive(Clone, Serialize)]
 pub struct RecoveryCodesPage {
     /// Fresh codes to write down; empty after signing in with a recovery code.
     pub codes: Vec<String>,

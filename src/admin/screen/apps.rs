@@ -169,8 +169,7 @@ pub async fn create(
     form: poem::Result<Form<RegisterForm>>,
 ) -> Response {
     as_admin(state, req, jar, |ctx| async move {
-        let Form(form) =
-            form.map_err(|e| PageError::BadForm(format!("The form could not be read: {e}.")))?;
+        let Form(form) = form.map_err(|e| PageError::unreadable("form", e))?;
         ctx.check(form.csrf_token.as_deref())?;
         let public = form.app_type == "public";
         let new = NewApp {
@@ -283,8 +282,7 @@ pub async fn edit(
     form: poem::Result<Form<EditForm>>,
 ) -> Response {
     as_admin(state, req, jar, |ctx| async move {
-        let Form(form) =
-            form.map_err(|e| PageError::BadForm(format!("The form could not be read: {e}.")))?;
+        let Form(form) = form.map_err(|e| PageError::unreadable("form", e))?;
         ctx.check(form.csrf_token.as_deref())?;
         let before = apps::find(state, &id).await.map_err(not_found)?;
         let changes = Changes {

@@ -116,9 +116,7 @@ pub async fn sign_in(
     let address = req.remote_addr().as_socket_addr().map(|a| a.ip());
     let result = match form {
         Ok(Form(form)) => run(state, jar, form, address).await,
-        Err(e) => Err(PageError::BadForm(format!(
-            "The sign-in form could not be read: {e}."
-        ))),
+        Err(e) => Err(PageError::unreadable("sign-in form", e)),
     };
     respond(state, result)
 }

@@ -59,8 +59,7 @@ pub async fn reset(
     form: poem::Result<Form<ResetForm>>,
 ) -> Response {
     as_admin(state, req, jar, |ctx| async move {
-        let Form(form) =
-            form.map_err(|e| PageError::BadForm(format!("The form could not be read: {e}.")))?;
+        let Form(form) = form.map_err(|e| PageError::unreadable("form", e))?;
         ctx.check(form.csrf_token.as_deref())?;
         let username = form.username.trim().to_owned();
         let error = if username.is_empty() {

@@ -137,8 +137,8 @@ impl AdminPage for AppFormView {
     const TEMPLATE: &'static str = "admin_app_form";
 }
 
-/// `admin/secret.hbs`: credentials shown once.
-#[derive(Debug, Clone, Serialize)]
+/// `admin/secret.hbs`: credentials shown once. No `Debug`: it holds the secret.
+#[derive(Clone, Serialize)]
 pub struct SecretView {
     pub nav: Nav,
     pub heading: String,
