@@ -9,7 +9,7 @@
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use poem::http::{header, Method, StatusCode};
 use poem::{Body, Endpoint, Request};
-use sso_bridge::admin::apps::{self, Actor, NewApp};
+use sso_bridge::apps::{self, Actor, NewApp};
 use sso_bridge::config::Settings;
 use sso_bridge::oauth::authorize::validate;
 use sso_bridge::oauth::issue::{issue_code, Subject};
@@ -47,7 +47,7 @@ fn register(rt: &Runtime, state: &AppState) -> (String, String) {
         post_logout_redirect_uris: Vec::new(),
     };
     let (record, secret) = rt
-        .block_on(apps::create(
+        .block_on(apps::manage::create(
             state,
             Actor {
                 sub: "bench",

@@ -45,3 +45,14 @@ impl Clock for OffsetClock {
         (base + self.offset.load(Ordering::SeqCst)).max(0) as UnixTime
     }
 }
+
+/// A context that can tell the time: what a flow's context declares when it needs the clock.
+pub trait HasClock {
+    /// The clock.
+    fn clock(&self) -> &dyn Clock;
+
+    /// Now, in Unix seconds.
+    fn now(&self) -> UnixTime {
+        self.clock().now()
+    }
+}

@@ -3,14 +3,16 @@
 //! Layers, later wins: built-in defaults, `--config FILE` (TOML), then environment variables
 //! `SSO_BRIDGE__<SECTION>__<KEY>`. A bad value stops start-up with one line naming the key.
 
-use crate::directory::claims::ClaimMapping;
 use secrecy::SecretString;
 use serde::Deserialize;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 
-// --- OpenID Connect ------------------------------------------------------------------------------
+mod claims;
+mod mfa;
 mod oidc;
+pub use claims::ClaimMapping;
+pub use mfa::{GroupLookup, LimitSettings, MfaSettings};
 pub use oidc::OidcSettings;
 
 /// Every setting of the service.
@@ -25,9 +27,9 @@ pub struct Settings {
     pub tokens: TokenSettings,
     pub session: SessionSettings,
     pub admin: AdminSettings,
-    // --- second factor and attempt limits (see `crate::mfa::settings`) ---
-    pub mfa: crate::mfa::settings::MfaSettings,
-    pub limits: crate::mfa::settings::LimitSettings,
+    // --- second factor and attempt limits ---
+    pub mfa: MfaSettings,
+    pub limits: LimitSettings,
     // --- audit log ---
     pub audit: AuditSettings,
     // --- OpenID Connect -------------------------------------------------------------------

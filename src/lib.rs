@@ -4,12 +4,14 @@
 //! build the whole application in-process.
 
 pub mod admin;
+pub mod apps;
 pub mod audit;
 pub mod cli;
 pub mod clock;
 pub mod config;
 pub mod directory;
 pub mod domain;
+pub mod events;
 pub mod http;
 pub mod mfa;
 pub mod oauth;
@@ -20,3 +22,4 @@ pub mod startup;
 pub mod state;
 pub mod store;
 pub mod telemetry;
+pub mod web;

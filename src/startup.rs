@@ -1,16 +1,19 @@
 //! Building the application from settings: backends, state, listener.
 
+use crate::apps::{Doctor, LastUsed};
+use crate::audit::AuditTrail;
 use crate::clock::{Clock, SystemClock};
+use crate::config::GroupLookup;
 use crate::config::{DirectoryBackend, Settings, StoreBackend};
 use crate::directory::ldap::LdapDirectory;
 use crate::directory::ldif::LdifDirectory;
 use crate::directory::Directory;
-use crate::mfa::settings::GroupLookup;
+use crate::events::Events;
 use crate::pages::render::Templates;
 use crate::state::AppState;
 use crate::store::memory::MemoryStore;
 use crate::store::redis::RedisStore;
-use crate::store::Store;
+use crate::store::{Store, WithClock};
 use poem::listener::{Acceptor, Listener, TcpListener};
 use poem::Server;
 use std::net::SocketAddr;
@@ -81,6 +84,7 @@ impl Application {
             .first()
             .and_then(|a| a.as_socket_addr().map(|s| s.port()))
             .unwrap_or(addr.port());
+        let events = Arc::new(listeners(&settings, &store, &clock));
         let state = AppState {
             settings: Arc::new(settings),
             store,
@@ -89,6 +93,7 @@ impl Application {
             clock,
             mfa_key: mfa_key.map(Arc::new),
             keys,
+            events,
         };
         Ok(Self {
             acceptor,
@@ -118,6 +123,19 @@ impl Application {
             )
             .await
     }
+}
+
+/// Who hears what the flows publish: the audit log, the app doctor, the last-used marks.
+fn listeners(settings: &Settings, store: &Arc<dyn Store>, clock: &Arc<dyn Clock>) -> Events {
+    let base = WithClock {
+        store: Arc::clone(store),
+        clock: Arc::clone(clock),
+    };
+    Events::new(vec![
+        Arc::new(AuditTrail::new(base.clone(), settings.audit.clone())),
+        Arc::new(Doctor(base.clone())),
+        Arc::new(LastUsed(base)),
+    ])
 }
 
 fn build_store(settings: &Settings, clock: Arc<dyn Clock>) -> Result<Arc<dyn Store>, StartupError> {

@@ -1,11 +1,20 @@
-//! What every handler shares: settings, store, directory, templates, clock.
+//! What every handler shares: settings, store, directory, templates, keys, clock, events.
+//!
+//! The web layer's only state. Each flow below it declares the narrow context it needs as a
+//! trait (`oauth::Context`, `session::Context`, ...); [`AppState`] implements them all here, so a
+//! handler passes `&state` and the flow sees only what its trait names.
 
-use crate::clock::Clock;
-use crate::config::Settings;
-use crate::directory::Directory;
+use crate::clock::{Clock, HasClock};
+use crate::config::{
+    AuditSettings, ClaimMapping, LimitSettings, MfaSettings, OidcSettings, SessionSettings,
+    Settings, TokenSettings,
+};
+use crate::directory::{Directory, HasDirectory};
+use crate::events::{Events, HasEvents};
+use crate::mfa::MfaKey;
 use crate::oidc::keyset::Keys;
 use crate::pages::render::Templates;
-use crate::store::Store;
+use crate::store::{HasStore, Store};
 use std::sync::Arc;
 
 /// Shared application state; cheap to clone.
@@ -23,14 +32,94 @@ pub struct AppState {
     pub clock: Arc<dyn Clock>,
     /// Encrypts second-factor secrets at rest.
     /// `None` when `mfa.encryption_key` is unset on a lasting store: no second factor works.
-    pub mfa_key: Option<Arc<crate::mfa::MfaKey>>,
+    pub mfa_key: Option<Arc<MfaKey>>,
     /// Id token signing keys (OpenID Connect).
     pub keys: Arc<Keys>,
+    /// Where flows publish what happened (audit log, app doctor, last-used marks).
+    pub events: Arc<Events>,
 }
 
 impl AppState {
     /// Now, in Unix seconds.
     pub fn now(&self) -> u64 {
         self.clock.now()
+    }
+}
+
+impl HasStore for AppState {
+    fn store(&self) -> &dyn Store {
+        self.store.as_ref()
+    }
+}
+
+impl HasDirectory for AppState {
+    fn directory(&self) -> &dyn Directory {
+        self.directory.as_ref()
+    }
+}
+
+impl HasClock for AppState {
+    fn clock(&self) -> &dyn Clock {
+        self.clock.as_ref()
+    }
+}
+
+impl HasEvents for AppState {
+    fn events(&self) -> &Events {
+        &self.events
+    }
+}
+
+impl crate::audit::Context for AppState {
+    fn audit_settings(&self) -> &AuditSettings {
+        &self.settings.audit
+    }
+}
+
+impl crate::session::Context for AppState {
+    fn session_settings(&self) -> &SessionSettings {
+        &self.settings.session
+    }
+}
+
+impl crate::oidc::Context for AppState {
+    fn keys(&self) -> &Keys {
+        &self.keys
+    }
+
+    fn oidc_settings(&self) -> &OidcSettings {
+        &self.settings.oidc
+    }
+
+    fn issuer(&self) -> String {
+        self.settings.issuer()
+    }
+}
+
+impl crate::oauth::Context for AppState {
+    fn token_settings(&self) -> &TokenSettings {
+        &self.settings.tokens
+    }
+
+    fn claim_mapping(&self) -> &ClaimMapping {
+        &self.settings.claims
+    }
+}
+
+impl crate::mfa::Context for AppState {
+    fn mfa_settings(&self) -> &MfaSettings {
+        &self.settings.mfa
+    }
+
+    fn limit_settings(&self) -> &LimitSettings {
+        &self.settings.limits
+    }
+
+    fn mfa_key(&self) -> Option<&MfaKey> {
+        self.mfa_key.as_deref()
+    }
+
+    fn setup_ttl_secs(&self) -> u64 {
+        self.settings.session.request_ttl_secs
     }
 }

@@ -5,9 +5,9 @@
 //! [`authenticate`] is the one place that decides whether someone may administer, for the API
 //! and the screen alike; every attempt is audited.
 
-use crate::audit::{self, Action, AuditEvent};
 use crate::directory::DirectoryUser;
 use crate::domain::{Claims, Digest, Role, SecretToken};
+use crate::events::{Event, Place, SignInOutcome};
 use crate::mfa::enrolment;
 use crate::mfa::limits::{self, Kind, PasswordCheck};
 use crate::mfa::{self, Due, MfaError};
@@ -157,12 +157,27 @@ pub async fn audit_sign_in(
     address: Option<IpAddr>,
     failure: Option<&str>,
 ) {
-    let shown = address.map(|a| a.to_string());
-    let mut event = AuditEvent::new(Action::AdminSignIn, Some(who)).from_address(shown.as_deref());
-    if let Some(reason) = failure {
-        event = event.failed(reason);
-    }
-    audit::record(state, event).await;
+    let outcome = match failure {
+        Some(reason) => SignInOutcome::Failed(reason.to_owned()),
+        None => SignInOutcome::Succeeded,
+    };
+    publish_sign_in(state, who, address, outcome).await;
+}
+
+async fn publish_sign_in(
+    state: &AppState,
+    who: &str,
+    address: Option<IpAddr>,
+    outcome: SignInOutcome,
+) {
+    let event = Event::SignIn {
+        place: Place::Admin,
+        who: who.to_owned(),
+        client_id: None,
+        address: address.map(|a| a.to_string()),
+        outcome,
+    };
+    state.events.publish(event).await;
 }
 
 /// Password, role, then the second factor when the policy (or the user's own enrolment) asks
@@ -185,11 +200,7 @@ pub async fn authenticate(
     match due {
         Due::Nothing => {}
         Due::Enrol => {
-            let shown = address.map(|a| a.to_string());
-            let event = AuditEvent::new(Action::AdminSignIn, Some(claims.sub()))
-                .from_address(shown.as_deref())
-                .detail("password only: the second factor the policy asks for is not set up yet");
-            audit::record(state, event).await;
+            publish_sign_in(state, claims.sub(), address, SignInOutcome::PasswordOnly).await;
             return Ok(Admin {
                 claims,
                 amr,

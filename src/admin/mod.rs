@@ -1,9 +1,7 @@
 //! Administration: the superadmin's API, screen and CLI client for Connected Apps.
 
 pub mod api;
-pub mod apps;
 pub mod client;
-pub mod doctor;
 pub mod guard;
 pub mod mfa_api;
 pub mod screen;

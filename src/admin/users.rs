@@ -1,7 +1,7 @@
 //! What a superadmin does to a user's account: remove their second factor (a lost phone), so
 //! they set up a new one at their next sign-in. Shared by the admin API and the screen.
 
-use super::apps::Actor;
+use crate::apps::Actor;
 use crate::audit::{self, Action, AuditEvent};
 use crate::mfa::{enrolment, MfaError};
 use crate::state::AppState;

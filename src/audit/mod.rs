@@ -2,18 +2,28 @@
 //!
 //! Every admin action, every sign-in (success and failure, with the reason) and every token
 //! issued or revoked goes through [`record`]: it is written to the log under the tracing target
-//! `audit` and kept in the store for `audit.retention_days`. Events name users, client ids and
-//! addresses, never a password, secret, code or token: [`AuditEvent`] has no field that could
-//! hold one.
+//! `audit` and kept in the store for `audit.retention_days`. Sign-in and token outcomes arrive
+//! as [`crate::events::Event`]s through [`AuditTrail`]; admin actions are recorded directly.
+//! Events name users, client ids and addresses, never a password, secret, code or token:
+//! [`AuditEvent`] has no field that could hold one.
 
 mod query;
+mod trail;
 
 pub use query::{search, AuditFilter};
+pub use trail::AuditTrail;
 
-use crate::clock::UnixTime;
+use crate::clock::{HasClock, UnixTime};
+use crate::config::AuditSettings;
 use crate::domain::secret::random_id;
-use crate::state::AppState;
+use crate::store::HasStore;
 use serde::{Deserialize, Serialize};
+
+/// What the audit log needs: the store, the clock and its settings.
+pub trait Context: HasStore + HasClock + Sync {
+    /// The `[audit]` settings.
+    fn audit_settings(&self) -> &AuditSettings;
+}
 
 /// What happened.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -180,20 +190,13 @@ pub struct AuditRecord {
     pub detail: Option<String>,
 }
 
-/// The peer address of a request, as the audit log shows it (the proxy's, behind a proxy).
-pub fn address_of(req: &poem::Request) -> Option<String> {
-    req.remote_addr()
-        .as_socket_addr()
-        .map(|a| a.ip().to_string())
-}
-
 /// Records an event: one log line under target `audit`, and a store entry kept for
 /// `audit.retention_days`. A store failure is logged, never passed on: auditing must not turn
 /// a sign-in or a token request into an error.
-pub async fn record(state: &AppState, event: AuditEvent) {
+pub async fn record(cx: &impl Context, event: AuditEvent) {
     let record = AuditRecord {
         id: random_id(9),
-        at: state.now(),
+        at: cx.now(),
         action: event.action,
         actor: event.actor,
         client_id: event.client_id,
@@ -218,10 +221,11 @@ pub async fn record(state: &AppState, event: AuditEvent) {
             return;
         }
     };
-    let retention = state.settings.audit.retention_days.saturating_mul(86_400);
-    let keep = state.settings.audit.max_events;
-    if let Err(e) = state
-        .store
+    let settings = cx.audit_settings();
+    let retention = settings.retention_days.saturating_mul(86_400);
+    let keep = settings.max_events;
+    if let Err(e) = cx
+        .store()
         .append_audit(record.at, &json, retention, keep)
         .await
     {

@@ -1,7 +1,7 @@
 //! Reading the audit log back, newest first, filtered.
 
 use super::{Action, AuditRecord};
-use crate::state::AppState;
+use crate::store::HasStore;
 use crate::store::StoreError;
 
 /// How many stored events one search looks through at most: a filter that matches nothing
@@ -78,14 +78,14 @@ impl AuditFilter {
 
 /// The newest `limit` events matching `filter`, among the newest [`SCAN_LIMIT`] stored.
 pub async fn search(
-    state: &AppState,
+    cx: &impl HasStore,
     filter: &AuditFilter,
     limit: usize,
 ) -> Result<Vec<AuditRecord>, StoreError> {
     let mut found = Vec::new();
     let mut offset = 0;
     while found.len() < limit && offset < SCAN_LIMIT {
-        let page = state.store.audit_events(offset, PAGE).await?;
+        let page = cx.store().audit_events(offset, PAGE).await?;
         offset += PAGE;
         let done = page.len() < PAGE;
         for json in page {

@@ -1,65 +1,11 @@
 //! The one mapping from directory attributes to identity claims (SPEC 2.3).
 
 use super::Attributes;
+use crate::config::ClaimMapping;
 use crate::domain::{Claims, Role};
-use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-/// Which directory attribute is behind each claim (`claims.<claim>` settings).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct ClaimMapping {
-    pub sub: String,
-    pub name: String,
-    pub first_name: String,
-    pub last_name: String,
-    pub employee_code: String,
-    pub job_title: String,
-    pub department: String,
-    pub phone: String,
-    pub email: String,
-    pub role: String,
-}
-
-impl Default for ClaimMapping {
-    fn default() -> Self {
-        Self {
-            sub: "uid".into(),
-            name: "cn".into(),
-            first_name: "givenName".into(),
-            last_name: "sn".into(),
-            employee_code: "employeeNumber".into(),
-            job_title: "title".into(),
-            department: "departmentNumber".into(),
-            phone: "telephoneNumber".into(),
-            email: "mail".into(),
-            role: "employeeType".into(),
-        }
-    }
-}
-
 impl ClaimMapping {
-    /// `(claim, attribute)` pairs.
-    pub fn pairs(&self) -> [(&'static str, &str); 10] {
-        [
-            ("sub", &self.sub),
-            ("name", &self.name),
-            ("first_name", &self.first_name),
-            ("last_name", &self.last_name),
-            ("employee_code", &self.employee_code),
-            ("job_title", &self.job_title),
-            ("department", &self.department),
-            ("phone", &self.phone),
-            ("email", &self.email),
-            ("role", &self.role),
-        ]
-    }
-
-    /// Every attribute the mapping reads, for LDAP search attribute lists.
-    pub fn attributes(&self) -> Vec<String> {
-        self.pairs().iter().map(|(_, a)| a.to_string()).collect()
-    }
-
     /// Maps an entry's attributes to claims: a claim is present only when its attribute has a
     /// non-blank value (the first, for multi-valued attributes); `role` only when it names one
     /// of the seven roles. `None` when the entry has no subject.

@@ -2,7 +2,7 @@
 //!
 //! Backends: [`ldap::LdapDirectory`] (production: search-then-bind) and [`ldif::LdifDirectory`]
 //! (embedded default: an LDIF file read into memory). Both hand upward the same thing, an entry's
-//! attributes; [`claims::ClaimMapping`] turns those into claims in one place.
+//! attributes; [`crate::config::ClaimMapping`] turns those into claims in one place.
 
 pub mod claims;
 pub mod ldap;
@@ -56,4 +56,10 @@ pub trait Directory: Send + Sync + 'static {
 
     /// DNs of the groups listing the entry `dn` as a member (`mfa.group_lookup = "search"`).
     async fn groups_of(&self, dn: &str) -> Result<Vec<String>, DirectoryError>;
+}
+
+/// A context that reaches the directory: what a flow's context declares when it needs one.
+pub trait HasDirectory {
+    /// The directory.
+    fn directory(&self) -> &dyn Directory;
 }

@@ -4,6 +4,7 @@ pub mod claims;
 pub mod client;
 pub mod redirect_uri;
 pub mod scope;
+pub mod seal;
 pub mod secret;
 
 pub use claims::{Claims, Role};

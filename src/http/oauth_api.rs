@@ -3,7 +3,7 @@
 use crate::domain::SecretToken;
 use crate::oauth::client_auth::ClientCredentials;
 use crate::oauth::error::ErrorBody;
-use crate::oauth::token::{self, TokenParams, TokenSuccess};
+use crate::oauth::token::{self, TokenParams, TokenRequest, TokenSuccess};
 use crate::oauth::{userinfo, OAuthError};
 use crate::state::AppState;
 use poem::web::Data;
@@ -211,7 +211,7 @@ impl OAuthApi {
             Ok(c) => c,
             Err(e) => {
                 let id = raw_client_id.as_deref();
-                crate::admin::doctor::token_refused(state, id, authorization.is_some(), &e).await;
+                token::refused(state, id, authorization.is_some(), &e).await;
                 return e.into();
             }
         };
@@ -222,9 +222,17 @@ impl OAuthApi {
             code_verifier: form.code_verifier,
             refresh_token: form.refresh_token.map(SecretToken::from_presented),
             scope: form.scope,
-            address: crate::audit::address_of(req),
         };
-        match token::exchange(state, credentials, params).await {
+        let request = match TokenRequest::parse(params) {
+            Ok(request) => request,
+            Err(e) => {
+                let id = credentials.client_id.as_deref();
+                token::refused(state, id, credentials.via_basic, &e).await;
+                return e.into();
+            }
+        };
+        let address = crate::web::address::client_address(req);
+        match token::exchange(state, credentials, request, address).await {
             Ok(success) => TokenResponse::Ok(Json(success)),
             Err(e) => e.into(),
         }

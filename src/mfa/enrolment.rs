@@ -1,11 +1,10 @@
 //! Enrolment and verification: an authenticator is set up (secret kept encrypted, pending
 //! until a first code confirms it), then each sign-in proves it with a code or a recovery code.
 
-use super::{recovery, totp, MfaError, MfaKey};
-use crate::audit::{self, Action, AuditEvent};
+use super::{recovery, totp, Context, MfaError, MfaKey};
 use crate::clock::UnixTime;
 use crate::domain::Digest;
-use crate::state::AppState;
+use crate::events::Event;
 use crate::store::{Namespace, StoreError};
 use serde::{Deserialize, Serialize};
 
@@ -38,8 +37,8 @@ pub enum Proof {
 }
 
 /// The second-factor key, or why there is none.
-fn key(state: &AppState) -> Result<&MfaKey, MfaError> {
-    state.mfa_key.as_deref().ok_or(MfaError::NotConfigured)
+fn key(cx: &impl Context) -> Result<&MfaKey, MfaError> {
+    cx.mfa_key().ok_or(MfaError::NotConfigured)
 }
 
 fn corrupt(e: impl std::fmt::Display) -> StoreError {
@@ -47,8 +46,8 @@ fn corrupt(e: impl std::fmt::Display) -> StoreError {
 }
 
 /// Whether `sub` has a confirmed enrolment.
-pub async fn is_enrolled(state: &AppState, sub: &str) -> Result<bool, MfaError> {
-    Ok(state.store.second_factor(sub).await?.is_some())
+pub async fn is_enrolled(cx: &impl Context, sub: &str) -> Result<bool, MfaError> {
+    Ok(cx.store().second_factor(sub).await?.is_some())
 }
 
 /// The key of a set-up: per user *and* per holder (the browser, or one admin API set-up), so
@@ -60,24 +59,23 @@ fn setup_key(sub: &str, holder: &str) -> String {
 /// The authenticator `holder` is setting up for `sub`: the one it started earlier (a reload
 /// shows the same QR code) or a new one, kept encrypted until confirmed or
 /// `session.request_ttl_secs` pass.
-pub async fn setup(state: &AppState, sub: &str, holder: &str) -> Result<SetupView, MfaError> {
+pub async fn setup(cx: &impl Context, sub: &str, holder: &str) -> Result<SetupView, MfaError> {
     let slot = setup_key(sub, holder);
-    let secret = match pending_secret(state, sub, &slot).await? {
+    let secret = match pending_secret(cx, sub, &slot).await? {
         Some(secret) => secret,
         None => {
             let secret = totp::new_secret();
-            let sealed = key(state)?
+            let sealed = key(cx)?
                 .seal(sub, &secret)
                 .ok_or_else(|| corrupt("sealing failed"))?;
-            let ttl = state.settings.session.request_ttl_secs;
-            state
-                .store
+            let ttl = cx.setup_ttl_secs();
+            cx.store()
                 .put(Namespace::MfaSetup, &slot, &sealed, ttl)
                 .await?;
             secret
         }
     };
-    let generator = generator(state, &secret, sub)?;
+    let generator = generator(cx, &secret, sub)?;
     let url = generator.get_url();
     Ok(SetupView {
         qr: totp::qr_data_uri(&url).ok_or_else(|| corrupt("QR code too large"))?,
@@ -87,43 +85,42 @@ pub async fn setup(state: &AppState, sub: &str, holder: &str) -> Result<SetupVie
 }
 
 async fn pending_secret(
-    state: &AppState,
+    cx: &impl Context,
     sub: &str,
     slot: &str,
 ) -> Result<Option<Vec<u8>>, MfaError> {
-    let Some(sealed) = state.store.get(Namespace::MfaSetup, slot).await? else {
+    let Some(sealed) = cx.store().get(Namespace::MfaSetup, slot).await? else {
         return Ok(None);
     };
-    Ok(key(state)?.open(sub, &sealed))
+    Ok(key(cx)?.open(sub, &sealed))
 }
 
-fn generator(state: &AppState, secret: &[u8], sub: &str) -> Result<totp_rs::TOTP, MfaError> {
-    totp::generator(secret, &state.settings.mfa.issuer_label, sub)
+fn generator(cx: &impl Context, secret: &[u8], sub: &str) -> Result<totp_rs::TOTP, MfaError> {
+    totp::generator(secret, &cx.mfa_settings().issuer_label, sub)
         .ok_or_else(|| MfaError::Store(corrupt("unusable TOTP secret")))
 }
 
 /// Confirms `holder`'s set-up with a first code: stores the enrolment (replacing any earlier
 /// one) and answers ten fresh recovery codes, to be shown once.
 pub async fn confirm(
-    state: &AppState,
+    cx: &impl Context,
     sub: &str,
     holder: &str,
     code: &str,
 ) -> Result<Vec<String>, MfaError> {
     let slot = setup_key(sub, holder);
-    let secret = pending_secret(state, sub, &slot)
+    let secret = pending_secret(cx, sub, &slot)
         .await?
         .ok_or(MfaError::NoSetup)?;
-    let generator = generator(state, &secret, sub)?;
-    let step =
-        totp::matching_step(&generator, code.trim(), state.now()).ok_or(MfaError::WrongCode)?;
-    spend_step(state, sub, &secret, step).await?;
-    let mfa_key = key(state)?;
+    let generator = generator(cx, &secret, sub)?;
+    let step = totp::matching_step(&generator, code.trim(), cx.now()).ok_or(MfaError::WrongCode)?;
+    spend_step(cx, sub, &secret, step).await?;
+    let mfa_key = key(cx)?;
     let record = EnrolmentRecord {
         sealed_secret: mfa_key
             .seal(sub, &secret)
             .ok_or_else(|| corrupt("sealing failed"))?,
-        enrolled_at: state.now(),
+        enrolled_at: cx.now(),
     };
     let codes = recovery::generate();
     let digests: Vec<_> = codes
@@ -131,55 +128,61 @@ pub async fn confirm(
         .filter_map(|c| recovery::digest(mfa_key, sub, c))
         .collect();
     let json = serde_json::to_string(&record).map_err(corrupt)?;
-    state.store.put_second_factor(sub, &json, &digests).await?;
-    state.store.delete(Namespace::MfaSetup, &slot).await?;
-    audit::record(
-        state,
-        AuditEvent::new(Action::SecondFactorEnrolled, Some(sub)),
-    )
-    .await;
+    cx.store().put_second_factor(sub, &json, &digests).await?;
+    cx.store().delete(Namespace::MfaSetup, &slot).await?;
+    let event = Event::SecondFactorEnrolled {
+        sub: sub.to_owned(),
+    };
+    cx.events().publish(event).await;
     Ok(codes)
 }
 
 /// Checks a code from the enrolled authenticator, or else a recovery code.
-pub async fn verify(state: &AppState, sub: &str, code: &str) -> Result<Proof, MfaError> {
-    let json = state
-        .store
+pub async fn verify(cx: &impl Context, sub: &str, code: &str) -> Result<Proof, MfaError> {
+    let json = cx
+        .store()
         .second_factor(sub)
         .await?
         .ok_or(MfaError::NotEnrolled)?;
     let record: EnrolmentRecord = serde_json::from_str(&json).map_err(corrupt)?;
     let code = code.trim();
     if code.len() == totp::DIGITS && code.bytes().all(|b| b.is_ascii_digit()) {
-        let secret = key(state)?
+        let secret = key(cx)?
             .open(sub, &record.sealed_secret)
             .ok_or(MfaError::Undecryptable)?;
-        let generator = generator(state, &secret, sub)?;
-        let step = totp::matching_step(&generator, code, state.now()).ok_or(MfaError::WrongCode)?;
-        spend_step(state, sub, &secret, step).await?;
+        let generator = generator(cx, &secret, sub)?;
+        let step = totp::matching_step(&generator, code, cx.now()).ok_or(MfaError::WrongCode)?;
+        spend_step(cx, sub, &secret, step).await?;
         return Ok(Proof::Totp);
     }
-    let digest = recovery::digest(key(state)?, sub, code).ok_or(MfaError::WrongCode)?;
-    if !state.store.use_recovery_code(sub, &digest).await? {
+    let digest = recovery::digest(key(cx)?, sub, code).ok_or(MfaError::WrongCode)?;
+    if !cx.store().use_recovery_code(sub, &digest).await? {
         return Err(MfaError::WrongCode);
     }
-    let left = state.store.recovery_codes_left(sub).await?;
-    let event = AuditEvent::new(Action::RecoveryCodeUsed, Some(sub))
-        .detail(format!("{left} recovery codes left"));
-    audit::record(state, event).await;
+    let left = cx.store().recovery_codes_left(sub).await?;
+    let event = Event::RecoveryCodeUsed {
+        sub: sub.to_owned(),
+        left,
+    };
+    cx.events().publish(event).await;
     Ok(Proof::Recovery { left })
 }
 
 /// Accepts each time step once per user and secret: a code seen before (even by another node)
 /// is refused, while a new authenticator's first code is not mistaken for a replay.
-async fn spend_step(state: &AppState, sub: &str, secret: &[u8], step: u64) -> Result<(), MfaError> {
+async fn spend_step(
+    cx: &impl Context,
+    sub: &str,
+    secret: &[u8],
+    step: u64,
+) -> Result<(), MfaError> {
     // Long enough to outlive the drift window in which the code would still match.
     let ttl = 4 * totp::STEP;
     // A short tag of the secret's digest tells authenticators apart without revealing anything.
     let digest = Digest::of(&hex::encode(secret));
     let tag = &digest.as_hex()[..8];
-    let fresh = state
-        .store
+    let fresh = cx
+        .store()
         .put_new(
             Namespace::OtpUsed,
             &format!("{sub}\n{tag}\n{step}"),
@@ -196,6 +199,6 @@ async fn spend_step(state: &AppState, sub: &str, secret: &[u8], step: u64) -> Re
 
 /// Removes a user's second factor (superadmin reset); answers whether there was one. Set-ups
 /// in progress are left to expire: confirming one still takes the user's own sign-in.
-pub async fn reset(state: &AppState, sub: &str) -> Result<bool, MfaError> {
-    Ok(state.store.delete_second_factor(sub).await?)
+pub async fn reset(cx: &impl Context, sub: &str) -> Result<bool, MfaError> {
+    Ok(cx.store().delete_second_factor(sub).await?)
 }

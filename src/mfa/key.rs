@@ -5,8 +5,8 @@
 //! does not open.
 
 use crate::config::{Settings, StoreBackend};
+use crate::domain::seal::{open_with, seal_with};
 use crate::domain::Digest;
-use crate::oauth::seal::{open_with, seal_with};
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 use chacha20poly1305::aead::{KeyInit, OsRng};

@@ -6,9 +6,9 @@
 //! entry out again. Accounts are keyed by the name as typed, so an unknown account locks out
 //! exactly like a real one: same message, same (short) time.
 
-use crate::audit::{self, Action, AuditEvent};
+use super::Context;
 use crate::domain::secret::random_id;
-use crate::state::AppState;
+use crate::events::Event;
 use crate::store::{Namespace, StoreError};
 use std::net::IpAddr;
 
@@ -44,12 +44,12 @@ pub struct Locked;
 
 /// Counts an attempt at `account` from `address`; [`Locked`] when either is over its limit.
 pub async fn begin(
-    state: &AppState,
+    cx: &impl Context,
     kind: Kind,
     account: &str,
     address: Option<IpAddr>,
 ) -> Result<Result<Attempt, Locked>, StoreError> {
-    let limits = &state.settings.limits;
+    let limits = cx.limit_settings();
     let per_account = match kind {
         Kind::Password => limits.password_per_account,
         Kind::Otp => limits.otp_per_account,
@@ -63,11 +63,11 @@ pub async fn begin(
         id: random_id(12),
         keys: checks.iter().map(|(k, _)| k.clone()).collect(),
     };
-    let now = state.now();
+    let now = cx.now();
     let mut over = Vec::new();
     for (key, limit) in &checks {
-        let count = state
-            .store
+        let count = cx
+            .store()
             .add_attempt(key, &attempt.id, now, limits.window_secs)
             .await?;
         if count > *limit {
@@ -78,20 +78,21 @@ pub async fn begin(
         return Ok(Ok(attempt));
     }
     // Nothing was checked: this refusal must not lengthen the lockout.
-    attempt.forget(state).await?;
+    attempt.forget(cx).await?;
     for key in over {
         // One audit event per lockout, not per refused attempt: a client hammering a locked
         // account must not be able to flood the audit log.
-        let first = state
-            .store
+        let first = cx
+            .store()
             .put_new(Namespace::Lockout, key, "1", limits.window_secs)
             .await?;
         if first {
-            let shown = address.map(|a| a.to_string());
-            let event = AuditEvent::new(Action::Lockout, Some(account.trim()))
-                .from_address(shown.as_deref())
-                .failed(format!("too many failed attempts ({key})"));
-            audit::record(state, event).await;
+            let event = Event::Lockout {
+                account: account.to_owned(),
+                address: address.map(|a| a.to_string()),
+                counter: key.to_owned(),
+            };
+            cx.events().publish(event).await;
         }
     }
     Ok(Err(Locked))
@@ -110,16 +111,16 @@ fn account_id(account: &str) -> String {
 
 impl Attempt {
     /// The attempt succeeded: it no longer counts against the account or the address.
-    pub async fn succeeded(self, state: &AppState) -> Result<(), StoreError> {
-        self.forget(state).await
+    pub async fn succeeded(self, cx: &impl Context) -> Result<(), StoreError> {
+        self.forget(cx).await
     }
 
     /// The attempt failed: it stays in the window (this only documents the outcome).
     pub fn failed(self) {}
 
-    async fn forget(&self, state: &AppState) -> Result<(), StoreError> {
+    async fn forget(&self, cx: &impl Context) -> Result<(), StoreError> {
         for key in &self.keys {
-            state.store.remove_attempt(key, &self.id).await?;
+            cx.store().remove_attempt(key, &self.id).await?;
         }
         Ok(())
     }
@@ -138,17 +139,17 @@ pub enum PasswordCheck {
 /// Checks `username`'s password with the directory under the attempt limits: a failure counts
 /// against the account and the address; a success or a directory outage does not.
 pub async fn check_password(
-    state: &AppState,
+    cx: &impl Context,
     username: &str,
     password: &secrecy::SecretString,
     address: Option<IpAddr>,
 ) -> Result<PasswordCheck, super::MfaError> {
-    let Ok(attempt) = begin(state, Kind::Password, username, address).await? else {
+    let Ok(attempt) = begin(cx, Kind::Password, username, address).await? else {
         return Ok(PasswordCheck::Locked);
     };
-    match state.directory.authenticate(username, password).await {
+    match cx.directory().authenticate(username, password).await {
         Ok(user) => {
-            attempt.succeeded(state).await?;
+            attempt.succeeded(cx).await?;
             Ok(PasswordCheck::Passed(user))
         }
         Err(crate::directory::DirectoryError::InvalidCredentials) => {
@@ -156,7 +157,7 @@ pub async fn check_password(
             Ok(PasswordCheck::Invalid)
         }
         Err(e) => {
-            attempt.succeeded(state).await?;
+            attempt.succeeded(cx).await?;
             Err(e.into())
         }
     }

@@ -9,15 +9,30 @@ pub mod key;
 pub mod limits;
 pub mod policy;
 pub mod recovery;
-pub mod settings;
 pub mod totp;
 
 pub use key::MfaKey;
 
-use crate::directory::{DirectoryError, DirectoryUser};
+use crate::clock::HasClock;
+use crate::config::{LimitSettings, MfaSettings};
+use crate::directory::{DirectoryError, DirectoryUser, HasDirectory};
 use crate::domain::Claims;
-use crate::state::AppState;
-use crate::store::StoreError;
+use crate::events::HasEvents;
+use crate::store::{HasStore, StoreError};
+
+/// What the second-factor flows need: the store, the directory (policy by group), the clock,
+/// the event bus, the key that seals enrolment secrets, and their settings.
+pub trait Context: HasStore + HasDirectory + HasClock + HasEvents + Sync {
+    /// The `[mfa]` settings.
+    fn mfa_settings(&self) -> &MfaSettings;
+    /// The `[limits]` settings.
+    fn limit_settings(&self) -> &LimitSettings;
+    /// The key sealing enrolment secrets; `None` when `mfa.encryption_key` is unset on a lasting
+    /// store, and then no second factor works.
+    fn mfa_key(&self) -> Option<&MfaKey>;
+    /// How long an authenticator set-up waits for its first code, in seconds.
+    fn setup_ttl_secs(&self) -> u64;
+}
 
 /// The `amr` value (RFC 8176) a session gets once the second factor is passed.
 pub const AMR_OTP: &str = "otp";
@@ -72,7 +87,7 @@ pub enum Due {
 /// the caller has it (right after the password); otherwise it is looked up only if the policy
 /// needs more than the role claim. An enrolled user is always asked, policy or not.
 pub async fn due(
-    state: &AppState,
+    cx: &impl Context,
     claims: &Claims,
     amr: &[String],
     user: Option<&DirectoryUser>,
@@ -80,10 +95,10 @@ pub async fn due(
     if amr.iter().any(|m| m == AMR_OTP) {
         return Ok(Due::Nothing);
     }
-    if enrolment::is_enrolled(state, claims.sub()).await? {
+    if enrolment::is_enrolled(cx, claims.sub()).await? {
         return Ok(Due::Verify);
     }
-    if policy::applies(state, claims, user).await? {
+    if policy::applies(cx, claims, user).await? {
         return Ok(Due::Enrol);
     }
     Ok(Due::Nothing)

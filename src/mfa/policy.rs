@@ -1,20 +1,20 @@
 //! Who must pass a second factor: by role, by group membership, or by a per-user attribute.
 
-use super::settings::GroupLookup;
+use super::Context;
 use super::MfaError;
+use crate::config::GroupLookup;
 use crate::directory::DirectoryUser;
 use crate::domain::Claims;
-use crate::state::AppState;
 
 /// Whether the policy puts this user under the second factor. The role comes from the claims;
 /// groups and the per-user attribute from the directory entry (`user`, or looked up by
 /// subject when needed and not given).
 pub async fn applies(
-    state: &AppState,
+    cx: &impl Context,
     claims: &Claims,
     user: Option<&DirectoryUser>,
 ) -> Result<bool, MfaError> {
-    let mfa = &state.settings.mfa;
+    let mfa = cx.mfa_settings();
     if let Some(role) = claims.role() {
         if mfa
             .required_roles
@@ -30,7 +30,7 @@ pub async fn applies(
     let looked_up;
     let user = match user {
         Some(user) => user,
-        None => match state.directory.lookup(claims.sub()).await? {
+        None => match cx.directory().lookup(claims.sub()).await? {
             Some(found) => {
                 looked_up = found;
                 &looked_up
@@ -39,14 +39,14 @@ pub async fn applies(
             None => return Ok(true),
         },
     };
-    if by_attribute(state, user) {
+    if by_attribute(cx, user) {
         return Ok(true);
     }
-    in_required_group(state, user).await
+    in_required_group(cx, user).await
 }
 
-fn by_attribute(state: &AppState, user: &DirectoryUser) -> bool {
-    let mfa = &state.settings.mfa;
+fn by_attribute(cx: &impl Context, user: &DirectoryUser) -> bool {
+    let mfa = cx.mfa_settings();
     let Some(attribute) = &mfa.user_attribute else {
         return false;
     };
@@ -59,8 +59,8 @@ fn by_attribute(state: &AppState, user: &DirectoryUser) -> bool {
         })
 }
 
-async fn in_required_group(state: &AppState, user: &DirectoryUser) -> Result<bool, MfaError> {
-    let mfa = &state.settings.mfa;
+async fn in_required_group(cx: &impl Context, user: &DirectoryUser) -> Result<bool, MfaError> {
+    let mfa = cx.mfa_settings();
     if mfa.required_groups.is_empty() {
         return Ok(false);
     }
@@ -70,7 +70,7 @@ async fn in_required_group(state: &AppState, user: &DirectoryUser) -> Result<boo
             .get(&mfa.member_attribute.to_ascii_lowercase())
             .cloned()
             .unwrap_or_default(),
-        GroupLookup::Search => state.directory.groups_of(&user.dn).await?,
+        GroupLookup::Search => cx.directory().groups_of(&user.dn).await?,
     };
     Ok(groups.iter().any(|g| {
         let g = normalize_dn(g);

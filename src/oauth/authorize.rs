@@ -5,6 +5,7 @@
 
 use super::{pkce, OAuthError};
 use crate::domain::{ClientId, ClientRecord, ScopeSet};
+use crate::events::{Event, HasEvents};
 use crate::store::{Store, StoreError};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -193,7 +194,7 @@ pub async fn validate(
         }
         (None, None) => None,
     };
-    crate::oidc::authorize::refuse_unsupported(|name| params.0.contains_key(name)).map_err(fail)?;
+    refuse_unsupported(|name| params.0.contains_key(name)).map_err(fail)?;
     let oidc = crate::oidc::authorize::OidcParams::parse(|name| params.non_empty(name))
         .map_err(invalid)?;
     Ok((
@@ -244,6 +245,42 @@ pub fn error_redirect(
     }
     params.push(("iss", issuer));
     redirect_with(redirect_uri, &params)
+}
+
+/// Reports a refused authorize request, so the app doctor can explain it to the app's developer.
+pub async fn refused(cx: &impl HasEvents, raw_query: &str, error: Option<&OAuthError>) {
+    let param = |name: &str| {
+        url::form_urlencoded::parse(raw_query.as_bytes())
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.into_owned())
+    };
+    let event = Event::AuthorizeRefused {
+        client_id: param("client_id"),
+        redirect_uri: param("redirect_uri"),
+        error: error.map(|e| (e.code(), e.description())),
+    };
+    cx.events().publish(event).await;
+}
+
+/// Refuses the OpenID Connect parameters this service does not support, with the error code
+/// Core §3.1.2.6 names for each (request objects, dynamic registration).
+pub fn refuse_unsupported(present: impl Fn(&str) -> bool) -> Result<(), OAuthError> {
+    if present("request") {
+        return Err(OAuthError::RequestNotSupported(
+            "request objects are not supported; send the parameters in the query".into(),
+        ));
+    }
+    if present("request_uri") {
+        return Err(OAuthError::RequestUriNotSupported(
+            "request_uri is not supported; send the parameters in the query".into(),
+        ));
+    }
+    if present("registration") {
+        return Err(OAuthError::RegistrationNotSupported(
+            "apps are registered by a superadmin, not in the request".into(),
+        ));
+    }
+    Ok(())
 }
 
 #[cfg(test)]

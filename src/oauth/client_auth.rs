@@ -1,9 +1,9 @@
 //! Client authentication at the token endpoint (RFC 6749 §2.3.1): `client_secret_basic`,
 //! `client_secret_post`, and `none` for public apps (which must use PKCE instead).
 
+use super::Context;
 use super::OAuthError;
 use crate::domain::{ClientId, ClientRecord, Digest, SecretToken};
-use crate::state::AppState;
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 
@@ -79,7 +79,7 @@ fn parse_basic(header: &str) -> Result<(String, SecretToken), OAuthError> {
 
 /// Finds and checks the client; any failure is `invalid_client` (401).
 pub async fn authenticate(
-    state: &AppState,
+    cx: &impl Context,
     credentials: ClientCredentials,
 ) -> Result<ClientRecord, OAuthError> {
     let unknown = || OAuthError::InvalidClient("client authentication failed".into());
@@ -88,7 +88,7 @@ pub async fn authenticate(
         .as_deref()
         .ok_or_else(|| OAuthError::InvalidClient("client_id is required".into()))?;
     let client = match ClientId::parse(id) {
-        Some(id) => state.store.client(&id).await?,
+        Some(id) => cx.store().client(&id).await?,
         None => None,
     };
     let presented = credentials.secret.as_ref().map(SecretToken::digest);

@@ -126,6 +126,14 @@ impl OAuthError {
         }
     }
 
+    /// Whether the fault is the server's (an outage or a bug), not the request's.
+    pub fn is_server_side(&self) -> bool {
+        matches!(
+            self,
+            OAuthError::ServerError | OAuthError::TemporarilyUnavailable(_)
+        )
+    }
+
     /// The JSON body.
     pub fn body(&self) -> ErrorBody {
         ErrorBody {

@@ -2,10 +2,11 @@
 
 use super::authorize::{redirect_with, AuthorizationRequest};
 use super::token::TokenSuccess;
+use super::{Context, OAuthError};
 use crate::clock::UnixTime;
 use crate::domain::secret::random_id;
 use crate::domain::{Claims, ClientId, ScopeSet, SecretToken};
-use crate::state::AppState;
+use crate::oidc::id_token::{self, IdTokenFacts};
 use crate::store::{AccessRecord, CodeRecord, Issuance, RefreshRecord, StoreError};
 
 /// Who the code is for: the signed-in user's claims and when they last signed in.
@@ -21,11 +22,11 @@ pub struct Subject<'a> {
 /// Issues a one-time code for an approved request and answers the redirect location
 /// `<redirect_uri>?code=…&state=…`.
 pub async fn issue_code(
-    state: &AppState,
+    cx: &impl Context,
     request: &AuthorizationRequest,
     subject: Subject<'_>,
 ) -> Result<String, StoreError> {
-    let ttl = state.settings.tokens.code_ttl_secs;
+    let ttl = cx.token_settings().code_ttl_secs;
     let code = SecretToken::generate();
     let record = CodeRecord {
         client_id: request.client_id.clone(),
@@ -34,12 +35,12 @@ pub async fn issue_code(
         claims: subject.claims.filtered(&request.scopes),
         code_challenge: request.code_challenge.clone(),
         auth_time: subject.auth_time,
-        expires_at: state.now() + ttl,
+        expires_at: cx.now() + ttl,
         nonce: request.oidc.nonce.clone(),
         amr: subject.amr.to_vec(),
     };
-    state.store.put_code(&code.digest(), &record, ttl).await?;
-    let issuer = state.settings.issuer();
+    cx.store().put_code(&code.digest(), &record, ttl).await?;
+    let issuer = cx.issuer();
     let mut params = vec![("code", code.expose())];
     if let Some(s) = request.state.as_deref() {
         params.push(("state", s));
@@ -67,10 +68,31 @@ pub struct TokenGrant<'a> {
     pub amr: &'a [String],
 }
 
+/// The issuing step both grants share: mints an access and a refresh token and signs the
+/// id_token beside them. Answers the records to store and the response to send once stored.
+/// `nonce` is the authorize request's, on code exchange only (OpenID Connect Core §12.2).
+pub async fn issue_tokens(
+    cx: &impl Context,
+    grant: TokenGrant<'_>,
+    nonce: Option<&str>,
+) -> Result<(Issuance, TokenSuccess), OAuthError> {
+    let (auth_time, amr) = (grant.auth_time, grant.amr);
+    let (issuance, mut response) = mint(cx, grant);
+    let facts = IdTokenFacts {
+        client_id: issuance.access.client_id.as_str(),
+        claims: &issuance.access.claims,
+        auth_time,
+        nonce,
+        amr,
+    };
+    response.id_token = Some(id_token::sign(cx, facts, &response.access_token).await?);
+    Ok((issuance, response))
+}
+
 /// Mints an access and refresh token: the records to store and the response to send.
-pub fn mint(state: &AppState, grant: TokenGrant<'_>) -> (Issuance, TokenSuccess) {
-    let tokens = &state.settings.tokens;
-    let now = state.now();
+fn mint(cx: &impl Context, grant: TokenGrant<'_>) -> (Issuance, TokenSuccess) {
+    let tokens = cx.token_settings();
+    let now = cx.now();
     let grant_id = grant
         .grant_id
         .map(str::to_owned)

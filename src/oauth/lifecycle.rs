@@ -1,9 +1,8 @@
 //! Tokens seen by resource servers: revocation (RFC 7009) and introspection (RFC 7662).
 
-use super::OAuthError;
-use crate::audit::{self, Action, AuditEvent};
+use super::{Context, OAuthError};
 use crate::domain::{ClientRecord, SecretToken};
-use crate::state::AppState;
+use crate::events::{Event, Revocation};
 use crate::store::{AccessRecord, StoredRefresh};
 
 /// Which kind of token a presented value turned out to be.
@@ -15,21 +14,21 @@ enum Found {
 /// Looks `token` up as the hinted type first, then as the other (RFC 7009 §2.1: a hint only
 /// speeds up the search).
 async fn find(
-    state: &AppState,
+    cx: &impl Context,
     token: &SecretToken,
     hint: Option<&str>,
 ) -> Result<Option<Found>, OAuthError> {
     let digest = token.digest();
-    let now = state.now();
+    let now = cx.now();
     let refresh_first = hint == Some("refresh_token");
     for refresh in [refresh_first, !refresh_first] {
         if refresh {
-            if let Some(r) = state.store.refresh_token(&digest).await? {
+            if let Some(r) = cx.store().refresh_token(&digest).await? {
                 if r.record.expires_at > now {
                     return Ok(Some(Found::Refresh(r)));
                 }
             }
-        } else if let Some(a) = state.store.access_token(&digest).await? {
+        } else if let Some(a) = cx.store().access_token(&digest).await? {
             if a.expires_at > now {
                 return Ok(Some(Found::Access(a)));
             }
@@ -49,36 +48,32 @@ fn required(token: Option<SecretToken>) -> Result<SecretToken, OAuthError> {
 /// Unknown, expired and already revoked tokens answer success (RFC 7009 §2.2), and so do
 /// tokens of another app, which are left alone: the answer tells nothing about them.
 pub async fn revoke(
-    state: &AppState,
+    cx: &impl Context,
     client: &ClientRecord,
     token: Option<SecretToken>,
     hint: Option<&str>,
 ) -> Result<(), OAuthError> {
     let token = required(token)?;
-    let (grant_id, owner, sub, kind) = match find(state, &token, hint).await? {
+    let (grant_id, owner, sub, refresh) = match find(cx, &token, hint).await? {
         None => return Ok(()),
-        Some(Found::Access(a)) => (
-            a.grant_id,
-            a.client_id,
-            a.claims.sub().to_owned(),
-            "access_token",
-        ),
+        Some(Found::Access(a)) => (a.grant_id, a.client_id, a.claims.sub().to_owned(), false),
         Some(Found::Refresh(r)) => {
             let r = r.record;
-            (r.grant_id, r.client_id, r.sub, "refresh_token")
+            (r.grant_id, r.client_id, r.sub, true)
         }
     };
     if owner != client.client_id {
         tracing::warn!(client_id = %client.client_id, "revocation of another app's token ignored");
         return Ok(());
     }
-    state.store.revoke_grant(&grant_id).await?;
-    let event = AuditEvent::new(Action::TokenRevoked, Some(&sub))
-        .app(&client.client_id)
-        .detail(format!(
-            "the app revoked its {kind} and the grant behind it"
-        ));
-    audit::record(state, event).await;
+    cx.store().revoke_grant(&grant_id).await?;
+    let event = Event::GrantRevoked {
+        client_id: owner,
+        sub,
+        reason: Revocation::ByApp { refresh },
+        address: None,
+    };
+    cx.events().publish(event).await;
     Ok(())
 }
 
@@ -112,7 +107,7 @@ pub struct Introspection {
 
 /// Introspects a token for a resource server registered as a confidential app.
 pub async fn introspect(
-    state: &AppState,
+    cx: &impl Context,
     client: &ClientRecord,
     token: Option<SecretToken>,
     hint: Option<&str>,
@@ -123,7 +118,7 @@ pub async fn introspect(
         ));
     }
     let token = required(token)?;
-    let (scope, owner, sub, kind, exp) = match find(state, &token, hint).await? {
+    let (scope, owner, sub, kind, exp) = match find(cx, &token, hint).await? {
         None => return Ok(Introspection::default()),
         Some(Found::Access(a)) => (
             a.scopes,
@@ -147,7 +142,7 @@ pub async fn introspect(
         sub: Some(sub),
         token_type: Some(kind.into()),
         exp: Some(exp),
-        iss: Some(state.settings.issuer()),
+        iss: Some(cx.issuer()),
         aud: Some(owner.to_string()),
     })
 }

@@ -1,6 +1,7 @@
 //! The OAuth 2.0 protocol, apart from HTTP: authorize request validation, code issuance, the
 //! token grants, userinfo. Handlers in `crate::http` parse requests, call these functions and map
-//! their results.
+//! their results. What the flows need comes through [`Context`]; what they report goes out as
+//! [`crate::events::Event`]s.
 
 pub mod authorize;
 pub mod client_auth;
@@ -14,3 +15,16 @@ pub mod token;
 pub mod userinfo;
 
 pub use error::OAuthError;
+
+use crate::config::{ClaimMapping, TokenSettings};
+use crate::directory::HasDirectory;
+use crate::events::HasEvents;
+
+/// What the OAuth flows need: OpenID Connect's context (store, clock, keys, issuer), the
+/// directory (a refresh reads the user again), the event bus, and their settings.
+pub trait Context: crate::oidc::Context + HasDirectory + HasEvents {
+    /// The `[tokens]` settings.
+    fn token_settings(&self) -> &TokenSettings;
+    /// Which directory attribute holds which claim.
+    fn claim_mapping(&self) -> &ClaimMapping;
+}

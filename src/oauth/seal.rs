@@ -5,10 +5,9 @@
 //! old raw refresh token, which the store never sees.
 
 use super::token::TokenSuccess;
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use base64::Engine;
-use chacha20poly1305::aead::{Aead, AeadCore, KeyInit, OsRng, Payload};
-use chacha20poly1305::{ChaCha20Poly1305, Key, Nonce};
+use crate::domain::seal::{open_with, seal_with};
+use chacha20poly1305::aead::KeyInit;
+use chacha20poly1305::{ChaCha20Poly1305, Key};
 use sha2::{Digest, Sha256};
 
 const CONTEXT: &[u8] = b"sso-bridge refresh-grace v1\0";
@@ -30,33 +29,6 @@ pub fn seal(old_refresh_token: &str, successor: &TokenSuccess) -> Option<String>
 pub fn open(old_refresh_token: &str, sealed: &str) -> Option<TokenSuccess> {
     let plain = open_with(&cipher(old_refresh_token), b"", sealed)?;
     serde_json::from_slice(&plain).ok()
-}
-
-/// Encrypts `plain` with a fresh random nonce, binding `context` (authenticated, not
-/// encrypted): base64url of nonce ‖ ciphertext. Also used for second-factor secrets at rest.
-pub fn seal_with(cipher: &ChaCha20Poly1305, context: &[u8], plain: &[u8]) -> Option<String> {
-    let nonce = ChaCha20Poly1305::generate_nonce(&mut OsRng);
-    let payload = Payload {
-        msg: plain,
-        aad: context,
-    };
-    let mut out = nonce.to_vec();
-    out.extend(cipher.encrypt(&nonce, payload).ok()?);
-    Some(URL_SAFE_NO_PAD.encode(out))
-}
-
-/// Opens what [`seal_with`] sealed under the same key and `context`; `None` if anything differs.
-pub fn open_with(cipher: &ChaCha20Poly1305, context: &[u8], sealed: &str) -> Option<Vec<u8>> {
-    let raw = URL_SAFE_NO_PAD.decode(sealed).ok()?;
-    if raw.len() < 12 {
-        return None;
-    }
-    let (nonce, body) = raw.split_at(12);
-    let payload = Payload {
-        msg: body,
-        aad: context,
-    };
-    cipher.decrypt(Nonce::from_slice(nonce), payload).ok()
 }
 
 #[cfg(test)]

@@ -1,11 +1,10 @@
-//! `/oauth/token`: client authentication, then the grant the `grant_type` names.
+//! `/oauth/token`: the request typed at the edge, client authentication, then its grant.
 
 use super::client_auth::{self, ClientCredentials};
 use super::grants;
-use super::OAuthError;
-use crate::admin;
+use super::{Context, OAuthError};
 use crate::domain::{ClientRecord, SecretToken};
-use crate::state::AppState;
+use crate::events::Event;
 use serde::{Deserialize, Serialize};
 
 /// A token request's parameters, as received (RFC 6749 §4.1.3, §6).
@@ -17,8 +16,63 @@ pub struct TokenParams {
     pub code_verifier: Option<String>,
     pub refresh_token: Option<SecretToken>,
     pub scope: Option<String>,
-    /// The caller's address, for the audit log.
-    pub address: Option<String>,
+}
+
+/// A token request, checked for what its grant type requires.
+pub enum TokenRequest {
+    /// `grant_type=authorization_code` (RFC 6749 §4.1.3, RFC 7636 §4.5).
+    AuthorizationCode {
+        /// The one-time code.
+        code: SecretToken,
+        /// The redirect URI of the authorize request.
+        redirect_uri: String,
+        /// The PKCE verifier, when the authorize request sent a challenge.
+        code_verifier: Option<String>,
+    },
+    /// `grant_type=refresh_token` (RFC 6749 §6).
+    RefreshToken {
+        /// The refresh token.
+        refresh_token: SecretToken,
+        /// A narrower scope, if asked for.
+        scope: Option<String>,
+    },
+}
+
+impl TokenRequest {
+    /// Reads the parameters into the request their `grant_type` names.
+    pub fn parse(params: TokenParams) -> Result<Self, OAuthError> {
+        let required = |value: Option<String>, name: &str| {
+            value
+                .filter(|v| !v.is_empty())
+                .ok_or_else(|| OAuthError::InvalidRequest(format!("{name} is required")))
+        };
+        let secret = |value: Option<SecretToken>, name: &str| {
+            value
+                .filter(|v| !v.expose().is_empty())
+                .ok_or_else(|| OAuthError::InvalidRequest(format!("{name} is required")))
+        };
+        match required(params.grant_type, "grant_type")?.as_str() {
+            "authorization_code" => Ok(Self::AuthorizationCode {
+                code: secret(params.code, "code")?,
+                redirect_uri: required(params.redirect_uri, "redirect_uri")?,
+                code_verifier: params.code_verifier.filter(|v| !v.is_empty()),
+            }),
+            "refresh_token" => Ok(Self::RefreshToken {
+                refresh_token: secret(params.refresh_token, "refresh_token")?,
+                scope: params.scope.filter(|s| !s.trim().is_empty()),
+            }),
+            other => Err(OAuthError::UnsupportedGrantType(format!(
+                "grant_type `{other}` is not supported; use authorization_code or refresh_token"
+            ))),
+        }
+    }
+
+    fn grant_type(&self) -> &'static str {
+        match self {
+            Self::AuthorizationCode { .. } => "authorization_code",
+            Self::RefreshToken { .. } => "refresh_token",
+        }
+    }
 }
 
 /// A successful token response (SPEC 2.2, RFC 6749 §5.1).
@@ -41,61 +95,90 @@ pub struct TokenSuccess {
     pub id_token: Option<String>,
 }
 
-/// Authenticates the client, then runs the grant.
-#[tracing::instrument(skip_all, fields(grant_type = params.grant_type.as_deref().unwrap_or("")))]
-pub async fn exchange(
-    state: &AppState,
-    credentials: ClientCredentials,
-    params: TokenParams,
-) -> Result<TokenSuccess, OAuthError> {
-    let grant_type = params
-        .grant_type
-        .as_deref()
-        .filter(|g| !g.is_empty())
-        .ok_or_else(|| OAuthError::InvalidRequest("grant_type is required".into()))?;
-    if !matches!(grant_type, "authorization_code" | "refresh_token") {
-        return Err(OAuthError::UnsupportedGrantType(format!(
-            "grant_type `{grant_type}` is not supported; use authorization_code or refresh_token"
-        )));
+/// Reports a refused token request, so the app doctor can explain it. Outages are not the
+/// app's mistake and are left out.
+pub async fn refused(
+    cx: &impl Context,
+    client_id: Option<&str>,
+    via_basic: bool,
+    error: &OAuthError,
+) {
+    if error.is_server_side() {
+        return;
     }
+    let event = Event::TokenRefused {
+        client_id: client_id.map(str::to_owned),
+        via_basic,
+        error: error.code(),
+        description: error.description(),
+    };
+    cx.events().publish(event).await;
+}
+
+/// Authenticates the client, then runs the grant. `address` is the caller's, for the audit log.
+#[tracing::instrument(skip_all, fields(grant_type = request.grant_type()))]
+pub async fn exchange(
+    cx: &impl Context,
+    credentials: ClientCredentials,
+    request: TokenRequest,
+    address: Option<String>,
+) -> Result<TokenSuccess, OAuthError> {
     let (raw_id, via_basic) = (credentials.client_id.clone(), credentials.via_basic);
-    let result = match client_auth::authenticate(state, credentials).await {
+    let result = match client_auth::authenticate(cx, credentials).await {
         Ok(client) => {
             tracing::Span::current().record("client_id", client.client_id.as_str());
-            match grant_type {
-                "authorization_code" => {
-                    grants::authorization_code::exchange(state, &client, params).await
+            match request {
+                TokenRequest::AuthorizationCode {
+                    code,
+                    redirect_uri,
+                    code_verifier,
+                } => {
+                    let presented = grants::authorization_code::Presented {
+                        code,
+                        redirect_uri,
+                        code_verifier,
+                    };
+                    grants::authorization_code::exchange(cx, &client, presented, address).await
                 }
-                _ => grants::refresh_token::exchange(state, &client, params).await,
+                TokenRequest::RefreshToken {
+                    refresh_token,
+                    scope,
+                } => {
+                    grants::refresh_token::exchange(cx, &client, refresh_token, scope, address)
+                        .await
+                }
             }
             .map(|success| (client, success))
         }
         Err(e) => Err(e),
     };
     match result {
-        Ok((client, success)) => keep_if_still_allowed(state, &client, success).await,
+        Ok((client, success)) => keep_if_still_allowed(cx, &client, success).await,
         Err(e) => {
-            admin::doctor::token_refused(state, raw_id.as_deref(), via_basic, &e).await;
+            refused(cx, raw_id.as_deref(), via_basic, &e).await;
             Err(e)
         }
     }
 }
 
-/// Hands out freshly issued tokens only if the app was not disabled or deleted meanwhile
-/// (see [`admin::apps::still_allowed`]), and notes when the app was last used.
+/// Hands out freshly issued tokens only if the app was not disabled or deleted meanwhile: the
+/// client record is read again after the tokens were stored, so a disable that raced with
+/// this request revokes them (its `revoke_client` may have run before they were written).
 async fn keep_if_still_allowed(
-    state: &AppState,
+    cx: &impl Context,
     client: &ClientRecord,
     success: TokenSuccess,
 ) -> Result<TokenSuccess, OAuthError> {
-    if !admin::apps::still_allowed(state, &client.client_id).await? {
-        state.store.revoke_client(&client.client_id).await?;
+    let still_allowed = cx
+        .store()
+        .client(&client.client_id)
+        .await?
+        .is_some_and(|c| c.enabled);
+    if !still_allowed {
+        cx.store().revoke_client(&client.client_id).await?;
         return Err(OAuthError::InvalidClient(
             "this application is disabled".into(),
         ));
-    }
-    if let Err(e) = admin::apps::touch(state, &client.client_id).await {
-        tracing::warn!(error = %e, "last-used time of the app not recorded");
     }
     Ok(success)
 }

@@ -1,8 +1,8 @@
 //! `/oauth/userinfo` (SPEC 4.4): the claims of the token's grant, in one store read.
 
+use super::Context;
 use super::OAuthError;
 use crate::domain::{Claims, SecretToken};
-use crate::state::AppState;
 
 /// Why a bearer credential was not accepted (RFC 6750 §3.1).
 pub fn parse_bearer(authorization: Option<&str>) -> Result<SecretToken, OAuthError> {
@@ -33,12 +33,12 @@ pub fn parse_bearer(authorization: Option<&str>) -> Result<SecretToken, OAuthErr
 }
 
 /// The claims released to this access token.
-pub async fn claims(state: &AppState, token: &SecretToken) -> Result<Claims, OAuthError> {
-    let record = state
-        .store
+pub async fn claims(cx: &impl Context, token: &SecretToken) -> Result<Claims, OAuthError> {
+    let record = cx
+        .store()
         .access_token(&token.digest())
         .await?
-        .filter(|r| r.expires_at > state.now())
+        .filter(|r| r.expires_at > cx.now())
         .ok_or_else(|| {
             OAuthError::InvalidToken("the access token is invalid, expired or revoked".into())
         })?;

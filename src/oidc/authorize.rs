@@ -2,7 +2,6 @@
 //! `login_hint`, and what they change in the browser flow.
 
 use crate::clock::UnixTime;
-use crate::oauth::OAuthError;
 use serde::{Deserialize, Serialize};
 
 /// Longest `nonce` or `login_hint` accepted; longer values are refused as malformed.
@@ -23,27 +22,6 @@ pub struct OidcParams {
     pub max_age: Option<u64>,
     /// Username to pre-fill on the sign-in page.
     pub login_hint: Option<String>,
-}
-
-/// Refuses the OpenID Connect parameters this service does not support, with the error code
-/// Core §3.1.2.6 names for each (request objects, dynamic registration).
-pub fn refuse_unsupported(present: impl Fn(&str) -> bool) -> Result<(), OAuthError> {
-    if present("request") {
-        return Err(OAuthError::RequestNotSupported(
-            "request objects are not supported; send the parameters in the query".into(),
-        ));
-    }
-    if present("request_uri") {
-        return Err(OAuthError::RequestUriNotSupported(
-            "request_uri is not supported; send the parameters in the query".into(),
-        ));
-    }
-    if present("registration") {
-        return Err(OAuthError::RegistrationNotSupported(
-            "apps are registered by a superadmin, not in the request".into(),
-        ));
-    }
-    Ok(())
 }
 
 impl OidcParams {

@@ -1,12 +1,11 @@
 //! The id_token (OpenID Connect Core §2, §3.1.3.6): minted beside the access token whenever
 //! `openid` is granted, on code exchange and on refresh; and read back as a logout hint.
 
+use super::keys::KeyError;
 use super::keyset::KeySet;
+use super::Context;
 use crate::clock::UnixTime;
 use crate::domain::Claims;
-use crate::oauth::token::TokenSuccess;
-use crate::oauth::OAuthError;
-use crate::state::AppState;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use jsonwebtoken::Validation;
@@ -53,15 +52,15 @@ pub fn at_hash(access_token: &str) -> String {
     URL_SAFE_NO_PAD.encode(&digest[..16])
 }
 
-/// Signs an id_token for `facts` and puts it into `response`.
-pub async fn attach(
-    state: &AppState,
+/// Signs an id_token for `facts`, issued beside `access_token`.
+pub async fn sign(
+    cx: &impl Context,
     facts: IdTokenFacts<'_>,
-    response: &mut TokenSuccess,
-) -> Result<(), OAuthError> {
-    let keys = state.keys.get(state.store.as_ref(), state.now()).await?;
-    let issuer = state.settings.issuer();
-    let now = state.now();
+    access_token: &str,
+) -> Result<String, KeyError> {
+    let now = cx.now();
+    let keys = cx.keys().get(cx.store(), now).await?;
+    let issuer = cx.issuer();
     let released = facts
         .claims
         .as_map()
@@ -73,21 +72,16 @@ pub async fn attach(
         iss: &issuer,
         sub: facts.claims.sub(),
         aud: facts.client_id,
-        exp: now + state.settings.oidc.id_token_ttl_secs,
+        exp: now + cx.oidc_settings().id_token_ttl_secs,
         iat: now,
         auth_time: facts.auth_time,
         nonce: facts.nonce,
         azp: facts.client_id,
-        at_hash: at_hash(&response.access_token),
+        at_hash: at_hash(access_token),
         amr: facts.amr,
         released,
     };
-    let token = keys.signer().sign(&claims).map_err(|e| {
-        tracing::error!(error = %e, "id_token signing failed");
-        OAuthError::ServerError
-    })?;
-    response.id_token = Some(token);
-    Ok(())
+    keys.signer().sign(&claims).map_err(KeyError::Sign)
 }
 
 /// The claims of an id_token presented back to us (a logout's `id_token_hint`).

@@ -35,6 +35,9 @@ pub enum KeyError {
     /// The store could not be read or written.
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// The signing operation itself failed.
+    #[error("id_token signing failed")]
+    Sign(#[source] SignError),
 }
 
 /// A public key as published at `jwks_uri` (RFC 7517 §4, RFC 7518 §6).

@@ -51,7 +51,7 @@ async fn run(state: &AppState, query: &str, jar: &CookieJar) -> Result<Response,
     let (client, request) = match validate(state.store.as_ref(), query).await {
         Ok(ok) => ok,
         Err(AuthorizeError::Untrusted { title, message }) => {
-            crate::admin::doctor::authorize_refused(state, query, None).await;
+            crate::oauth::authorize::refused(state, query, None).await;
             return Err(PageError::Untrusted {
                 title: title.into(),
                 message,
@@ -63,7 +63,7 @@ async fn run(state: &AppState, query: &str, jar: &CookieJar) -> Result<Response,
             error,
         }) => {
             tracing::info!(error = error.code(), "authorize request refused");
-            crate::admin::doctor::authorize_refused(state, query, Some(&error)).await;
+            crate::oauth::authorize::refused(state, query, Some(&error)).await;
             let issuer = state.settings.issuer();
             let location = error_redirect(&issuer, &redirect_uri, app_state.as_deref(), &error);
             return Ok(redirect(StatusCode::FOUND, &location));

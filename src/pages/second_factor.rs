@@ -6,8 +6,8 @@ use super::consent::client_of;
 use super::errors::PageError;
 use super::respond::{self, html, redirect};
 use super::views::{RecoveryCodesPage, SecondFactorPage};
-use crate::audit::{self, Action, AuditEvent};
 use crate::domain::{ClientRecord, Digest};
+use crate::events::Event;
 use crate::mfa::enrolment::{self, Proof};
 use crate::mfa::limits::{self, Kind};
 use crate::mfa::{self, Due, MfaError};
@@ -270,12 +270,13 @@ async fn verify_run(
         Ok(proof) => proof,
         Err(e @ (MfaError::WrongCode | MfaError::Replayed)) => {
             attempt.failed();
-            let shown = address.map(|a| a.to_string());
-            let event = AuditEvent::new(Action::SecondFactorFailed, Some(&sub))
-                .app(&flow.client.client_id)
-                .from_address(shown.as_deref())
-                .failed(e.to_string());
-            audit::record(state, event).await;
+            let event = Event::SecondFactorRefused {
+                sub: sub.clone(),
+                client_id: Some(flow.client.client_id.clone()),
+                address: address.map(|a| a.to_string()),
+                reason: e.to_string(),
+            };
+            state.events.publish(event).await;
             let message = if matches!(e, MfaError::Replayed) {
                 REPLAYED
             } else {

@@ -4,7 +4,7 @@ use super::errors::PageError;
 use super::respond::{self, html, redirect};
 use super::second_factor::{self, address, LOCKED};
 use super::views::SignInPage;
-use crate::audit::{self, Action, AuditEvent};
+use crate::events::{Event, Place, SignInOutcome};
 use crate::mfa::limits::{self, PasswordCheck};
 use crate::session::{self, pending, FLOW_COOKIE, SESSION_COOKIE};
 use crate::state::AppState;
@@ -107,11 +107,14 @@ async fn run(
         PasswordCheck::Passed(user) => user,
         PasswordCheck::Locked => return again(LOCKED, StatusCode::TOO_MANY_REQUESTS),
         PasswordCheck::Invalid => {
-            let event = AuditEvent::new(Action::SignIn, Some(username))
-                .app(&client.client_id)
-                .from_address(shown.as_deref())
-                .failed("wrong username or password");
-            audit::record(state, event).await;
+            let event = Event::SignIn {
+                place: Place::App,
+                who: username.to_owned(),
+                client_id: Some(client.client_id.clone()),
+                address: shown,
+                outcome: SignInOutcome::Failed("wrong username or password".into()),
+            };
+            state.events.publish(event).await;
             return again(
                 "The username or password is incorrect.",
                 StatusCode::UNAUTHORIZED,
@@ -125,10 +128,14 @@ async fn run(
         .ok_or_else(|| {
             PageError::UnusableAccount(format!("{} has no subject attribute", user.dn))
         })?;
-    let event = AuditEvent::new(Action::SignIn, Some(claims.sub()))
-        .app(&client.client_id)
-        .from_address(shown.as_deref());
-    audit::record(state, event).await;
+    let event = Event::SignIn {
+        place: Place::App,
+        who: claims.sub().to_owned(),
+        client_id: Some(client.client_id.clone()),
+        address: shown,
+        outcome: SignInOutcome::Succeeded,
+    };
+    state.events.publish(event).await;
 
     let session_id = start_session(state, jar, claims.clone()).await?;
 

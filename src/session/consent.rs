@@ -1,7 +1,7 @@
 //! Remembered approvals: per user, app and scopes.
 
+use super::Context;
 use crate::domain::{ClientId, ScopeSet};
-use crate::state::AppState;
 use crate::store::{Namespace, StoreError};
 
 fn key(sub: &str, client: &ClientId) -> String {
@@ -10,13 +10,13 @@ fn key(sub: &str, client: &ClientId) -> String {
 
 /// Whether the user already approved at least `scopes` for the app.
 pub async fn covers(
-    state: &AppState,
+    cx: &impl Context,
     sub: &str,
     client: &ClientId,
     scopes: &ScopeSet,
 ) -> Result<bool, StoreError> {
-    let Some(json) = state
-        .store
+    let Some(json) = cx
+        .store()
         .get(Namespace::Consent, &key(sub, client))
         .await?
     else {
@@ -30,22 +30,22 @@ pub async fn covers(
 /// Remembers an approval, adding to what the user approved before (unless remembering is
 /// switched off).
 pub async fn remember(
-    state: &AppState,
+    cx: &impl Context,
     sub: &str,
     client: &ClientId,
     scopes: &ScopeSet,
 ) -> Result<(), StoreError> {
-    let ttl = state.settings.session.consent_ttl_secs;
+    let ttl = cx.session_settings().consent_ttl_secs;
     if ttl == 0 {
         return Ok(());
     }
     let key = key(sub, client);
     let mut approved = scopes.clone();
-    if let Some(json) = state.store.get(Namespace::Consent, &key).await? {
+    if let Some(json) = cx.store().get(Namespace::Consent, &key).await? {
         if let Ok(before) = serde_json::from_str::<ScopeSet>(&json) {
             approved = approved.union(&before);
         }
     }
     let json = serde_json::to_string(&approved).map_err(|e| StoreError::Corrupt(e.to_string()))?;
-    state.store.put(Namespace::Consent, &key, &json, ttl).await
+    cx.store().put(Namespace::Consent, &key, &json, ttl).await
 }

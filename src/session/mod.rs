@@ -3,12 +3,18 @@
 pub mod consent;
 pub mod pending;
 
-use crate::clock::UnixTime;
+use crate::clock::{HasClock, UnixTime};
+use crate::config::SessionSettings;
 use crate::domain::secret::random_id;
 use crate::domain::{Claims, Digest};
-use crate::state::AppState;
-use crate::store::{Namespace, StoreError};
+use crate::store::{HasStore, Namespace, StoreError};
 use serde::{Deserialize, Serialize};
+
+/// What the session flows need: the store, the clock and the `[session]` settings.
+pub trait Context: HasStore + HasClock + Sync {
+    /// The `[session]` settings.
+    fn session_settings(&self) -> &SessionSettings;
+}
 
 /// Name of the SSO session cookie.
 pub const SESSION_COOKIE: &str = "sso_session";
@@ -31,12 +37,12 @@ pub struct SessionRecord {
 /// Starts a session under a fresh id (never reusing one the browser brought) for a user who
 /// authenticated with the methods `amr` (RFC 8176: `pwd`, `otp`); answers the cookie value.
 pub async fn create(
-    state: &AppState,
+    cx: &impl Context,
     claims: Claims,
     amr: Vec<String>,
 ) -> Result<String, StoreError> {
-    let now = state.now();
-    let ttl = state.settings.session.ttl_secs;
+    let now = cx.now();
+    let ttl = cx.session_settings().ttl_secs;
     let id = random_id(32);
     let record = SessionRecord {
         claims,
@@ -45,8 +51,7 @@ pub async fn create(
         expires_at: now + ttl,
     };
     let json = serde_json::to_string(&record).map_err(|e| StoreError::Corrupt(e.to_string()))?;
-    state
-        .store
+    cx.store()
         .put(Namespace::Session, Digest::of(&id).as_hex(), &json, ttl)
         .await?;
     Ok(id)
@@ -54,14 +59,14 @@ pub async fn create(
 
 /// The live session behind a cookie value, if any.
 pub async fn load(
-    state: &AppState,
+    cx: &impl Context,
     cookie: Option<&str>,
 ) -> Result<Option<SessionRecord>, StoreError> {
     let Some(id) = cookie.filter(|c| !c.is_empty() && c.len() <= 128) else {
         return Ok(None);
     };
-    let Some(json) = state
-        .store
+    let Some(json) = cx
+        .store()
         .get(Namespace::Session, Digest::of(id).as_hex())
         .await?
     else {
@@ -69,13 +74,12 @@ pub async fn load(
     };
     let record: SessionRecord =
         serde_json::from_str(&json).map_err(|e| StoreError::Corrupt(e.to_string()))?;
-    Ok((record.expires_at > state.now()).then_some(record))
+    Ok((record.expires_at > cx.now()).then_some(record))
 }
 
 /// Ends a session.
-pub async fn destroy(state: &AppState, cookie: &str) -> Result<(), StoreError> {
-    state
-        .store
+pub async fn destroy(cx: &impl Context, cookie: &str) -> Result<(), StoreError> {
+    cx.store()
         .delete(Namespace::Session, Digest::of(cookie).as_hex())
         .await
 }
@@ -84,21 +88,20 @@ pub async fn destroy(state: &AppState, cookie: &str) -> Result<(), StoreError> {
 /// cookie value stops working, so an id seen before the second factor is never promoted.
 /// Answers the new cookie value.
 pub async fn add_method(
-    state: &AppState,
+    cx: &impl Context,
     cookie: &str,
     mut record: SessionRecord,
     method: &str,
 ) -> Result<String, StoreError> {
-    let ttl = record.expires_at.saturating_sub(state.now()).max(1);
+    let ttl = record.expires_at.saturating_sub(cx.now()).max(1);
     if !record.amr.iter().any(|m| m == method) {
         record.amr.push(method.to_owned());
     }
     let id = random_id(32);
     let json = serde_json::to_string(&record).map_err(|e| StoreError::Corrupt(e.to_string()))?;
-    state
-        .store
+    cx.store()
         .put(Namespace::Session, Digest::of(&id).as_hex(), &json, ttl)
         .await?;
-    destroy(state, cookie).await?;
+    destroy(cx, cookie).await?;
     Ok(id)
 }

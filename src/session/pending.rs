@@ -8,8 +8,8 @@ use crate::clock::UnixTime;
 use crate::domain::secret::random_id;
 use crate::domain::Digest;
 use crate::oauth::authorize::AuthorizationRequest;
+use crate::session::Context;
 use crate::session::SessionRecord;
-use crate::state::AppState;
 use crate::store::{Namespace, StoreError};
 use serde::{Deserialize, Serialize};
 use subtle::ConstantTimeEq;
@@ -57,7 +57,7 @@ pub enum PendingError {
 /// Stores a request for `flow_cookie`'s browser; answers the request id and its CSRF token.
 /// `session_cookie` is the browser's SSO session, which `prompt=login` rules out.
 pub async fn start(
-    state: &AppState,
+    cx: &impl Context,
     request: AuthorizationRequest,
     flow_cookie: &str,
     session_cookie: Option<&str>,
@@ -73,13 +73,12 @@ pub async fn start(
         replaced_session,
     };
     let json = serde_json::to_string(&pending).map_err(|e| StoreError::Corrupt(e.to_string()))?;
-    state
-        .store
+    cx.store()
         .put(
             Namespace::AuthRequest,
             &id,
             &json,
-            state.settings.session.request_ttl_secs,
+            cx.session_settings().request_ttl_secs,
         )
         .await?;
     Ok((id, pending))
@@ -87,14 +86,12 @@ pub async fn start(
 
 /// Reads the request a form refers to, checking its CSRF token and browser binding.
 pub async fn resume(
-    state: &AppState,
+    cx: &impl Context,
     request_id: &str,
     csrf_token: Option<&str>,
     flow_cookie: Option<&str>,
 ) -> Result<PendingRequest, PendingError> {
-    let pending = load(state, request_id)
-        .await?
-        .ok_or(PendingError::Expired)?;
+    let pending = load(cx, request_id).await?.ok_or(PendingError::Expired)?;
     let csrf_ok: bool = csrf_token
         .map(|t| t.as_bytes().ct_eq(pending.csrf_token.as_bytes()).into())
         .unwrap_or(false);
@@ -107,13 +104,13 @@ pub async fn resume(
 
 /// Reads a pending request without checks (for showing a page to its own browser).
 pub async fn load(
-    state: &AppState,
+    cx: &impl Context,
     request_id: &str,
 ) -> Result<Option<PendingRequest>, StoreError> {
     if request_id.is_empty() || request_id.len() > 64 {
         return Ok(None);
     }
-    match state.store.get(Namespace::AuthRequest, request_id).await? {
+    match cx.store().get(Namespace::AuthRequest, request_id).await? {
         None => Ok(None),
         Some(json) => serde_json::from_str(&json)
             .map(Some)
@@ -122,9 +119,9 @@ pub async fn load(
 }
 
 /// Ends a pending request (once a code or an error has been sent); at most one caller wins.
-pub async fn finish(state: &AppState, request_id: &str) -> Result<bool, StoreError> {
-    Ok(state
-        .store
+pub async fn finish(cx: &impl Context, request_id: &str) -> Result<bool, StoreError> {
+    Ok(cx
+        .store()
         .take(Namespace::AuthRequest, request_id)
         .await?
         .is_some())

@@ -74,6 +74,33 @@ impl Namespace {
     }
 }
 
+/// A context that reaches the store: what a flow's context declares when it needs one.
+pub trait HasStore {
+    /// The store.
+    fn store(&self) -> &dyn Store;
+}
+
+/// The store and the clock together: the whole context of a listener that keeps what it hears.
+#[derive(Clone)]
+pub struct WithClock {
+    /// The store.
+    pub store: std::sync::Arc<dyn Store>,
+    /// The clock.
+    pub clock: std::sync::Arc<dyn crate::clock::Clock>,
+}
+
+impl HasStore for WithClock {
+    fn store(&self) -> &dyn Store {
+        self.store.as_ref()
+    }
+}
+
+impl crate::clock::HasClock for WithClock {
+    fn clock(&self) -> &dyn crate::clock::Clock {
+        self.clock.as_ref()
+    }
+}
+
 /// What sso-bridge keeps between requests.
 ///
 /// TTLs are in seconds and always greater than zero. `now` arguments are Unix seconds from the

@@ -4,8 +4,8 @@
 use crate::support::ports::free_port;
 use crate::support::slapd::Slapd;
 use secrecy::SecretString;
+use sso_bridge::config::ClaimMapping;
 use sso_bridge::config::DirectorySettings;
-use sso_bridge::directory::claims::ClaimMapping;
 use sso_bridge::directory::ldap::LdapDirectory;
 use sso_bridge::directory::{Directory, DirectoryError, DirectoryUser};
 use std::sync::Arc;

@@ -3,7 +3,7 @@
 
 use crate::helpers::*;
 use reqwest::{Client, StatusCode};
-use sso_bridge::admin::apps::{self, NewApp};
+use sso_bridge::apps::{self, NewApp};
 use totp_rs::{Algorithm, Secret, TOTP};
 
 pub const CB: &str = "https://app.example.com/callback";
@@ -22,7 +22,7 @@ pub async fn register_direct(app: &TestApp) -> Registered {
         require_pkce: false,
         post_logout_redirect_uris: Vec::new(),
     };
-    let (record, secret) = apps::create(
+    let (record, secret) = apps::manage::create(
         &app.state,
         apps::Actor {
             sub: "ada",

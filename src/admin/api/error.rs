@@ -1,7 +1,7 @@
 //! Error responses of the admin API: the one place admin failures become HTTP.
 
-use crate::admin::apps::AppError;
 use crate::admin::guard::GuardError;
+use crate::apps::AppError;
 use crate::oauth::error::ErrorBody;
 use crate::store::StoreError;
 use poem_openapi::payload::Json;

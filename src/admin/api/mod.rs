@@ -10,9 +10,8 @@ pub(crate) use error::body;
 pub use error::AdminError;
 pub use types::*;
 
-use super::apps::{self, Actor, Changes, NewApp};
-use super::doctor;
 use super::guard::{self, AdminSession};
+use crate::apps::{self, doctor, Actor, Changes, NewApp};
 use crate::audit::{self, AuditFilter};
 use crate::state::AppState;
 use poem::web::Data;
@@ -79,7 +78,7 @@ pub(crate) async fn admin(req: &Request, state: &AppState) -> Result<Caller, Adm
         .and_then(|v| v.to_str().ok());
     Ok(Caller {
         session: guard::check(state, header).await?,
-        address: audit::address_of(req),
+        address: crate::web::address::client_address(req),
     })
 }
 
@@ -123,7 +122,7 @@ impl AdminApi {
         Data(state): Data<&AppState>,
     ) -> Result<Json<AppList>, AdminError> {
         admin(req, state).await?;
-        let apps = apps::list(state).await?;
+        let apps = apps::manage::list(state).await?;
         Ok(Json(AppList {
             apps: apps.iter().map(App::from).collect(),
         }))
@@ -148,7 +147,7 @@ impl AdminApi {
             require_pkce: body.0.require_pkce,
             post_logout_redirect_uris: body.0.post_logout_redirect_uris,
         };
-        let (record, secret) = apps::create(state, caller.actor(), new).await?;
+        let (record, secret) = apps::manage::create(state, caller.actor(), new).await?;
         let secret = secret.map(|s| s.expose().to_owned());
         Ok(CreateResponse::Created(Json(AppWithSecret::new(
             &record, secret,
@@ -164,7 +163,7 @@ impl AdminApi {
         client_id: Path<String>,
     ) -> Result<Json<App>, AdminError> {
         admin(req, state).await?;
-        let app = apps::find(state, &client_id.0).await?;
+        let app = apps::manage::find(state, &client_id.0).await?;
         Ok(Json(App::from(&app)))
     }
 
@@ -191,7 +190,7 @@ impl AdminApi {
             require_pkce: body.0.require_pkce,
             post_logout_redirect_uris: body.0.post_logout_redirect_uris,
         };
-        let app = apps::update(state, caller.actor(), &client_id.0, changes).await?;
+        let app = apps::manage::update(state, caller.actor(), &client_id.0, changes).await?;
         Ok(Json(App::from(&app)))
     }
 
@@ -210,7 +209,8 @@ impl AdminApi {
         client_id: Path<String>,
     ) -> Result<Json<AppWithSecret>, AdminError> {
         let caller = admin(req, state).await?;
-        let (app, secret) = apps::rotate_secret(state, caller.actor(), &client_id.0).await?;
+        let (app, secret) =
+            apps::manage::rotate_secret(state, caller.actor(), &client_id.0).await?;
         Ok(Json(AppWithSecret::new(
             &app,
             Some(secret.expose().to_owned()),
@@ -233,7 +233,7 @@ impl AdminApi {
         client_id: Path<String>,
     ) -> Result<Json<App>, AdminError> {
         let caller = admin(req, state).await?;
-        let app = apps::set_enabled(state, caller.actor(), &client_id.0, false).await?;
+        let app = apps::manage::set_enabled(state, caller.actor(), &client_id.0, false).await?;
         Ok(Json(App::from(&app)))
     }
 
@@ -250,7 +250,7 @@ impl AdminApi {
         client_id: Path<String>,
     ) -> Result<Json<App>, AdminError> {
         let caller = admin(req, state).await?;
-        let app = apps::set_enabled(state, caller.actor(), &client_id.0, true).await?;
+        let app = apps::manage::set_enabled(state, caller.actor(), &client_id.0, true).await?;
         Ok(Json(App::from(&app)))
     }
 
@@ -269,7 +269,7 @@ impl AdminApi {
         client_id: Path<String>,
     ) -> Result<DeleteResponse, AdminError> {
         let caller = admin(req, state).await?;
-        apps::delete(state, caller.actor(), &client_id.0).await?;
+        apps::manage::delete(state, caller.actor(), &client_id.0).await?;
         Ok(DeleteResponse::Deleted)
     }
 
@@ -289,7 +289,7 @@ impl AdminApi {
         client_id: Path<String>,
     ) -> Result<Json<FailureList>, AdminError> {
         admin(req, state).await?;
-        let app = apps::find(state, &client_id.0).await?;
+        let app = apps::manage::find(state, &client_id.0).await?;
         let failures = doctor::recent(state, &app.client_id).await?;
         Ok(Json(FailureList {
             failures: failures.into_iter().map(Failure::from).collect(),

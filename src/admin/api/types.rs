@@ -172,6 +172,17 @@ pub struct Failure {
     pub fix: Option<String>,
 }
 
+impl From<crate::apps::doctor::DoctorEntry> for Failure {
+    fn from(e: crate::apps::doctor::DoctorEntry) -> Self {
+        Failure {
+            at: e.at,
+            endpoint: e.endpoint,
+            problem: e.problem,
+            fix: e.fix,
+        }
+    }
+}
+
 /// An app's recent failed requests, newest first.
 #[derive(Object)]
 pub struct FailureList {

@@ -4,7 +4,7 @@
 use super::apps::{as_admin, not_found, see_other};
 use super::page;
 use super::views::{AppRow, DeleteView, SecretView};
-use crate::admin::apps;
+use crate::apps;
 use crate::state::AppState;
 use poem::http::StatusCode;
 use poem::web::cookie::CookieJar;
@@ -34,7 +34,7 @@ pub async fn rotate(
 ) -> Response {
     as_admin(state, req, jar, |ctx| async move {
         ctx.check(token(form).as_deref())?;
-        let (app, secret) = apps::rotate_secret(state, ctx.actor(), &id)
+        let (app, secret) = apps::manage::rotate_secret(state, ctx.actor(), &id)
             .await
             .map_err(not_found)?;
         let view = SecretView {
@@ -58,7 +58,7 @@ async fn set_enabled(
 ) -> Response {
     as_admin(state, req, jar, |ctx| async move {
         ctx.check(token(form).as_deref())?;
-        apps::set_enabled(state, ctx.actor(), &id, enabled)
+        apps::manage::set_enabled(state, ctx.actor(), &id, enabled)
             .await
             .map_err(not_found)?;
         let done = if enabled { "enabled" } else { "disabled" };
@@ -100,7 +100,7 @@ pub async fn confirm_delete(
     Path(id): Path<String>,
 ) -> Response {
     as_admin(state, req, jar, |ctx| async move {
-        let app = apps::find(state, &id).await.map_err(not_found)?;
+        let app = apps::manage::find(state, &id).await.map_err(not_found)?;
         let view = DeleteView {
             nav: ctx.nav("apps"),
             app: AppRow::new(&app, None),
@@ -121,7 +121,7 @@ pub async fn delete(
 ) -> Response {
     as_admin(state, req, jar, |ctx| async move {
         ctx.check(token(form).as_deref())?;
-        apps::delete(state, ctx.actor(), &id)
+        apps::manage::delete(state, ctx.actor(), &id)
             .await
             .map_err(not_found)?;
         see_other("/admin/apps?done=deleted")

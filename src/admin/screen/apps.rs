@@ -3,8 +3,7 @@
 use super::session::Ctx;
 use super::views::{AppFormView, AppRow, AppView, AppsView, FailureRow, SecretView};
 use super::{page, respond, signed_in};
-use crate::admin::apps::{self, AppError, Changes, NewApp};
-use crate::admin::doctor;
+use crate::apps::{self, doctor, AppError, Changes, NewApp};
 use crate::domain::{ClientRecord, RedirectUri};
 use crate::pages::errors::PageError;
 use crate::pages::respond::redirect;
@@ -84,7 +83,7 @@ pub async fn list(
     Query(query): Query<ListQuery>,
 ) -> Response {
     as_admin(state, req, jar, |ctx| async move {
-        let all = apps::list(state).await?;
+        let all = apps::manage::list(state).await?;
         let needle = query.q.trim().to_lowercase();
         let mut rows = Vec::new();
         for app in all.iter().filter(|a| {
@@ -94,7 +93,7 @@ pub async fn list(
         }) {
             rows.push(AppRow::new(
                 app,
-                apps::last_used(state, &app.client_id).await?,
+                apps::last_used::last_used(state, &app.client_id).await?,
             ));
         }
         let view = AppsView {
@@ -179,7 +178,7 @@ pub async fn create(
             require_pkce: form.require_pkce.is_some(),
             post_logout_redirect_uris: lines(&form.post_logout_uris),
         };
-        match apps::create(state, ctx.actor(), new).await {
+        match apps::manage::create(state, ctx.actor(), new).await {
             Ok((app, secret)) => {
                 let view = SecretView {
                     nav: ctx.nav("apps"),
@@ -221,7 +220,7 @@ async fn app_view(
     errors: Vec<String>,
 ) -> Result<AppView, PageError> {
     let failures = doctor::recent(state, &app.client_id).await?;
-    let last_used = apps::last_used(state, &app.client_id).await?;
+    let last_used = apps::last_used::last_used(state, &app.client_id).await?;
     Ok(AppView {
         nav: ctx.nav("apps"),
         app: AppRow::new(app, last_used),
@@ -250,7 +249,7 @@ pub async fn show(
     Query(query): Query<ShowQuery>,
 ) -> Response {
     as_admin(state, req, jar, |ctx| async move {
-        let app = apps::find(state, &id).await.map_err(not_found)?;
+        let app = apps::manage::find(state, &id).await.map_err(not_found)?;
         let view = app_view(state, &ctx, &app, notice(query.done.as_deref()), Vec::new()).await?;
         page(state, StatusCode::OK, &view)
     })
@@ -284,14 +283,14 @@ pub async fn edit(
     as_admin(state, req, jar, |ctx| async move {
         let Form(form) = form.map_err(|e| PageError::unreadable("form", e))?;
         ctx.check(form.csrf_token.as_deref())?;
-        let before = apps::find(state, &id).await.map_err(not_found)?;
+        let before = apps::manage::find(state, &id).await.map_err(not_found)?;
         let changes = Changes {
             name: Some(form.name),
             redirect_uris: Some(lines(&form.redirect_uris)),
             require_pkce: Some(form.require_pkce.is_some()),
             post_logout_redirect_uris: Some(lines(&form.post_logout_uris)),
         };
-        match apps::update(state, ctx.actor(), &id, changes).await {
+        match apps::manage::update(state, ctx.actor(), &id, changes).await {
             Ok(after) if after == before => see_other(&format!("/admin/apps/{id}?done=unchanged")),
             Ok(_) => see_other(&format!("/admin/apps/{id}?done=updated")),
             Err(AppError::Store(e)) => Err(e.into()),

@@ -17,7 +17,6 @@ pub mod views;
 #[cfg(test)]
 mod tests;
 
-use crate::audit;
 use crate::pages::errors::PageError;
 use crate::pages::respond::{html, redirect};
 use crate::state::AppState;
@@ -75,7 +74,7 @@ fn home() -> Response {
 /// The superadmin of this request, or the response that stands in for the page: the sign-in
 /// form (not signed in, or idle too long) or the 403 page (not a superadmin).
 async fn signed_in(state: &AppState, req: &Request, jar: &CookieJar) -> Result<Ctx, Response> {
-    match session::gate(state, jar, audit::address_of(req)).await {
+    match session::gate(state, jar, crate::web::address::client_address(req)).await {
         Ok(Gate::Allowed(ctx)) => Ok(ctx),
         Ok(Gate::SignIn) => Err(redirect(StatusCode::SEE_OTHER, "/admin/login")),
         Ok(Gate::Refused) => Err(PageError::AdminForbidden.into_response(state)),

@@ -3,8 +3,8 @@
 //! `admin.session_idle_secs` without a request and holds the CSRF token of the screen's forms.
 
 use super::views::Nav;
-use crate::admin::apps::Actor;
 use crate::admin::guard;
+use crate::apps::Actor;
 use crate::domain::secret::random_id;
 use crate::domain::{Claims, Digest};
 use crate::pages::errors::PageError;

@@ -1,6 +1,6 @@
 //! One `Serialize` struct per admin screen template, and the few formatting rules they share.
 
-use crate::admin::doctor::DoctorEntry;
+use crate::apps::doctor::DoctorEntry;
 use crate::audit::AuditRecord;
 use crate::domain::ClientRecord;
 use serde::Serialize;

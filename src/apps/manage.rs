@@ -7,13 +7,13 @@
 //! Disabling and deleting revoke every code and token of the app at once: userinfo then stays
 //! a single store read (it never has to look at the app's record). The token endpoint reads the
 //! app again after issuing, so a token request racing a disable cannot leave a live token
-//! behind: see [`still_allowed`].
+//! behind.
 
+use super::Context;
 use crate::audit::{self, Action, AuditEvent};
 use crate::domain::redirect_uri::RedirectUriError;
 use crate::domain::{ClientId, ClientRecord, RedirectUri, SecretToken};
-use crate::state::AppState;
-use crate::store::{Namespace, StoreError};
+use crate::store::StoreError;
 
 /// What a superadmin asks for when registering an app.
 #[derive(Debug, Clone)]
@@ -117,7 +117,7 @@ pub fn valid_uris(raw: &[String]) -> Result<Vec<RedirectUri>, AppError> {
 
 /// Registers an app; answers its record and, for a confidential app, the secret (shown once).
 pub async fn create(
-    state: &AppState,
+    cx: &impl Context,
     by: Actor<'_>,
     new: NewApp,
 ) -> Result<(ClientRecord, Option<SecretToken>), AppError> {
@@ -133,13 +133,13 @@ pub async fn create(
         require_pkce: new.public || new.require_pkce,
         enabled: true,
         created_by: by.sub.to_owned(),
-        created_at: state.now(),
+        created_at: cx.now(),
         post_logout_redirect_uris,
     };
-    state.store.put_client(&record).await?;
+    cx.store().put_client(&record).await?;
     let kind = if new.public { "public" } else { "confidential" };
     audit(
-        state,
+        cx,
         by,
         Action::AppCreated,
         &record,
@@ -150,27 +150,27 @@ pub async fn create(
 }
 
 /// Every app, by name.
-pub async fn list(state: &AppState) -> Result<Vec<ClientRecord>, StoreError> {
-    let mut apps = state.store.clients().await?;
+pub async fn list(cx: &impl Context) -> Result<Vec<ClientRecord>, StoreError> {
+    let mut apps = cx.store().clients().await?;
     apps.sort_by_key(|a| a.name.to_lowercase());
     Ok(apps)
 }
 
 /// One app, by the client id as typed.
-pub async fn find(state: &AppState, raw_id: &str) -> Result<ClientRecord, AppError> {
+pub async fn find(cx: &impl Context, raw_id: &str) -> Result<ClientRecord, AppError> {
     let not_found = || AppError::NotFound(raw_id.to_owned());
     let id = ClientId::parse(raw_id).ok_or_else(not_found)?;
-    state.store.client(&id).await?.ok_or_else(not_found)
+    cx.store().client(&id).await?.ok_or_else(not_found)
 }
 
 /// Edits an app's name, redirect URIs, post-logout redirect URIs or PKCE rule.
 pub async fn update(
-    state: &AppState,
+    cx: &impl Context,
     by: Actor<'_>,
     raw_id: &str,
     changes: Changes,
 ) -> Result<ClientRecord, AppError> {
-    let mut app = find(state, raw_id).await?;
+    let mut app = find(cx, raw_id).await?;
     let mut what = Vec::new();
     if let Some(name) = changes.name {
         let name = valid_name(&name)?;
@@ -206,27 +206,27 @@ pub async fn update(
         }
     }
     if !what.is_empty() {
-        state.store.put_client(&app).await?;
-        audit(state, by, Action::AppUpdated, &app, what.join("; ")).await;
+        cx.store().put_client(&app).await?;
+        audit(cx, by, Action::AppUpdated, &app, what.join("; ")).await;
     }
     Ok(app)
 }
 
 /// Gives a confidential app a new secret; the old one stops working at once.
 pub async fn rotate_secret(
-    state: &AppState,
+    cx: &impl Context,
     by: Actor<'_>,
     raw_id: &str,
 ) -> Result<(ClientRecord, SecretToken), AppError> {
-    let mut app = find(state, raw_id).await?;
+    let mut app = find(cx, raw_id).await?;
     if app.is_public() {
         return Err(AppError::PublicApp);
     }
     let secret = SecretToken::generate();
     app.secret_digest = Some(secret.digest());
-    state.store.put_client(&app).await?;
+    cx.store().put_client(&app).await?;
     audit(
-        state,
+        cx,
         by,
         Action::SecretRotated,
         &app,
@@ -238,21 +238,22 @@ pub async fn rotate_secret(
 
 /// Disables or enables an app. Disabling revokes every code and token it holds.
 pub async fn set_enabled(
-    state: &AppState,
+    cx: &impl Context,
     by: Actor<'_>,
     raw_id: &str,
     enabled: bool,
 ) -> Result<ClientRecord, AppError> {
-    let mut app = find(state, raw_id).await?;
+    let mut app = find(cx, raw_id).await?;
     if app.enabled == enabled {
         return Ok(app);
     }
     app.enabled = enabled;
-    // Flag first, revoke second: see `still_allowed`.
-    state.store.put_client(&app).await?;
+    // Flag first, revoke second: a token request that raced this reads the flag again after
+    // storing its tokens, and revokes them itself if it missed the revocation.
+    cx.store().put_client(&app).await?;
     if enabled {
         audit(
-            state,
+            cx,
             by,
             Action::AppEnabled,
             &app,
@@ -260,9 +261,9 @@ pub async fn set_enabled(
         )
         .await;
     } else {
-        state.store.revoke_client(&app.client_id).await?;
+        cx.store().revoke_client(&app.client_id).await?;
         audit(
-            state,
+            cx,
             by,
             Action::AppDisabled,
             &app,
@@ -275,15 +276,15 @@ pub async fn set_enabled(
 
 /// Deletes an app and revokes every code and token it holds.
 pub async fn delete(
-    state: &AppState,
+    cx: &impl Context,
     by: Actor<'_>,
     raw_id: &str,
 ) -> Result<ClientRecord, AppError> {
-    let app = find(state, raw_id).await?;
-    state.store.delete_client(&app.client_id).await?;
-    state.store.revoke_client(&app.client_id).await?;
+    let app = find(cx, raw_id).await?;
+    cx.store().delete_client(&app.client_id).await?;
+    cx.store().revoke_client(&app.client_id).await?;
     audit(
-        state,
+        cx,
         by,
         Action::AppDeleted,
         &app,
@@ -296,35 +297,8 @@ pub async fn delete(
     Ok(app)
 }
 
-/// Whether an app that was just issued tokens may keep them: still registered and enabled.
-///
-/// Disabling writes the flag and then revokes the app's index; issuing indexes the grant
-/// atomically and then calls this. Either this read sees the flag, or the grant was indexed
-/// before the flag was written and the revocation that follows it deletes the grant.
-pub async fn still_allowed(state: &AppState, id: &ClientId) -> Result<bool, StoreError> {
-    Ok(state.store.client(id).await?.is_some_and(|c| c.enabled))
-}
-
-/// Notes that an app just obtained tokens (the "last used" column).
-pub async fn touch(state: &AppState, id: &ClientId) -> Result<(), StoreError> {
-    let now = state.now().to_string();
-    state
-        .store
-        .put(Namespace::AppLastUsed, id.as_str(), &now, LAST_USED_TTL)
-        .await
-}
-
-/// When an app last obtained tokens, if within the last [`LAST_USED_TTL`] seconds.
-pub async fn last_used(state: &AppState, id: &ClientId) -> Result<Option<u64>, StoreError> {
-    let raw = state.store.get(Namespace::AppLastUsed, id.as_str()).await?;
-    Ok(raw.and_then(|t| t.parse().ok()))
-}
-
-/// How long "last used" is remembered (a year and a bit).
-const LAST_USED_TTL: u64 = 400 * 86_400;
-
 async fn audit(
-    state: &AppState,
+    cx: &impl Context,
     by: Actor<'_>,
     action: Action,
     app: &ClientRecord,
@@ -334,5 +308,5 @@ async fn audit(
         .app(&app.client_id)
         .from_address(by.address)
         .detail(detail);
-    audit::record(state, event).await;
+    audit::record(cx, event).await;
 }

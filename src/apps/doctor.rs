@@ -1,14 +1,16 @@
 //! The app doctor: each app's recent failed requests, in plain words, on its admin page.
 //!
-//! The authorize page and the token endpoint report what they refused; this module turns the
-//! refusal into a problem and a fix an app developer understands ("the redirect_uri has a
-//! trailing slash the registered one lacks") and keeps the last [`KEEP`] per app for [`TTL`]
-//! seconds. Nothing secret is kept: no code, token, secret or verifier, only what was wrong.
+//! The authorize page and the token endpoint publish what they refused; [`Doctor`] hears it,
+//! turns the refusal into a problem and a fix an app developer understands ("the redirect_uri
+//! has a trailing slash the registered one lacks") and keeps the last [`KEEP`] per app for
+//! [`TTL`] seconds. Nothing secret is kept: no code, token, secret or verifier, only what was
+//! wrong.
 
+use crate::clock::HasClock;
 use crate::domain::{ClientId, ClientRecord};
-use crate::oauth::OAuthError;
-use crate::state::AppState;
-use crate::store::StoreError;
+use crate::events::{Event, Listener};
+use crate::store::{HasStore, StoreError, WithClock};
+use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
 
 /// How many failures are kept per app.
@@ -29,35 +31,61 @@ pub struct DoctorEntry {
     pub fix: Option<String>,
 }
 
-impl From<DoctorEntry> for super::api::Failure {
-    fn from(e: DoctorEntry) -> Self {
-        super::api::Failure {
-            at: e.at,
-            endpoint: e.endpoint,
-            problem: e.problem,
-            fix: e.fix,
-        }
-    }
-}
-
 /// An app's recent failures, newest first; unreadable entries are skipped.
-pub async fn recent(state: &AppState, id: &ClientId) -> Result<Vec<DoctorEntry>, StoreError> {
-    let raw = state.store.failures(id).await?;
+pub async fn recent(cx: &impl HasStore, id: &ClientId) -> Result<Vec<DoctorEntry>, StoreError> {
+    let raw = cx.store().failures(id).await?;
     Ok(raw
         .iter()
         .filter_map(|j| serde_json::from_str(j).ok())
         .collect())
 }
 
-async fn note(
-    state: &AppState,
-    id: &ClientId,
-    endpoint: &str,
-    problem: String,
-    fix: Option<String>,
-) {
+/// Explains the refusals the flows publish.
+pub struct Doctor(pub WithClock);
+
+#[async_trait]
+impl Listener for Doctor {
+    async fn on(&self, event: &Event) {
+        match event {
+            Event::TokenRefused {
+                client_id,
+                via_basic,
+                error,
+                description,
+            } => {
+                token_refused(
+                    &self.0,
+                    client_id.as_deref(),
+                    *via_basic,
+                    error,
+                    description,
+                )
+                .await
+            }
+            Event::AuthorizeRefused {
+                client_id,
+                redirect_uri,
+                error,
+            } => {
+                let error = error
+                    .as_ref()
+                    .map(|(code, description)| (*code, description.as_str()));
+                authorize_refused(
+                    &self.0,
+                    client_id.as_deref(),
+                    redirect_uri.as_deref(),
+                    error,
+                )
+                .await
+            }
+            _ => {}
+        }
+    }
+}
+
+async fn note(cx: &WithClock, id: &ClientId, endpoint: &str, problem: String, fix: Option<String>) {
     let entry = DoctorEntry {
-        at: state.now(),
+        at: cx.now(),
         endpoint: endpoint.to_owned(),
         problem,
         fix,
@@ -65,66 +93,60 @@ async fn note(
     let Ok(json) = serde_json::to_string(&entry) else {
         return;
     };
-    if let Err(e) = state.store.push_failure(id, &json, KEEP, TTL).await {
+    if let Err(e) = cx.store().push_failure(id, &json, KEEP, TTL).await {
         tracing::warn!(error = %e, client_id = %id, "app doctor: failure not recorded");
     }
 }
 
 /// The registered app named by a raw client id, if any.
-async fn registered(state: &AppState, raw_id: Option<&str>) -> Option<ClientRecord> {
+async fn registered(cx: &WithClock, raw_id: Option<&str>) -> Option<ClientRecord> {
     let id = ClientId::parse(raw_id?)?;
-    state.store.client(&id).await.ok().flatten()
+    cx.store().client(&id).await.ok().flatten()
 }
 
 /// Notes a refused authorize request of a registered app: an unregistered redirect URI (and
 /// where it differs from the closest registered one), or the error sent back to the app.
-pub async fn authorize_refused(state: &AppState, raw_query: &str, error: Option<&OAuthError>) {
-    let param = |name: &str| {
-        url::form_urlencoded::parse(raw_query.as_bytes())
-            .find(|(k, _)| k == name)
-            .map(|(_, v)| v.into_owned())
-    };
-    let Some(app) = registered(state, param("client_id").as_deref()).await else {
+async fn authorize_refused(
+    cx: &WithClock,
+    client_id: Option<&str>,
+    redirect_uri: Option<&str>,
+    error: Option<(&str, &str)>,
+) {
+    let Some(app) = registered(cx, client_id).await else {
         return;
     };
-    let attempted = param("redirect_uri").unwrap_or_default();
-    let (problem, fix) = if !app.allows_redirect(&attempted) {
-        let closest = closest(&app, &attempted);
+    let attempted = redirect_uri.unwrap_or_default();
+    let (problem, fix) = if !app.allows_redirect(attempted) {
+        let closest = closest(&app, attempted);
         (
             format!("redirect_uri `{attempted}` is not registered for this app"),
             Some(match closest {
                 Some(reg) => format!(
                     "{}. Send exactly `{reg}`, or register the new URI.",
-                    difference(&attempted, reg)
+                    difference(attempted, reg)
                 ),
                 None => "Register the callback URL the app sends.".to_owned(),
             }),
         )
-    } else if let Some(error) = error {
-        (
-            format!("{}: {}", error.code(), error.description()),
-            hint(&error.description()),
-        )
+    } else if let Some((code, description)) = error {
+        (format!("{code}: {description}"), hint(description))
     } else {
         return;
     };
-    note(state, &app.client_id, "authorize", problem, fix).await;
+    note(cx, &app.client_id, "authorize", problem, fix).await;
 }
 
 /// Notes a refused token request of a registered app. `via_basic` tells how the secret came.
-pub async fn token_refused(
-    state: &AppState,
+async fn token_refused(
+    cx: &WithClock,
     raw_client_id: Option<&str>,
     via_basic: bool,
-    error: &OAuthError,
+    code: &str,
+    description: &str,
 ) {
-    if error.status() >= 500 {
-        return;
-    }
-    let Some(app) = registered(state, raw_client_id).await else {
+    let Some(app) = registered(cx, raw_client_id).await else {
         return;
     };
-    let description = error.description();
     let problem = if description == "client authentication failed" {
         let method = if via_basic {
             "in the Authorization: Basic header"
@@ -133,10 +155,10 @@ pub async fn token_refused(
         };
         format!("wrong client secret (sent {method})")
     } else {
-        format!("{}: {description}", error.code())
+        format!("{code}: {description}")
     };
-    let fix = hint(&description);
-    note(state, &app.client_id, "token", problem, fix).await;
+    let fix = hint(description);
+    note(cx, &app.client_id, "token", problem, fix).await;
 }
 
 /// What to change, for the refusals an app developer most often meets.

@@ -1,0 +1,156 @@
+//! The audit log as a listener: sign-in and token outcomes published by the flows, written as
+//! audit events.
+
+use super::{record, Action, AuditEvent, Context};
+use crate::clock::{Clock, HasClock};
+use crate::config::AuditSettings;
+use crate::events::{Event, Grant, Listener, Place, Revocation, SignInOutcome};
+use crate::store::{HasStore, Store, WithClock};
+use async_trait::async_trait;
+
+/// Writes what the flows report to the audit log.
+pub struct AuditTrail {
+    base: WithClock,
+    settings: AuditSettings,
+}
+
+impl AuditTrail {
+    /// An audit trail kept in the store.
+    pub fn new(base: WithClock, settings: AuditSettings) -> Self {
+        Self { base, settings }
+    }
+}
+
+impl HasStore for AuditTrail {
+    fn store(&self) -> &dyn Store {
+        self.base.store()
+    }
+}
+
+impl HasClock for AuditTrail {
+    fn clock(&self) -> &dyn Clock {
+        self.base.clock()
+    }
+}
+
+impl Context for AuditTrail {
+    fn audit_settings(&self) -> &AuditSettings {
+        &self.settings
+    }
+}
+
+#[async_trait]
+impl Listener for AuditTrail {
+    async fn on(&self, event: &Event) {
+        if let Some(entry) = entry_for(event) {
+            record(self, entry).await;
+        }
+    }
+}
+
+/// The audit entry an event makes, if it is one the audit log keeps.
+fn entry_for(event: &Event) -> Option<AuditEvent> {
+    Some(match event {
+        Event::TokensIssued {
+            client_id,
+            sub,
+            grant,
+            scope,
+            address,
+        } => {
+            let (action, detail) = match grant {
+                Grant::AuthorizationCode => (
+                    Action::TokenIssued,
+                    format!("authorization code exchanged; scope `{scope}`"),
+                ),
+                Grant::RefreshToken => (Action::TokenRefreshed, format!("scope `{scope}`")),
+            };
+            AuditEvent::new(action, Some(sub))
+                .app(client_id)
+                .from_address(address.as_deref())
+                .detail(detail)
+        }
+        Event::GrantRevoked {
+            client_id,
+            sub,
+            reason,
+            address,
+        } => AuditEvent::new(Action::TokenRevoked, Some(sub))
+            .app(client_id)
+            .from_address(address.as_deref())
+            .detail(revocation_detail(*reason)),
+        Event::SignIn {
+            place,
+            who,
+            client_id,
+            address,
+            outcome,
+        } => {
+            let action = match place {
+                Place::App => Action::SignIn,
+                Place::Admin => Action::AdminSignIn,
+            };
+            let mut entry = AuditEvent::new(action, Some(who)).from_address(address.as_deref());
+            if let Some(client_id) = client_id {
+                entry = entry.app(client_id);
+            }
+            match outcome {
+                SignInOutcome::Succeeded => entry,
+                SignInOutcome::PasswordOnly => entry.detail(
+                    "password only: the second factor the policy asks for is not set up yet",
+                ),
+                SignInOutcome::Failed(reason) => entry.failed(reason.clone()),
+            }
+        }
+        Event::SecondFactorRefused {
+            sub,
+            client_id,
+            address,
+            reason,
+        } => {
+            let mut entry = AuditEvent::new(Action::SecondFactorFailed, Some(sub))
+                .from_address(address.as_deref());
+            if let Some(client_id) = client_id {
+                entry = entry.app(client_id);
+            }
+            entry.failed(reason.clone())
+        }
+        Event::SecondFactorEnrolled { sub } => {
+            AuditEvent::new(Action::SecondFactorEnrolled, Some(sub))
+        }
+        Event::RecoveryCodeUsed { sub, left } => {
+            AuditEvent::new(Action::RecoveryCodeUsed, Some(sub))
+                .detail(format!("{left} recovery codes left"))
+        }
+        Event::Lockout {
+            account,
+            address,
+            counter,
+        } => AuditEvent::new(Action::Lockout, Some(account.trim()))
+            .from_address(address.as_deref())
+            .failed(format!("too many failed attempts ({counter})")),
+        Event::TokenRefused { .. } | Event::AuthorizeRefused { .. } => return None,
+    })
+}
+
+fn revocation_detail(reason: Revocation) -> String {
+    match reason {
+        Revocation::CodeReplayed => {
+            "authorization code used twice: the tokens issued with it were revoked".into()
+        }
+        Revocation::RefreshReused => {
+            "a rotated refresh token was used again: every token of the grant was revoked".into()
+        }
+        Revocation::UserGone => {
+            "refresh refused: the user is no longer in the directory; the grant was revoked".into()
+        }
+        Revocation::ByApp { refresh } => {
+            let kind = if refresh {
+                "refresh_token"
+            } else {
+                "access_token"
+            };
+            format!("the app revoked its {kind} and the grant behind it")
+        }
+    }
+}

@@ -1,0 +1,220 @@
+//! Outcomes the flows publish and other parts listen to: the audit log, the app doctor, the
+//! apps' "last used" marks (and whatever else wants to count sign-ins and tokens).
+//!
+//! A flow says what happened and moves on; it does not know who listens. Listeners are called in
+//! turn, awaited before [`Events::publish`] returns, so an event is written before the response
+//! that caused it leaves. A listener never fails the request: it logs its own errors.
+
+use crate::domain::ClientId;
+use async_trait::async_trait;
+use std::sync::Arc;
+
+/// Something that happened, in the words of the flow that saw it. Never holds a secret: no
+/// password, code, token or client secret has a field here.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Event {
+    /// Tokens were handed to an app.
+    TokensIssued {
+        /// The app.
+        client_id: ClientId,
+        /// The user.
+        sub: String,
+        /// How: a code exchange or a refresh.
+        grant: Grant,
+        /// Scopes of the access token.
+        scope: String,
+        /// The caller's address.
+        address: Option<String>,
+    },
+    /// Every token of a grant was revoked.
+    GrantRevoked {
+        /// The app.
+        client_id: ClientId,
+        /// The user.
+        sub: String,
+        /// Why.
+        reason: Revocation,
+        /// The caller's address, when a request caused it.
+        address: Option<String>,
+    },
+    /// The token endpoint refused a request (a client error, not an outage).
+    TokenRefused {
+        /// The client id as sent, which may name no app.
+        client_id: Option<String>,
+        /// Whether the credentials came in an `Authorization: Basic` header.
+        via_basic: bool,
+        /// The OAuth error code sent back.
+        error: &'static str,
+        /// The description sent back.
+        description: String,
+    },
+    /// The authorize endpoint refused a request.
+    AuthorizeRefused {
+        /// The client id as sent, which may name no app.
+        client_id: Option<String>,
+        /// The redirect URI as sent.
+        redirect_uri: Option<String>,
+        /// The OAuth error code and description sent back to the app, when one was.
+        error: Option<(&'static str, String)>,
+    },
+    /// A person signed in with a password, or failed to.
+    SignIn {
+        /// At the sign-in page of an app's flow, or at the admin screen or API.
+        place: Place,
+        /// The subject on success; the name as typed on failure.
+        who: String,
+        /// The app whose flow it was.
+        client_id: Option<ClientId>,
+        /// The caller's address.
+        address: Option<String>,
+        /// How it went.
+        outcome: SignInOutcome,
+    },
+    /// A second-factor code was refused (wrong, or already used).
+    SecondFactorRefused {
+        /// The user.
+        sub: String,
+        /// The app whose flow it was.
+        client_id: Option<ClientId>,
+        /// The caller's address.
+        address: Option<String>,
+        /// Why, in plain words.
+        reason: String,
+    },
+    /// A user set up a second factor.
+    SecondFactorEnrolled {
+        /// The user.
+        sub: String,
+    },
+    /// A user signed in with a recovery code.
+    RecoveryCodeUsed {
+        /// The user.
+        sub: String,
+        /// How many unspent codes are left.
+        left: u64,
+    },
+    /// Attempts for an account or address were refused for the first time in a window.
+    Lockout {
+        /// The account as typed.
+        account: String,
+        /// The caller's address.
+        address: Option<String>,
+        /// Which counter is over its limit (`password:<account>`, `addr:<ip>`...).
+        counter: String,
+    },
+}
+
+/// How tokens were obtained.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Grant {
+    /// `grant_type=authorization_code`.
+    AuthorizationCode,
+    /// `grant_type=refresh_token`.
+    RefreshToken,
+}
+
+/// Why a grant's tokens were revoked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Revocation {
+    /// Its authorization code was redeemed a second time (RFC 6749 §4.1.2).
+    CodeReplayed,
+    /// A rotated refresh token was used again (RFC 9700 §4.14.2).
+    RefreshReused,
+    /// The user is no longer in the directory.
+    UserGone,
+    /// The app revoked one of its tokens (RFC 7009); `refresh` tells which kind it presented.
+    ByApp {
+        /// A refresh token (else an access token).
+        refresh: bool,
+    },
+}
+
+/// Where a password sign-in happened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Place {
+    /// The sign-in page of an app's authorize flow.
+    App,
+    /// The admin screen or admin API.
+    Admin,
+}
+
+/// How a sign-in went.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SignInOutcome {
+    /// Signed in.
+    Succeeded,
+    /// Signed in with the password alone, although a second factor is due but not set up yet.
+    PasswordOnly,
+    /// Refused, for this reason in plain words.
+    Failed(String),
+}
+
+/// Someone who wants to know what happened.
+#[async_trait]
+pub trait Listener: Send + Sync + 'static {
+    /// Takes note of `event`. Errors are the listener's to log: the request goes on.
+    async fn on(&self, event: &Event);
+}
+
+/// Where flows publish events: every listener hears every event, in the order they were added.
+#[derive(Default, Clone)]
+pub struct Events {
+    listeners: Vec<Arc<dyn Listener>>,
+}
+
+impl Events {
+    /// A bus with these listeners.
+    pub fn new(listeners: Vec<Arc<dyn Listener>>) -> Self {
+        Self { listeners }
+    }
+
+    /// Tells every listener, one after the other.
+    pub async fn publish(&self, event: Event) {
+        for listener in &self.listeners {
+            listener.on(&event).await;
+        }
+    }
+}
+
+/// A context that can publish events: what a flow's context declares when it has news.
+pub trait HasEvents {
+    /// The bus.
+    fn events(&self) -> &Events;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Mutex;
+
+    #[derive(Default)]
+    struct Recorder(Mutex<Vec<Event>>);
+
+    #[async_trait]
+    impl Listener for Recorder {
+        async fn on(&self, event: &Event) {
+            if let Ok(mut seen) = self.0.lock() {
+                seen.push(event.clone());
+            }
+        }
+    }
+
+    #[tokio::test]
+    async fn every_listener_hears_every_event_in_order() {
+        let (a, b) = (Arc::new(Recorder::default()), Arc::new(Recorder::default()));
+        let events = Events::new(vec![a.clone(), b.clone()]);
+        let first = Event::SecondFactorEnrolled { sub: "ada".into() };
+        let second = Event::RecoveryCodeUsed {
+            sub: "ada".into(),
+            left: 9,
+        };
+        events.publish(first.clone()).await;
+        events.publish(second.clone()).await;
+        for recorder in [a, b] {
+            assert_eq!(
+                *recorder.0.lock().unwrap(),
+                vec![first.clone(), second.clone()]
+            );
+        }
+    }
+}

@@ -1,0 +1,5 @@
+//! What the web layer's modules share: the page templates and how they are rendered, redirects
+//! and cookies, error pages, and the client's address. `http`, `pages` and `admin` build on
+//! this; nothing below the web layer uses it.
+
+pub mod address;
