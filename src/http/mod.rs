@@ -4,5 +4,6 @@ pub mod oauth_api;
 pub mod oidc_api;
 pub mod openapi;
 pub mod routes;
+pub mod schema;
 
 pub use routes::routes;

@@ -1,11 +1,12 @@
 //! `/oauth/token` and `/oauth/userinfo`: thin handlers over `crate::oauth`.
 
+use super::schema::TokenBody;
 use crate::domain::SecretToken;
 use crate::oauth::client_auth::ClientCredentials;
-use crate::oauth::error::ErrorBody;
-use crate::oauth::token::{self, TokenParams, TokenRequest, TokenSuccess};
+use crate::oauth::token::{self, TokenParams, TokenRequest};
 use crate::oauth::{userinfo, OAuthError};
 use crate::state::AppState;
+use crate::web::oauth_error::{self, ErrorBody};
 use poem::web::Data;
 use poem::Request;
 use poem_openapi::payload::{Form, Json};
@@ -54,7 +55,7 @@ pub struct TokenForm {
 pub enum TokenResponse {
     /// Tokens issued (SPEC 2.2, RFC 6749 §5.1). Sent with `Cache-Control: no-store`.
     #[oai(status = 200)]
-    Ok(Json<TokenSuccess>),
+    Ok(Json<TokenBody>),
     /// RFC 6749 §5.2: invalid_request, invalid_grant, unauthorized_client,
     /// unsupported_grant_type or invalid_scope.
     #[oai(status = 400)]
@@ -71,15 +72,15 @@ pub enum TokenResponse {
 }
 
 fn token_bad_request(err: poem::Error) -> TokenResponse {
-    TokenResponse::BadRequest(Json(
-        OAuthError::InvalidRequest(format!("malformed token request: {err}")).body(),
-    ))
+    TokenResponse::BadRequest(Json(oauth_error::body(&OAuthError::InvalidRequest(
+        format!("malformed token request: {err}"),
+    ))))
 }
 
 impl From<OAuthError> for TokenResponse {
     fn from(err: OAuthError) -> Self {
-        let body = Json(err.body());
-        match err.status() {
+        let body = Json(oauth_error::body(&err));
+        match oauth_error::status(&err).as_u16() {
             401 => TokenResponse::Unauthorized(body, r#"Basic realm="sso-bridge""#.into()),
             500 => TokenResponse::ServerError(body),
             503 => TokenResponse::Unavailable(body),
@@ -167,8 +168,8 @@ impl From<OAuthError> for UserInfoResponse {
             err.code(),
             err.description().replace('"', "'")
         );
-        let body = Json(err.body());
-        match err.status() {
+        let body = Json(oauth_error::body(&err));
+        match oauth_error::status(&err).as_u16() {
             401 => UserInfoResponse::Unauthorized(body, challenge),
             500 => UserInfoResponse::ServerError(body),
             503 => UserInfoResponse::Unavailable(body),
@@ -233,7 +234,7 @@ impl OAuthApi {
         };
         let address = crate::web::address::client_address(req);
         match token::exchange(state, credentials, request, address).await {
-            Ok(success) => TokenResponse::Ok(Json(success)),
+            Ok(success) => TokenResponse::Ok(Json(success.into())),
             Err(e) => e.into(),
         }
     }

@@ -1,14 +1,14 @@
 //! OpenID Connect and token lifecycle endpoints: discovery, JWKS, revocation, introspection.
 //! Thin handlers over `crate::oidc` and `crate::oauth::lifecycle`.
 
+use super::schema::{IntrospectionBody, JwkBody, MetadataBody};
 use crate::domain::{ClientRecord, SecretToken};
 use crate::oauth::client_auth::{self, ClientCredentials};
-use crate::oauth::error::ErrorBody;
-use crate::oauth::lifecycle::{self, Introspection};
+use crate::oauth::lifecycle;
 use crate::oauth::OAuthError;
-use crate::oidc::discovery::{self, ProviderMetadata};
-use crate::oidc::keys::Jwk;
+use crate::oidc::discovery;
 use crate::state::AppState;
+use crate::web::oauth_error::{self, ErrorBody};
 use poem::web::Data;
 use poem::Request;
 use poem_openapi::payload::{Form, Json};
@@ -40,7 +40,7 @@ pub struct LifecycleForm {
 #[derive(Object)]
 pub struct JwkSet {
     /// The signing key first, then earlier keys whose tokens may still be in use.
-    keys: Vec<Jwk>,
+    keys: Vec<JwkBody>,
 }
 
 /// Responses of the discovery documents and JWKS.
@@ -48,7 +48,7 @@ pub struct JwkSet {
 pub enum MetadataResponse {
     /// Provider metadata.
     #[oai(status = 200)]
-    Metadata(Json<Box<ProviderMetadata>>),
+    Metadata(Json<Box<MetadataBody>>),
     /// The public keys.
     #[oai(status = 200)]
     Keys(Json<JwkSet>),
@@ -87,7 +87,7 @@ pub enum RevokeResponse {
 pub enum IntrospectResponse {
     /// The token's state: `{"active": false}` for unknown, expired, revoked or spent tokens.
     #[oai(status = 200)]
-    Ok(Json<Introspection>),
+    Ok(Json<IntrospectionBody>),
     /// invalid_request (no token).
     #[oai(status = 400)]
     BadRequest(Json<ErrorBody>),
@@ -118,17 +118,17 @@ fn introspect_bad_request(err: poem::Error) -> IntrospectResponse {
 
 impl From<OAuthError> for MetadataResponse {
     fn from(err: OAuthError) -> Self {
-        match err.status() {
-            503 => MetadataResponse::Unavailable(Json(err.body())),
-            _ => MetadataResponse::ServerError(Json(err.body())),
+        match oauth_error::status(&err).as_u16() {
+            503 => MetadataResponse::Unavailable(Json(oauth_error::body(&err))),
+            _ => MetadataResponse::ServerError(Json(oauth_error::body(&err))),
         }
     }
 }
 
 impl From<OAuthError> for RevokeResponse {
     fn from(err: OAuthError) -> Self {
-        let body = Json(err.body());
-        match err.status() {
+        let body = Json(oauth_error::body(&err));
+        match oauth_error::status(&err).as_u16() {
             401 => RevokeResponse::Unauthorized(body, BASIC_CHALLENGE.into()),
             500 => RevokeResponse::ServerError(body),
             503 => RevokeResponse::Unavailable(body),
@@ -139,8 +139,8 @@ impl From<OAuthError> for RevokeResponse {
 
 impl From<OAuthError> for IntrospectResponse {
     fn from(err: OAuthError) -> Self {
-        let body = Json(err.body());
-        match err.status() {
+        let body = Json(oauth_error::body(&err));
+        match oauth_error::status(&err).as_u16() {
             401 => IntrospectResponse::Unauthorized(body, BASIC_CHALLENGE.into()),
             500 => IntrospectResponse::ServerError(body),
             503 => IntrospectResponse::Unavailable(body),
@@ -169,10 +169,10 @@ async fn caller(
 
 async fn metadata(state: &AppState) -> MetadataResponse {
     match state.keys.get(state.store.as_ref(), state.now()).await {
-        Ok(keys) => MetadataResponse::Metadata(Json(Box::new(discovery::metadata(
-            &state.settings.issuer(),
-            keys.signer().alg(),
-        )))),
+        Ok(keys) => {
+            let metadata = discovery::metadata(&state.settings.issuer(), keys.signer().alg());
+            MetadataResponse::Metadata(Json(Box::new(metadata.into())))
+        }
         Err(e) => OAuthError::from(e).into(),
     }
 }
@@ -216,7 +216,12 @@ impl OidcApi {
     async fn jwks(&self, Data(state): Data<&AppState>) -> MetadataResponse {
         match state.keys.get(state.store.as_ref(), state.now()).await {
             Ok(keys) => MetadataResponse::Keys(Json(JwkSet {
-                keys: keys.published().to_vec(),
+                keys: keys
+                    .published()
+                    .iter()
+                    .cloned()
+                    .map(JwkBody::from)
+                    .collect(),
             })),
             Err(e) => OAuthError::from(e).into(),
         }
@@ -269,7 +274,7 @@ impl OidcApi {
         };
         let token = form.token.map(SecretToken::from_presented);
         match lifecycle::introspect(state, &client, token, form.token_type_hint.as_deref()).await {
-            Ok(answer) => IntrospectResponse::Ok(Json(answer)),
+            Ok(answer) => IntrospectResponse::Ok(Json(answer.into())),
             Err(e) => e.into(),
         }
     }

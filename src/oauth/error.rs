@@ -1,12 +1,15 @@
-//! OAuth error responses: RFC 6749 §4.1.2.1 / §5.2 codes, RFC 6750 §3.1 bearer codes.
+//! OAuth errors: RFC 6749 §4.1.2.1 / §5.2 codes, RFC 6750 §3.1 bearer codes. Their HTTP
+//! statuses and JSON bodies are the web layer's (`crate::web::oauth_error`).
 
 use crate::directory::DirectoryError;
+use crate::oidc::keys::KeyError;
 use crate::store::StoreError;
-use serde::Serialize;
+use std::sync::Arc;
 
-/// An OAuth error, as sent to the client. The description is written for app developers: it
-/// says what was wrong with the request, never anything about the server's internals.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+/// An OAuth error. The description is written for app developers: it says what was wrong with
+/// the request, never anything about the server's internals. A server-side error also carries
+/// its [`Cause`], which is logged where the error becomes a response and never sent.
+#[derive(Debug, Clone, thiserror::Error)]
 pub enum OAuthError {
     /// RFC 6749 §5.2: a parameter is missing, repeated, malformed or unsupported.
     #[error("invalid_request: {0}")]
@@ -54,20 +57,49 @@ pub enum OAuthError {
     InvalidToken(String),
     /// RFC 6749 §4.1.2.1: an unexpected condition; details are in the server log only.
     #[error("server_error")]
-    ServerError,
+    ServerError(#[source] Cause),
     /// RFC 6749 §4.1.2.1: the store or directory is unreachable; try again shortly.
-    #[error("temporarily_unavailable: {0}")]
-    TemporarilyUnavailable(String),
+    #[error("temporarily_unavailable: {description}")]
+    TemporarilyUnavailable {
+        /// What the client is told.
+        description: String,
+        /// What went wrong, for the log.
+        #[source]
+        cause: Cause,
+    },
 }
 
-/// The JSON body of an error response.
-#[derive(Debug, Clone, Serialize, poem_openapi::Object)]
-pub struct ErrorBody {
-    /// RFC 6749 §5.2 / RFC 6750 §3.1 error code.
-    pub error: String,
-    /// What was wrong, for the app developer.
-    pub error_description: String,
+/// The internal reason behind a server-side error: kept for the log, never sent to a client.
+#[derive(Debug, Clone)]
+pub struct Cause(Arc<dyn std::error::Error + Send + Sync>);
+
+impl Cause {
+    /// Keeps `error` (and its chain of sources) as the cause.
+    pub fn new(error: impl std::error::Error + Send + Sync + 'static) -> Self {
+        Self(Arc::new(error))
+    }
+
+    /// A cause told in words, for failures that have no error value of their own.
+    pub fn says(what: &'static str) -> Self {
+        Self::new(Internal(what))
+    }
 }
+
+impl std::fmt::Display for Cause {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::error::Error for Cause {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.0.source()
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+struct Internal(&'static str);
 
 impl OAuthError {
     /// The `error` code.
@@ -87,8 +119,8 @@ impl OAuthError {
             OAuthError::RequestNotSupported(_) => "request_not_supported",
             OAuthError::RequestUriNotSupported(_) => "request_uri_not_supported",
             OAuthError::RegistrationNotSupported(_) => "registration_not_supported",
-            OAuthError::ServerError => "server_error",
-            OAuthError::TemporarilyUnavailable(_) => "temporarily_unavailable",
+            OAuthError::ServerError(_) => "server_error",
+            OAuthError::TemporarilyUnavailable { .. } => "temporarily_unavailable",
         }
     }
 
@@ -109,60 +141,49 @@ impl OAuthError {
             | OAuthError::RequestUriNotSupported(d)
             | OAuthError::RegistrationNotSupported(d)
             | OAuthError::InvalidToken(d)
-            | OAuthError::TemporarilyUnavailable(d) => d.clone(),
-            OAuthError::ServerError => "the server failed to handle the request".into(),
+            | OAuthError::TemporarilyUnavailable { description: d, .. } => d.clone(),
+            OAuthError::ServerError(_) => "the server failed to handle the request".into(),
         }
     }
 
-    /// The HTTP status of this error at the token endpoint (RFC 6749 §5.2) or a protected
-    /// resource (RFC 6750 §3.1).
-    pub fn status(&self) -> u16 {
+    /// The internal cause of a server-side error, for the log.
+    pub fn cause(&self) -> Option<&Cause> {
         match self {
-            OAuthError::InvalidClient(_) | OAuthError::InvalidToken(_) => 401,
-            OAuthError::AccessDenied(_) => 403,
-            OAuthError::ServerError => 500,
-            OAuthError::TemporarilyUnavailable(_) => 503,
-            _ => 400,
+            OAuthError::ServerError(cause) | OAuthError::TemporarilyUnavailable { cause, .. } => {
+                Some(cause)
+            }
+            _ => None,
         }
     }
 
     /// Whether the fault is the server's (an outage or a bug), not the request's.
     pub fn is_server_side(&self) -> bool {
-        matches!(
-            self,
-            OAuthError::ServerError | OAuthError::TemporarilyUnavailable(_)
-        )
+        self.cause().is_some()
     }
 
-    /// The JSON body.
-    pub fn body(&self) -> ErrorBody {
-        ErrorBody {
-            error: self.code().to_owned(),
-            error_description: self.description(),
+    /// The store or directory did not answer: the client may retry shortly.
+    fn unavailable(what: &str, cause: impl std::error::Error + Send + Sync + 'static) -> Self {
+        OAuthError::TemporarilyUnavailable {
+            description: format!("the {what} is unavailable; retry shortly"),
+            cause: Cause::new(cause),
         }
     }
 }
 
 impl From<StoreError> for OAuthError {
     fn from(err: StoreError) -> Self {
-        tracing::error!(error = %err, "store failure");
         match err {
-            StoreError::Unavailable(_) => OAuthError::TemporarilyUnavailable(
-                "the token store is unavailable; retry shortly".into(),
-            ),
-            StoreError::Corrupt(_) => OAuthError::ServerError,
+            StoreError::Unavailable(_) => OAuthError::unavailable("token store", err),
+            other => OAuthError::ServerError(Cause::new(other)),
         }
     }
 }
 
-impl From<crate::oidc::keys::KeyError> for OAuthError {
-    fn from(err: crate::oidc::keys::KeyError) -> Self {
+impl From<KeyError> for OAuthError {
+    fn from(err: KeyError) -> Self {
         match err {
-            crate::oidc::keys::KeyError::Store(e) => e.into(),
-            other => {
-                tracing::error!(error = %other, "id_token signing key unusable");
-                OAuthError::ServerError
-            }
+            KeyError::Store(e) => e.into(),
+            other => OAuthError::ServerError(Cause::new(other)),
         }
     }
 }
@@ -173,11 +194,8 @@ impl From<DirectoryError> for OAuthError {
             DirectoryError::InvalidCredentials => {
                 OAuthError::InvalidGrant("the user is no longer valid".into())
             }
-            DirectoryError::Unavailable(cause) => {
-                tracing::error!(%cause, "directory failure");
-                OAuthError::TemporarilyUnavailable(
-                    "the directory is unavailable; retry shortly".into(),
-                )
+            unavailable @ DirectoryError::Unavailable(_) => {
+                OAuthError::unavailable("directory", unavailable)
             }
         }
     }

@@ -78,30 +78,23 @@ pub async fn revoke(
 }
 
 /// An introspection answer (RFC 7662 §2.2); only `active` when the token is not.
-#[derive(Debug, Default, serde::Serialize, poem_openapi::Object)]
+#[derive(Debug, Default, serde::Serialize)]
 pub struct Introspection {
     /// Whether the token is currently valid.
     pub active: bool,
     /// Space-separated scopes of the token.
-    #[oai(skip_serializing_if_is_none)]
     pub scope: Option<String>,
     /// The app the token was issued to.
-    #[oai(skip_serializing_if_is_none)]
     pub client_id: Option<String>,
     /// The user.
-    #[oai(skip_serializing_if_is_none)]
     pub sub: Option<String>,
     /// `Bearer` for access tokens, `refresh_token` for refresh tokens.
-    #[oai(skip_serializing_if_is_none)]
     pub token_type: Option<String>,
     /// Expiry, Unix seconds.
-    #[oai(skip_serializing_if_is_none)]
     pub exp: Option<u64>,
     /// The issuer.
-    #[oai(skip_serializing_if_is_none)]
     pub iss: Option<String>,
     /// The audience: the app the token was issued to.
-    #[oai(skip_serializing_if_is_none)]
     pub aud: Option<String>,
 }
 

@@ -76,7 +76,7 @@ impl TokenRequest {
 }
 
 /// A successful token response (SPEC 2.2, RFC 6749 §5.1).
-#[derive(Clone, Serialize, Deserialize, poem_openapi::Object)]
+#[derive(Clone, Serialize, Deserialize)]
 pub struct TokenSuccess {
     /// Opaque access token, sent as `Authorization: Bearer`.
     pub access_token: String,
@@ -91,7 +91,6 @@ pub struct TokenSuccess {
     /// OpenID Connect id_token (a signed JWT), issued whenever `openid` is granted: on code
     /// exchange and on refresh.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[oai(skip_serializing_if_is_none)]
     pub id_token: Option<String>,
 }
 

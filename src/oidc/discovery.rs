@@ -18,7 +18,7 @@ pub mod paths {
 }
 
 /// Provider metadata (OpenID Connect Discovery 1.0 §3, RFC 8414 §2).
-#[derive(Debug, Clone, serde::Serialize, poem_openapi::Object)]
+#[derive(Debug, Clone, serde::Serialize)]
 pub struct ProviderMetadata {
     /// The issuer: `server.base_url`, the `iss` of every id_token.
     pub issuer: String,

@@ -41,7 +41,7 @@ pub enum KeyError {
 }
 
 /// A public key as published at `jwks_uri` (RFC 7517 §4, RFC 7518 §6).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, poem_openapi::Object)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Jwk {
     /// `RSA` or `EC`.
     pub kty: String,
@@ -49,29 +49,23 @@ pub struct Jwk {
     pub kid: String,
     /// Always `sig`.
     #[serde(rename = "use")]
-    #[oai(rename = "use")]
     pub use_: String,
     /// `RS256` or `ES256`.
     pub alg: String,
     /// RSA modulus (base64url).
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[oai(skip_serializing_if_is_none)]
     pub n: Option<String>,
     /// RSA public exponent (base64url).
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[oai(skip_serializing_if_is_none)]
     pub e: Option<String>,
     /// EC curve: `P-256`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[oai(skip_serializing_if_is_none)]
     pub crv: Option<String>,
     /// EC x coordinate (base64url).
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[oai(skip_serializing_if_is_none)]
     pub x: Option<String>,
     /// EC y coordinate (base64url).
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[oai(skip_serializing_if_is_none)]
     pub y: Option<String>,
 }
 

@@ -3,3 +3,4 @@
 //! this; nothing below the web layer uses it.
 
 pub mod address;
+pub mod oauth_error;

@@ -2,8 +2,8 @@
 
 use crate::admin::guard::GuardError;
 use crate::apps::AppError;
-use crate::oauth::error::ErrorBody;
 use crate::store::StoreError;
+use crate::web::oauth_error::ErrorBody;
 use poem_openapi::payload::Json;
 use poem_openapi::ApiResponse;
 
@@ -36,10 +36,7 @@ pub enum AdminError {
 }
 
 pub(crate) fn body(error: &str, description: impl Into<String>) -> Json<ErrorBody> {
-    Json(ErrorBody {
-        error: error.into(),
-        error_description: description.into(),
-    })
+    Json(ErrorBody::new(error, description))
 }
 
 impl AdminError {

@@ -2,6 +2,7 @@
 
 use crate::domain::{ClientRecord, ScopeSet, SecretToken};
 use crate::events::{Event, Grant, Revocation};
+use crate::oauth::error::Cause;
 use crate::oauth::issue::{issue_tokens, TokenGrant};
 use crate::oauth::seal;
 use crate::oauth::token::TokenSuccess;
@@ -72,7 +73,11 @@ pub async fn exchange(
         amr: &record.amr,
     };
     let (issuance, response) = issue_tokens(cx, grant, None).await?;
-    let sealed = seal::seal(old.expose(), &response).ok_or(OAuthError::ServerError)?;
+    let sealed = seal::seal(old.expose(), &response).ok_or_else(|| {
+        OAuthError::ServerError(Cause::says(
+            "the refresh token's successor could not be sealed",
+        ))
+    })?;
     let grace = cx.token_settings().refresh_grace_secs;
     match cx
         .store()
