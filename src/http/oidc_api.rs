@@ -1,11 +1,11 @@
 //! OpenID Connect and token lifecycle endpoints: discovery, JWKS, revocation, introspection.
-//! Thin handlers over `crate::oidc` and `crate::oauth::lifecycle`.
+//! Thin handlers over `crate::oidc`, `crate::oauth::revocation` and `crate::oauth::introspection`.
 
 use super::schema::{IntrospectionBody, JwkBody, MetadataBody};
 use crate::domain::{ClientRecord, SecretToken};
 use crate::oauth::client_auth::{self, ClientCredentials};
-use crate::oauth::lifecycle;
 use crate::oauth::OAuthError;
+use crate::oauth::{introspection, revocation};
 use crate::oidc::discovery;
 use crate::state::AppState;
 use crate::web::oauth_error::{self, ErrorBody};
@@ -245,7 +245,7 @@ impl OidcApi {
             Err(e) => return e.into(),
         };
         let token = form.token.map(SecretToken::from_presented);
-        match lifecycle::revoke(state, &client, token, form.token_type_hint.as_deref()).await {
+        match revocation::revoke(state, &client, token, form.token_type_hint.as_deref()).await {
             Ok(()) => RevokeResponse::Ok,
             Err(e) => e.into(),
         }
@@ -273,7 +273,9 @@ impl OidcApi {
             Err(e) => return e.into(),
         };
         let token = form.token.map(SecretToken::from_presented);
-        match lifecycle::introspect(state, &client, token, form.token_type_hint.as_deref()).await {
+        match introspection::introspect(state, &client, token, form.token_type_hint.as_deref())
+            .await
+        {
             Ok(answer) => IntrospectResponse::Ok(Json(answer.into())),
             Err(e) => e.into(),
         }

@@ -65,8 +65,8 @@ pub struct IntrospectionBody {
     pub aud: Option<String>,
 }
 
-impl From<crate::oauth::lifecycle::Introspection> for IntrospectionBody {
-    fn from(value: crate::oauth::lifecycle::Introspection) -> Self {
+impl From<crate::oauth::introspection::Introspection> for IntrospectionBody {
+    fn from(value: crate::oauth::introspection::Introspection) -> Self {
         Self {
             active: value.active,
             scope: value.scope,

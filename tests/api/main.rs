@@ -2,12 +2,12 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod admin;
+mod app_management;
 mod audit;
 mod authorize;
 mod directory_ldap;
 mod helpers;
 mod interop;
-mod lifecycle;
 mod logout;
 mod mfa;
 mod mfa_admin;
