@@ -5,6 +5,7 @@ pub mod client;
 pub mod redirect_uri;
 pub mod scope;
 pub mod seal;
+pub mod username;
 pub mod secret;
 
 pub use claims::{Claims, Role};
@@ -12,3 +13,4 @@ pub use client::{ClientId, ClientRecord};
 pub use redirect_uri::RedirectUri;
 pub use scope::{Scope, ScopeSet};
 pub use secret::{Digest, SecretToken};
+pub use username::Username;
