@@ -3,7 +3,6 @@
 
 use super::consent::consent_page;
 use super::errors::PageError;
-use super::respond::{self, redirect};
 use super::signin::signin_page;
 use crate::domain::secret::random_id;
 use crate::domain::ClientRecord;
@@ -13,6 +12,7 @@ use crate::oauth::issue::{issue_code, Subject};
 use crate::oauth::OAuthError;
 use crate::session::{self, consent, pending, SessionRecord, FLOW_COOKIE, SESSION_COOKIE};
 use crate::state::AppState;
+use crate::web::respond::{self, redirect};
 use poem::http::StatusCode;
 use poem::web::cookie::CookieJar;
 use poem::web::Data;
@@ -91,7 +91,12 @@ async fn run(state: &AppState, query: &str, jar: &CookieJar) -> Result<Response,
         Some(c) if !c.value_str().is_empty() => c.value_str().to_owned(),
         _ => {
             let value = random_id(32);
-            jar.add(respond::cookie(state, FLOW_COOKIE, value.clone(), None));
+            jar.add(respond::cookie(
+                &state.settings,
+                FLOW_COOKIE,
+                value.clone(),
+                None,
+            ));
             value
         }
     };

@@ -1,7 +1,6 @@
 //! `GET` / `POST /oauth/consent`: the user approves or denies the app's access.
 
 use super::errors::PageError;
-use super::respond::{self, html, redirect};
 use super::signin::signin_page;
 use super::views::{ConsentPage, ScopeView};
 use crate::domain::{ClientRecord, Scope};
@@ -11,6 +10,7 @@ use crate::oauth::OAuthError;
 use crate::session::pending::{self, PendingRequest};
 use crate::session::{self, consent, SessionRecord, FLOW_COOKIE, SESSION_COOKIE};
 use crate::state::AppState;
+use crate::web::respond::{self, html, redirect};
 use poem::http::StatusCode;
 use poem::web::cookie::CookieJar;
 use poem::web::{Data, Form, Query};
@@ -63,13 +63,13 @@ pub fn consent_page(
                 description: describe(s).to_owned(),
             })
             .collect(),
-        action: respond::url(state, PATH),
+        action: respond::url(&state.settings, PATH),
         request_id: request_id.to_owned(),
         csrf_token: pending.csrf_token.clone(),
         // A session that reached consent without `otp` belongs to a user with no second factor.
         enrol_url: (!session.amr.iter().any(|m| m == crate::mfa::AMR_OTP)).then(|| {
             respond::url(
-                state,
+                &state.settings,
                 &format!("{}?request_id={request_id}", super::enrol::PATH),
             )
         }),

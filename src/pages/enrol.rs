@@ -5,13 +5,14 @@
 //! session: a password alone never swaps the authenticator.
 
 use super::errors::PageError;
-use super::respond::{self, html, redirect};
-use super::second_factor::{address, codes_page, elevate, open, Flow, FlowQuery, OtpForm, LOCKED};
+use super::second_factor::{address, codes_page, elevate, open, Flow, FlowQuery, OtpForm};
 use super::views::EnrolPage;
 use crate::mfa::enrolment;
 use crate::mfa::limits::{self, Kind};
 use crate::mfa::{MfaError, AMR_OTP};
 use crate::state::AppState;
+use crate::web::messages::LOCKED;
+use crate::web::respond::{self, html, redirect};
 use poem::http::StatusCode;
 use poem::web::cookie::CookieJar;
 use poem::web::{Data, Form, Query, RemoteAddr};
@@ -29,7 +30,7 @@ async fn allowed(state: &AppState, flow: &Flow) -> Result<Option<Response>, Page
         return Ok(None);
     }
     let url = respond::url(
-        state,
+        &state.settings,
         &format!(
             "{}?request_id={}",
             super::second_factor::PATH,
@@ -52,7 +53,7 @@ async fn enrol_page(
         username: sub.to_owned(),
         qr: setup.qr,
         secret: setup.secret,
-        action: respond::url(state, PATH),
+        action: respond::url(&state.settings, PATH),
         request_id: flow.request_id.clone(),
         csrf_token: flow.pending.csrf_token.clone(),
         error: error.map(str::to_owned),

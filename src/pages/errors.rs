@@ -1,13 +1,13 @@
 //! Every way a browser flow can fail, and the page each one shows. The one place that turns
 //! flow errors into HTML.
 
-use super::respond::html;
 use super::views::ErrorPage;
 use crate::directory::DirectoryError;
 use crate::domain::secret::random_id;
 use crate::session::pending::PendingError;
 use crate::state::AppState;
 use crate::store::StoreError;
+use crate::web::respond::html;
 use poem::http::StatusCode;
 use poem::Response;
 

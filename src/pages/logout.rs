@@ -7,7 +7,6 @@
 //! app; an unregistered one is refused on a page, never followed.
 
 use super::errors::PageError;
-use super::respond::{self, html, redirect};
 use super::views::LogoutPage;
 use crate::audit::{self, Action, AuditEvent};
 use crate::domain::{ClientId, ClientRecord, Digest};
@@ -15,6 +14,7 @@ use crate::oauth::authorize::redirect_with;
 use crate::oidc::id_token::verify_hint;
 use crate::session::{self, SESSION_COOKIE};
 use crate::state::AppState;
+use crate::web::respond::{self, html, redirect};
 use poem::http::StatusCode;
 use poem::web::cookie::CookieJar;
 use poem::web::{Data, Form, Query};
@@ -117,7 +117,7 @@ async fn run(
     let page = LogoutPage {
         signed_out: false,
         app_name: checked.client.as_ref().map(|c| c.name.clone()),
-        action: respond::url(state, PATH),
+        action: respond::url(&state.settings, PATH),
         csrf_token: csrf,
         client_id: checked.client_id(),
         post_logout_redirect_uri: checked.return_to.clone().unwrap_or_default(),
@@ -137,7 +137,7 @@ async fn finish(
     if let Some(cookie) = cookie {
         session::destroy(state, cookie).await?;
     }
-    respond::clear_cookie(state, jar, SESSION_COOKIE);
+    respond::clear_cookie(&state.settings, jar, SESSION_COOKIE);
     if let Some(uri) = &checked.return_to {
         // The confirmation form posts an empty state back when the app sent none.
         let location = match app_state.filter(|s| !s.is_empty()) {
@@ -149,7 +149,7 @@ async fn finish(
     let page = LogoutPage {
         signed_out: true,
         app_name: checked.client.as_ref().map(|c| c.name.clone()),
-        action: respond::url(state, PATH),
+        action: respond::url(&state.settings, PATH),
         csrf_token: String::new(),
         client_id: String::new(),
         post_logout_redirect_uri: String::new(),

@@ -6,7 +6,6 @@ pub mod enrol;
 pub mod errors;
 pub mod logout;
 pub mod render;
-pub mod respond;
 pub mod second_factor;
 pub mod signin;
 pub mod views;

@@ -1,13 +1,14 @@
 //! `POST /oauth/login`: the directory sign-in form.
 
 use super::errors::PageError;
-use super::respond::{self, html, redirect};
-use super::second_factor::{self, address, LOCKED};
+use super::second_factor::{self, address};
 use super::views::SignInPage;
 use crate::events::{Event, Place, SignInOutcome};
 use crate::mfa::limits::{self, PasswordCheck};
 use crate::session::{self, pending, FLOW_COOKIE, SESSION_COOKIE};
 use crate::state::AppState;
+use crate::web::messages::LOCKED;
+use crate::web::respond::{self, html, redirect};
 use poem::http::StatusCode;
 use poem::web::cookie::CookieJar;
 use poem::web::{Data, Form, RemoteAddr};
@@ -44,7 +45,7 @@ pub fn signin_page(
 ) -> Result<Response, PageError> {
     let page = SignInPage {
         app_name: app_name.to_owned(),
-        action: respond::url(state, PATH),
+        action: respond::url(&state.settings, PATH),
         request_id: request_id.to_owned(),
         csrf_token: csrf_token.to_owned(),
         username: username.to_owned(),
@@ -163,7 +164,7 @@ async fn start_session(
     }
     let session_id = session::create(state, claims, vec!["pwd".to_owned()]).await?;
     jar.add(respond::cookie(
-        state,
+        &state.settings,
         SESSION_COOKIE,
         session_id.clone(),
         Some(state.settings.session.ttl_secs),

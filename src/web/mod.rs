@@ -3,3 +3,5 @@
 //! this; nothing below the web layer uses it.
 
 pub mod address;
+pub mod messages;
+pub mod respond;

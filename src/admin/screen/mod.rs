@@ -18,8 +18,8 @@ pub mod views;
 mod tests;
 
 use crate::pages::errors::PageError;
-use crate::pages::respond::{html, redirect};
 use crate::state::AppState;
+use crate::web::respond::{html, redirect};
 use poem::http::StatusCode;
 use poem::web::cookie::CookieJar;
 use poem::{get, handler, post, Request, Response, Route};

@@ -8,10 +8,10 @@ use crate::apps::Actor;
 use crate::domain::secret::random_id;
 use crate::domain::{Claims, Digest};
 use crate::pages::errors::PageError;
-use crate::pages::respond;
 use crate::session::{self, SESSION_COOKIE};
 use crate::state::AppState;
 use crate::store::{Namespace, StoreError};
+use crate::web::respond;
 use poem::web::cookie::CookieJar;
 use serde::{Deserialize, Serialize};
 use subtle::ConstantTimeEq;
@@ -132,7 +132,7 @@ pub async fn open(
     let id = session::create(state, claims, amr).await?;
     let ttl = state.settings.session.ttl_secs;
     jar.add(respond::cookie(
-        state,
+        &state.settings,
         SESSION_COOKIE,
         id.clone(),
         Some(ttl),
@@ -155,7 +155,7 @@ pub async fn close(state: &AppState, jar: &CookieJar) -> Result<(), StoreError> 
     if let Some(cookie) = jar.get(SESSION_COOKIE) {
         close_id(state, cookie.value_str()).await?;
     }
-    respond::clear_cookie(state, jar, SESSION_COOKIE);
+    respond::clear_cookie(&state.settings, jar, SESSION_COOKIE);
     Ok(())
 }
 

@@ -13,10 +13,10 @@ use crate::domain::secret::random_id;
 use crate::domain::{Claims, Digest};
 use crate::mfa::{Due, AMR_OTP};
 use crate::pages::errors::PageError;
-use crate::pages::respond::{self as pages, redirect};
-use crate::pages::second_factor::LOCKED;
 use crate::state::AppState;
 use crate::store::{Namespace, StoreError};
+use crate::web::messages::LOCKED;
+use crate::web::respond::{clear_cookie, cookie, redirect};
 use poem::http::StatusCode;
 use poem::web::cookie::CookieJar;
 use poem::web::{Data, Form};
@@ -66,7 +66,12 @@ fn show(
 ) -> Result<Response, PageError> {
     let token = random_id(32);
     let ttl = state.settings.session.request_ttl_secs;
-    jar.add(pages::cookie(state, LOGIN_COOKIE, token.clone(), Some(ttl)));
+    jar.add(cookie(
+        &state.settings,
+        LOGIN_COOKIE,
+        token.clone(),
+        Some(ttl),
+    ));
     let idle_minutes = state.settings.admin.session_idle_secs.div_ceil(60);
     let view = SignInView {
         csrf_token: token,
@@ -254,7 +259,7 @@ async fn finish(
     address: Option<IpAddr>,
 ) -> Result<Response, PageError> {
     guard::audit_sign_in(state, claims.sub(), address, None).await;
-    pages::clear_cookie(state, jar, LOGIN_COOKIE);
+    clear_cookie(&state.settings, jar, LOGIN_COOKIE);
     session::open(state, jar, claims, amr).await?;
     Ok(redirect(StatusCode::SEE_OTHER, "/admin/apps"))
 }
