@@ -1,8 +1,9 @@
 //! The router: pages, APIs, docs, assets.
 
 use super::openapi;
-use crate::pages::{self, render::STYLESHEET};
+use crate::pages;
 use crate::state::AppState;
+use crate::web::render::STYLESHEET;
 use poem::http::header;
 use poem::middleware::{CatchPanic, CookieJarManager, SetHeader, Tracing};
 use poem::{get, handler, post, Endpoint, EndpointExt, Response, Route};

@@ -2,7 +2,6 @@
 //! with a code when the browser is signed in and the app already approved (single sign-on).
 
 use super::consent::consent_page;
-use super::errors::PageError;
 use super::signin::signin_page;
 use crate::domain::secret::random_id;
 use crate::domain::ClientRecord;
@@ -12,6 +11,7 @@ use crate::oauth::issue::{issue_code, Subject};
 use crate::oauth::OAuthError;
 use crate::session::{self, consent, pending, SessionRecord, FLOW_COOKIE, SESSION_COOKIE};
 use crate::state::AppState;
+use crate::web::errors::PageError;
 use crate::web::respond::{self, redirect};
 use poem::http::StatusCode;
 use poem::web::cookie::CookieJar;
@@ -23,7 +23,7 @@ use poem::{handler, Request, Response};
 pub async fn authorize(req: &Request, jar: &CookieJar, Data(state): Data<&AppState>) -> Response {
     run(state, req.uri().query().unwrap_or(""), jar)
         .await
-        .unwrap_or_else(|e| e.into_response(state))
+        .unwrap_or_else(|e| e.into_response(&state.templates))
 }
 
 /// Largest form-encoded authorize request accepted by POST.
@@ -44,7 +44,7 @@ pub async fn authorize_post(
         },
         Err(e) => Err(PageError::unreadable("request", e)),
     };
-    result.unwrap_or_else(|e| e.into_response(state))
+    result.unwrap_or_else(|e| e.into_response(&state.templates))
 }
 
 async fn run(state: &AppState, query: &str, jar: &CookieJar) -> Result<Response, PageError> {

@@ -1,6 +1,5 @@
 //! `GET` / `POST /oauth/consent`: the user approves or denies the app's access.
 
-use super::errors::PageError;
 use super::signin::signin_page;
 use super::views::{ConsentPage, ScopeView};
 use crate::domain::{ClientRecord, Scope};
@@ -10,7 +9,8 @@ use crate::oauth::OAuthError;
 use crate::session::pending::{self, PendingRequest};
 use crate::session::{self, consent, SessionRecord, FLOW_COOKIE, SESSION_COOKIE};
 use crate::state::AppState;
-use crate::web::respond::{self, html, redirect};
+use crate::web::errors::PageError;
+use crate::web::respond::{self, redirect};
 use poem::http::StatusCode;
 use poem::web::cookie::CookieJar;
 use poem::web::{Data, Form, Query};
@@ -74,11 +74,7 @@ pub fn consent_page(
             )
         }),
     };
-    let body = state
-        .templates
-        .consent(&page)
-        .map_err(|e| PageError::Render(e.to_string()))?;
-    Ok(html(StatusCode::OK, body))
+    respond::page(&state.templates, StatusCode::OK, &page)
 }
 
 /// `?request_id=` of the consent page.
@@ -97,7 +93,7 @@ pub async fn show(
 ) -> Response {
     show_run(state, jar, &q.request_id)
         .await
-        .unwrap_or_else(|e| e.into_response(state))
+        .unwrap_or_else(|e| e.into_response(&state.templates))
 }
 
 async fn show_run(
@@ -159,7 +155,7 @@ pub async fn decide(
         Ok(Form(form)) => decide_run(state, jar, form).await,
         Err(e) => Err(PageError::unreadable("consent form", e)),
     };
-    result.unwrap_or_else(|e| e.into_response(state))
+    result.unwrap_or_else(|e| e.into_response(&state.templates))
 }
 
 async fn decide_run(

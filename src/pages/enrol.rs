@@ -4,15 +4,15 @@
 //! A user who already has a second factor may replace it only after passing it in this
 //! session: a password alone never swaps the authenticator.
 
-use super::errors::PageError;
 use super::second_factor::{address, codes_page, elevate, open, Flow, FlowQuery, OtpForm};
 use super::views::EnrolPage;
 use crate::mfa::enrolment;
 use crate::mfa::limits::{self, Kind};
 use crate::mfa::{MfaError, AMR_OTP};
 use crate::state::AppState;
+use crate::web::errors::PageError;
 use crate::web::messages::LOCKED;
-use crate::web::respond::{self, html, redirect};
+use crate::web::respond::{self, redirect};
 use poem::http::StatusCode;
 use poem::web::cookie::CookieJar;
 use poem::web::{Data, Form, Query, RemoteAddr};
@@ -58,11 +58,7 @@ async fn enrol_page(
         csrf_token: flow.pending.csrf_token.clone(),
         error: error.map(str::to_owned),
     };
-    let body = state
-        .templates
-        .enrol(&page)
-        .map_err(|e| PageError::Render(e.to_string()))?;
-    Ok(html(status, body))
+    respond::page(&state.templates, status, &page)
 }
 
 /// Shows the set-up page.
@@ -74,7 +70,7 @@ pub async fn show(
 ) -> Response {
     show_run(state, jar, &q.request_id)
         .await
-        .unwrap_or_else(|e| e.into_response(state))
+        .unwrap_or_else(|e| e.into_response(&state.templates))
 }
 
 async fn show_run(
@@ -101,7 +97,7 @@ pub async fn confirm(
         Ok(Form(form)) => confirm_run(state, jar, address(remote), form).await,
         Err(e) => Err(PageError::unreadable("set-up form", e)),
     };
-    result.unwrap_or_else(|e| e.into_response(state))
+    result.unwrap_or_else(|e| e.into_response(&state.templates))
 }
 
 async fn confirm_run(

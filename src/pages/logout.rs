@@ -6,7 +6,6 @@
 //! goes to `post_logout_redirect_uri` (with `state`) only if that exact URI is registered for the
 //! app; an unregistered one is refused on a page, never followed.
 
-use super::errors::PageError;
 use super::views::LogoutPage;
 use crate::audit::{self, Action, AuditEvent};
 use crate::domain::{ClientId, ClientRecord, Digest};
@@ -14,7 +13,8 @@ use crate::oauth::authorize::redirect_with;
 use crate::oidc::id_token::verify_hint;
 use crate::session::{self, SESSION_COOKIE};
 use crate::state::AppState;
-use crate::web::respond::{self, html, redirect};
+use crate::web::errors::PageError;
+use crate::web::respond::{self, redirect};
 use poem::http::StatusCode;
 use poem::web::cookie::CookieJar;
 use poem::web::{Data, Form, Query};
@@ -67,7 +67,7 @@ pub async fn start(
         Ok(Query(params)) => run(state, jar, params).await,
         Err(e) => Err(PageError::unreadable("sign-out request", e)),
     };
-    result.unwrap_or_else(|e| e.into_response(state))
+    result.unwrap_or_else(|e| e.into_response(&state.templates))
 }
 
 /// The end-session endpoint, POST (an app's form post, or the confirmation form).
@@ -81,7 +81,7 @@ pub async fn submit(
         Ok(Form(params)) => run(state, jar, params).await,
         Err(e) => Err(PageError::unreadable("sign-out request", e)),
     };
-    result.unwrap_or_else(|e| e.into_response(state))
+    result.unwrap_or_else(|e| e.into_response(&state.templates))
 }
 
 async fn run(
@@ -159,11 +159,7 @@ async fn finish(
 }
 
 fn render(state: &AppState, page: &LogoutPage) -> Result<Response, PageError> {
-    let body = state
-        .templates
-        .logout(page)
-        .map_err(|e| PageError::Render(e.to_string()))?;
-    Ok(html(StatusCode::OK, body))
+    respond::page(&state.templates, StatusCode::OK, page)
 }
 
 /// The confirmation form's token: only a page served to the holder of the session cookie

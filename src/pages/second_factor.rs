@@ -3,7 +3,6 @@
 //! enrolment in `enrol.rs`.
 
 use super::consent::client_of;
-use super::errors::PageError;
 use super::views::{RecoveryCodesPage, SecondFactorPage};
 use crate::domain::{ClientRecord, Digest};
 use crate::events::Event;
@@ -14,8 +13,9 @@ use crate::oauth::issue::{issue_code, Subject};
 use crate::session::pending::{self, PendingRequest};
 use crate::session::{self, consent, SessionRecord, FLOW_COOKIE, SESSION_COOKIE};
 use crate::state::AppState;
+use crate::web::errors::PageError;
 use crate::web::messages::LOCKED;
-use crate::web::respond::{self, html, redirect};
+use crate::web::respond::{self, redirect};
 use poem::http::StatusCode;
 use poem::web::cookie::CookieJar;
 use poem::web::{Data, Form, Query, RemoteAddr};
@@ -181,11 +181,7 @@ fn verify_page(
         csrf_token: flow.pending.csrf_token.clone(),
         error: error.map(str::to_owned),
     };
-    let body = state
-        .templates
-        .second_factor(&page)
-        .map_err(|e| PageError::Render(e.to_string()))?;
-    Ok(html(status, body))
+    respond::page(&state.templates, status, &page)
 }
 
 /// Renders the recovery-codes page: fresh `codes`, or `left` after one was spent.
@@ -209,11 +205,7 @@ pub fn codes_page(
         request_id: flow.request_id.clone(),
         csrf_token: flow.pending.csrf_token.clone(),
     };
-    let body = state
-        .templates
-        .recovery_codes(&page)
-        .map_err(|e| PageError::Render(e.to_string()))?;
-    Ok(html(StatusCode::OK, body))
+    respond::page(&state.templates, StatusCode::OK, &page)
 }
 
 /// Shows the code form (or sends the browser on, if nothing is owed or it must enrol first).
@@ -225,7 +217,7 @@ pub async fn show(
 ) -> Response {
     show_run(state, jar, &q.request_id)
         .await
-        .unwrap_or_else(|e| e.into_response(state))
+        .unwrap_or_else(|e| e.into_response(&state.templates))
 }
 
 async fn show_run(
@@ -254,7 +246,7 @@ pub async fn verify(
         Ok(Form(form)) => verify_run(state, jar, address(remote), form).await,
         Err(e) => Err(PageError::unreadable("verification form", e)),
     };
-    result.unwrap_or_else(|e| e.into_response(state))
+    result.unwrap_or_else(|e| e.into_response(&state.templates))
 }
 
 async fn verify_run(
@@ -318,7 +310,7 @@ pub async fn continue_flow(
         Ok(Form(form)) => continue_run(state, jar, form).await,
         Err(e) => Err(PageError::unreadable("form", e)),
     };
-    result.unwrap_or_else(|e| e.into_response(state))
+    result.unwrap_or_else(|e| e.into_response(&state.templates))
 }
 
 async fn continue_run(

@@ -1,14 +1,14 @@
 //! `POST /oauth/login`: the directory sign-in form.
 
-use super::errors::PageError;
 use super::second_factor::{self, address};
 use super::views::SignInPage;
 use crate::events::{Event, Place, SignInOutcome};
 use crate::mfa::limits::{self, PasswordCheck};
 use crate::session::{self, pending, FLOW_COOKIE, SESSION_COOKIE};
 use crate::state::AppState;
+use crate::web::errors::PageError;
 use crate::web::messages::LOCKED;
-use crate::web::respond::{self, html, redirect};
+use crate::web::respond::{self, redirect};
 use poem::http::StatusCode;
 use poem::web::cookie::CookieJar;
 use poem::web::{Data, Form, RemoteAddr};
@@ -51,11 +51,7 @@ pub fn signin_page(
         username: username.to_owned(),
         error: error.map(str::to_owned),
     };
-    let body = state
-        .templates
-        .signin(&page)
-        .map_err(|e| PageError::Render(e.to_string()))?;
-    Ok(html(status, body))
+    respond::page(&state.templates, status, &page)
 }
 
 /// Checks the password with the directory and starts the SSO session.
@@ -70,7 +66,7 @@ pub async fn login(
         Ok(Form(form)) => run(state, jar, address(remote), form).await,
         Err(e) => Err(PageError::unreadable("sign-in form", e)),
     };
-    result.unwrap_or_else(|e| e.into_response(state))
+    result.unwrap_or_else(|e| e.into_response(&state.templates))
 }
 
 async fn run(

@@ -3,5 +3,7 @@
 //! this; nothing below the web layer uses it.
 
 pub mod address;
+pub mod errors;
 pub mod messages;
+pub mod render;
 pub mod respond;

@@ -4,6 +4,8 @@
 //! Cookies and URLs take the settings, not the app state: the state holds this layer's page
 //! templates, so depending on it here would make a cycle.
 
+use super::errors::PageError;
+use super::render::{Page, Templates};
 use crate::config::Settings;
 use poem::http::{header, StatusCode};
 use poem::web::cookie::{Cookie, CookieJar, SameSite};
@@ -32,6 +34,15 @@ pub fn html(status: StatusCode, body: String) -> Response {
         builder = builder.header(name, value);
     }
     builder.body(body)
+}
+
+/// `page` rendered with its own template, as HTML with `status`.
+pub fn page<P: Page>(
+    templates: &Templates,
+    status: StatusCode,
+    page: &P,
+) -> Result<Response, PageError> {
+    Ok(html(status, templates.page(page)?))
 }
 
 /// A redirect: 302 from a GET, 303 after a form post (never 307, which would re-post the

@@ -5,8 +5,8 @@ use super::views::{AppFormView, AppRow, AppView, AppsView, FailureRow, SecretVie
 use super::{page, respond, signed_in};
 use crate::apps::{self, doctor, AppError, Changes, NewApp};
 use crate::domain::{ClientRecord, RedirectUri};
-use crate::pages::errors::PageError;
 use crate::state::AppState;
+use crate::web::errors::PageError;
 use crate::web::respond::redirect;
 use poem::http::StatusCode;
 use poem::web::cookie::CookieJar;

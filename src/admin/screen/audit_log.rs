@@ -4,6 +4,7 @@ use super::views::{ActionChoice, AuditRow, AuditView};
 use super::{page, signed_in};
 use crate::audit::{self, Action, AuditFilter};
 use crate::state::AppState;
+use crate::web::errors::PageError;
 use poem::http::StatusCode;
 use poem::web::cookie::CookieJar;
 use poem::web::{Data, Query};
@@ -50,7 +51,7 @@ pub async fn show(
     };
     let events = match audit::search(state, &filter, SHOWN).await {
         Ok(events) => events,
-        Err(e) => return crate::pages::errors::PageError::from(e).into_response(state),
+        Err(e) => return PageError::from(e).into_response(&state.templates),
     };
     let view = AuditView {
         nav: ctx.nav("audit"),

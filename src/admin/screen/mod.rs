@@ -17,14 +17,14 @@ pub mod views;
 #[cfg(test)]
 mod tests;
 
-use crate::pages::errors::PageError;
 use crate::state::AppState;
-use crate::web::respond::{html, redirect};
+use crate::web::errors::PageError;
+use crate::web::render::Page;
+use crate::web::respond::{self, redirect};
 use poem::http::StatusCode;
 use poem::web::cookie::CookieJar;
 use poem::{get, handler, post, Request, Response, Route};
 use session::{Ctx, Gate};
-use views::AdminPage;
 
 /// Adds the admin screen's routes (beside the admin API under `/admin/api`).
 pub fn mount(route: Route) -> Route {
@@ -77,22 +77,14 @@ async fn signed_in(state: &AppState, req: &Request, jar: &CookieJar) -> Result<C
     match session::gate(state, jar, crate::web::address::client_address(req)).await {
         Ok(Gate::Allowed(ctx)) => Ok(ctx),
         Ok(Gate::SignIn) => Err(redirect(StatusCode::SEE_OTHER, "/admin/login")),
-        Ok(Gate::Refused) => Err(PageError::AdminForbidden.into_response(state)),
-        Err(e) => Err(PageError::from(e).into_response(state)),
+        Ok(Gate::Refused) => Err(PageError::AdminForbidden.into_response(&state.templates)),
+        Err(e) => Err(PageError::from(e).into_response(&state.templates)),
     }
 }
 
 /// Renders an admin page with `status`.
-fn page<P: AdminPage>(
-    state: &AppState,
-    status: StatusCode,
-    view: &P,
-) -> Result<Response, PageError> {
-    let body = state
-        .templates
-        .admin(view)
-        .map_err(|e| PageError::Render(e.to_string()))?;
-    let mut response = html(status, body);
+fn page<P: Page>(state: &AppState, status: StatusCode, view: &P) -> Result<Response, PageError> {
+    let mut response = respond::page(&state.templates, status, view)?;
     response.headers_mut().insert(
         poem::http::header::CONTENT_SECURITY_POLICY,
         poem::http::HeaderValue::from_static(ADMIN_CSP),
@@ -102,5 +94,5 @@ fn page<P: AdminPage>(
 
 /// The answer of a handler: its page, or the error page.
 fn respond(state: &AppState, result: Result<Response, PageError>) -> Response {
-    result.unwrap_or_else(|e| e.into_response(state))
+    result.unwrap_or_else(|e| e.into_response(&state.templates))
 }

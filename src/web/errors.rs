@@ -1,17 +1,34 @@
-//! Every way a browser flow can fail, and the page each one shows. The one place that turns
-//! flow errors into HTML.
+//! Every way a page of the sign-in flow or the admin screen can fail, and the page each one
+//! shows. The one place that turns flow errors into HTML.
 
-use super::views::ErrorPage;
+use super::render::{name, Page, RenderError, Templates};
+use super::respond::html;
 use crate::directory::DirectoryError;
 use crate::domain::secret::random_id;
 use crate::session::pending::PendingError;
-use crate::state::AppState;
 use crate::store::StoreError;
-use crate::web::respond::html;
 use poem::http::StatusCode;
 use poem::Response;
+use serde::Serialize;
 
-/// A browser flow failure.
+/// `error.hbs`: a failure the user can only read about (never a redirect).
+#[derive(Debug, Clone, Serialize)]
+pub struct ErrorPage {
+    /// HTTP status, shown small.
+    pub status: u16,
+    /// Short title ("Unknown application").
+    pub title: String,
+    /// What happened and what to do, in plain words.
+    pub message: String,
+    /// Opaque id to quote to the help desk; matches the log line.
+    pub request_id: Option<String>,
+}
+
+impl Page for ErrorPage {
+    const TEMPLATE: &'static str = name::ERROR;
+}
+
+/// A page failure: of the sign-in flow, or of the admin screen.
 #[derive(Debug, thiserror::Error)]
 pub enum PageError {
     /// A request that cannot be trusted enough to redirect (unknown app, unregistered URI).
@@ -59,6 +76,12 @@ impl From<crate::mfa::MfaError> for PageError {
             MfaError::NotEnrolled | MfaError::NoSetup => PageError::Expired,
             other => PageError::SecondFactor(other.to_string()),
         }
+    }
+}
+
+impl From<RenderError> for PageError {
+    fn from(err: RenderError) -> Self {
+        PageError::Render(err.to_string())
     }
 }
 
@@ -148,7 +171,7 @@ impl PageError {
     }
 
     /// The error page; the cause is logged under a request id the page shows.
-    pub fn into_response(self, state: &AppState) -> Response {
+    pub fn into_response(self, templates: &Templates) -> Response {
         let request_id = random_id(9);
         let (status, title, message) = self.page();
         let title = match &self {
@@ -166,7 +189,7 @@ impl PageError {
             message,
             request_id: Some(request_id),
         };
-        match state.templates.error(&page) {
+        match templates.page(&page) {
             Ok(body) => html(status, body),
             Err(e) => {
                 tracing::error!(error = %e, "error page failed to render");
