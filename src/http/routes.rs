@@ -3,10 +3,12 @@
 use super::openapi;
 use crate::pages;
 use crate::state::AppState;
+use crate::web::errors::ErrorPages;
 use crate::web::render::STYLESHEET;
 use poem::http::header;
 use poem::middleware::{CatchPanic, CookieJarManager, SetHeader, Tracing};
 use poem::{get, handler, post, Endpoint, EndpointExt, Response, Route};
+use std::sync::Arc;
 
 #[handler]
 fn stylesheet() -> Response {
@@ -67,6 +69,9 @@ pub fn routes(state: AppState) -> impl Endpoint {
         .at("/openapi.json", spec)
         .nest("/docs", docs)
         .nest("/", api)
+        // Inside the cookie manager, which drops the cookies a handler set when it answers
+        // an error: a page error becomes a page before it gets there.
+        .with(ErrorPages::new(Arc::clone(&state.templates)))
         .with(CookieJarManager::new())
         .with(CatchPanic::new())
         .with(Tracing)

@@ -20,10 +20,12 @@ use poem::{handler, Request, Response};
 
 /// The authorize endpoint (SPEC 4.1).
 #[handler]
-pub async fn authorize(req: &Request, jar: &CookieJar, Data(state): Data<&AppState>) -> Response {
-    run(state, req.uri().query().unwrap_or(""), jar)
-        .await
-        .unwrap_or_else(|e| e.into_response(&state.templates))
+pub async fn authorize(
+    req: &Request,
+    jar: &CookieJar,
+    Data(state): Data<&AppState>,
+) -> Result<Response, PageError> {
+    run(state, req.uri().query().unwrap_or(""), jar).await
 }
 
 /// Largest form-encoded authorize request accepted by POST.
@@ -36,15 +38,14 @@ pub async fn authorize_post(
     jar: &CookieJar,
     Data(state): Data<&AppState>,
     body: poem::Body,
-) -> Response {
-    let result = match body.into_bytes_limit(MAX_POST_BYTES).await {
-        Ok(bytes) => match std::str::from_utf8(&bytes) {
-            Ok(form) => run(state, form, jar).await,
-            Err(_) => Err(PageError::BadForm("The request is not valid UTF-8.".into())),
-        },
-        Err(e) => Err(PageError::unreadable("request", e)),
-    };
-    result.unwrap_or_else(|e| e.into_response(&state.templates))
+) -> Result<Response, PageError> {
+    let bytes = body
+        .into_bytes_limit(MAX_POST_BYTES)
+        .await
+        .map_err(|e| PageError::unreadable("request", e))?;
+    let form = std::str::from_utf8(&bytes)
+        .map_err(|_| PageError::BadForm("The request is not valid UTF-8.".into()))?;
+    run(state, form, jar).await
 }
 
 async fn run(state: &AppState, query: &str, jar: &CookieJar) -> Result<Response, PageError> {

@@ -90,10 +90,8 @@ pub async fn show(
     jar: &CookieJar,
     Data(state): Data<&AppState>,
     Query(q): Query<ConsentQuery>,
-) -> Response {
-    show_run(state, jar, &q.request_id)
-        .await
-        .unwrap_or_else(|e| e.into_response(&state.templates))
+) -> Result<Response, PageError> {
+    show_run(state, jar, &q.request_id).await
 }
 
 async fn show_run(
@@ -150,12 +148,9 @@ pub async fn decide(
     jar: &CookieJar,
     Data(state): Data<&AppState>,
     form: poem::Result<Form<ConsentForm>>,
-) -> Response {
-    let result = match form {
-        Ok(Form(form)) => decide_run(state, jar, form).await,
-        Err(e) => Err(PageError::unreadable("consent form", e)),
-    };
-    result.unwrap_or_else(|e| e.into_response(&state.templates))
+) -> Result<Response, PageError> {
+    let Form(form) = form.map_err(|e| PageError::unreadable("consent form", e))?;
+    decide_run(state, jar, form).await
 }
 
 async fn decide_run(

@@ -67,10 +67,8 @@ pub async fn show(
     jar: &CookieJar,
     Data(state): Data<&AppState>,
     Query(q): Query<FlowQuery>,
-) -> Response {
-    show_run(state, jar, &q.request_id)
-        .await
-        .unwrap_or_else(|e| e.into_response(&state.templates))
+) -> Result<Response, PageError> {
+    show_run(state, jar, &q.request_id).await
 }
 
 async fn show_run(
@@ -92,12 +90,9 @@ pub async fn confirm(
     remote: &RemoteAddr,
     Data(state): Data<&AppState>,
     form: poem::Result<Form<OtpForm>>,
-) -> Response {
-    let result = match form {
-        Ok(Form(form)) => confirm_run(state, jar, address(remote), form).await,
-        Err(e) => Err(PageError::unreadable("set-up form", e)),
-    };
-    result.unwrap_or_else(|e| e.into_response(&state.templates))
+) -> Result<Response, PageError> {
+    let Form(form) = form.map_err(|e| PageError::unreadable("set-up form", e))?;
+    confirm_run(state, jar, address(remote), form).await
 }
 
 async fn confirm_run(

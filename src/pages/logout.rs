@@ -62,12 +62,9 @@ pub async fn start(
     jar: &CookieJar,
     Data(state): Data<&AppState>,
     params: poem::Result<Query<LogoutParams>>,
-) -> Response {
-    let result = match params {
-        Ok(Query(params)) => run(state, jar, params).await,
-        Err(e) => Err(PageError::unreadable("sign-out request", e)),
-    };
-    result.unwrap_or_else(|e| e.into_response(&state.templates))
+) -> Result<Response, PageError> {
+    let Query(params) = params.map_err(|e| PageError::unreadable("sign-out request", e))?;
+    run(state, jar, params).await
 }
 
 /// The end-session endpoint, POST (an app's form post, or the confirmation form).
@@ -76,12 +73,9 @@ pub async fn submit(
     jar: &CookieJar,
     Data(state): Data<&AppState>,
     params: poem::Result<Form<LogoutParams>>,
-) -> Response {
-    let result = match params {
-        Ok(Form(params)) => run(state, jar, params).await,
-        Err(e) => Err(PageError::unreadable("sign-out request", e)),
-    };
-    result.unwrap_or_else(|e| e.into_response(&state.templates))
+) -> Result<Response, PageError> {
+    let Form(params) = params.map_err(|e| PageError::unreadable("sign-out request", e))?;
+    run(state, jar, params).await
 }
 
 async fn run(

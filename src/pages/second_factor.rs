@@ -214,10 +214,8 @@ pub async fn show(
     jar: &CookieJar,
     Data(state): Data<&AppState>,
     Query(q): Query<FlowQuery>,
-) -> Response {
-    show_run(state, jar, &q.request_id)
-        .await
-        .unwrap_or_else(|e| e.into_response(&state.templates))
+) -> Result<Response, PageError> {
+    show_run(state, jar, &q.request_id).await
 }
 
 async fn show_run(
@@ -241,12 +239,9 @@ pub async fn verify(
     remote: &RemoteAddr,
     Data(state): Data<&AppState>,
     form: poem::Result<Form<OtpForm>>,
-) -> Response {
-    let result = match form {
-        Ok(Form(form)) => verify_run(state, jar, address(remote), form).await,
-        Err(e) => Err(PageError::unreadable("verification form", e)),
-    };
-    result.unwrap_or_else(|e| e.into_response(&state.templates))
+) -> Result<Response, PageError> {
+    let Form(form) = form.map_err(|e| PageError::unreadable("verification form", e))?;
+    verify_run(state, jar, address(remote), form).await
 }
 
 async fn verify_run(
@@ -305,12 +300,9 @@ pub async fn continue_flow(
     jar: &CookieJar,
     Data(state): Data<&AppState>,
     form: poem::Result<Form<OtpForm>>,
-) -> Response {
-    let result = match form {
-        Ok(Form(form)) => continue_run(state, jar, form).await,
-        Err(e) => Err(PageError::unreadable("form", e)),
-    };
-    result.unwrap_or_else(|e| e.into_response(&state.templates))
+) -> Result<Response, PageError> {
+    let Form(form) = form.map_err(|e| PageError::unreadable("form", e))?;
+    continue_run(state, jar, form).await
 }
 
 async fn continue_run(

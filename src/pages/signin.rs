@@ -61,12 +61,9 @@ pub async fn login(
     remote: &RemoteAddr,
     Data(state): Data<&AppState>,
     form: poem::Result<Form<SignInForm>>,
-) -> Response {
-    let result = match form {
-        Ok(Form(form)) => run(state, jar, address(remote), form).await,
-        Err(e) => Err(PageError::unreadable("sign-in form", e)),
-    };
-    result.unwrap_or_else(|e| e.into_response(&state.templates))
+) -> Result<Response, PageError> {
+    let Form(form) = form.map_err(|e| PageError::unreadable("sign-in form", e))?;
+    run(state, jar, address(remote), form).await
 }
 
 async fn run(

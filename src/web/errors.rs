@@ -1,5 +1,8 @@
 //! Every way a page of the sign-in flow or the admin screen can fail, and the page each one
 //! shows. The one place that turns flow errors into HTML.
+//!
+//! Page handlers answer `Result<Response, PageError>`; the [`ErrorPages`] middleware renders
+//! the error with the templates it holds, so no handler needs the app state to fail.
 
 use super::render::{name, Page, RenderError, Templates};
 use super::respond::html;
@@ -7,9 +10,15 @@ use crate::directory::DirectoryError;
 use crate::domain::secret::random_id;
 use crate::session::pending::PendingError;
 use crate::store::StoreError;
+use poem::error::ResponseError;
 use poem::http::StatusCode;
-use poem::Response;
+use poem::{Endpoint, IntoResponse, Middleware, Request, Response};
 use serde::Serialize;
+use std::sync::Arc;
+
+/// Shown when even the error page cannot be rendered.
+const BARE_ERROR: &str =
+    "<!doctype html><title>Error</title><p>Sign-on failed. Please try again.</p>";
 
 /// `error.hbs`: a failure the user can only read about (never a redirect).
 #[derive(Debug, Clone, Serialize)]
@@ -172,6 +181,10 @@ impl PageError {
 
     /// The error page; the cause is logged under a request id the page shows.
     pub fn into_response(self, templates: &Templates) -> Response {
+        self.render(templates)
+    }
+
+    fn render(self, templates: &Templates) -> Response {
         let request_id = random_id(9);
         let (status, title, message) = self.page();
         let title = match &self {
@@ -193,12 +206,65 @@ impl PageError {
             Ok(body) => html(status, body),
             Err(e) => {
                 tracing::error!(error = %e, "error page failed to render");
-                html(
-                    status,
-                    "<!doctype html><title>Error</title><p>Sign-on failed. Please try again.</p>"
-                        .into(),
-                )
+                html(status, BARE_ERROR.into())
             }
+        }
+    }
+}
+
+/// What a `PageError` answers where no [`ErrorPages`] is in place to render it: the status and
+/// a bare page, never the error's text (it may name internal causes).
+impl ResponseError for PageError {
+    fn status(&self) -> StatusCode {
+        self.page().0
+    }
+
+    fn as_response(&self) -> Response {
+        tracing::error!(error = %self, "page error answered without its error page");
+        html(self.status(), BARE_ERROR.into())
+    }
+}
+
+/// Middleware showing a handler's [`PageError`] as its error page. Every other error passes
+/// through untouched: the APIs answer their own.
+pub struct ErrorPages {
+    templates: Arc<Templates>,
+}
+
+impl ErrorPages {
+    /// Renders error pages with `templates`.
+    pub fn new(templates: Arc<Templates>) -> Self {
+        Self { templates }
+    }
+}
+
+impl<E: Endpoint> Middleware<E> for ErrorPages {
+    type Output = ErrorPagesEndpoint<E>;
+
+    fn transform(&self, inner: E) -> Self::Output {
+        ErrorPagesEndpoint {
+            inner,
+            templates: Arc::clone(&self.templates),
+        }
+    }
+}
+
+/// An endpoint wrapped by [`ErrorPages`].
+pub struct ErrorPagesEndpoint<E> {
+    inner: E,
+    templates: Arc<Templates>,
+}
+
+impl<E: Endpoint> Endpoint for ErrorPagesEndpoint<E> {
+    type Output = Response;
+
+    async fn call(&self, req: Request) -> poem::Result<Response> {
+        match self.inner.call(req).await {
+            Ok(output) => Ok(output.into_response()),
+            Err(err) => match err.downcast::<PageError>() {
+                Ok(error) => Ok(error.render(&self.templates)),
+                Err(other) => Err(other),
+            },
         }
     }
 }
