@@ -5,7 +5,7 @@
 //! the error with the templates it holds, so no handler needs the app state to fail.
 
 use super::render::{name, Page, RenderError, Templates};
-use super::respond::html;
+use super::respond::{html, redirect};
 use crate::directory::DirectoryError;
 use crate::domain::secret::random_id;
 use crate::session::pending::PendingError;
@@ -67,6 +67,10 @@ pub enum PageError {
     /// The second factor cannot be checked (the stored secret does not open with the key).
     #[error("second factor unusable: {0}")]
     SecondFactor(String),
+    /// A page that needs a sign-in this browser has not done (or that went idle): answered
+    /// with a redirect to the sign-in form at this path, not with an error page.
+    #[error("sign-in required")]
+    SignInFirst(&'static str),
     // --- admin screen ---
     /// Signed in, but not allowed to use the admin screen.
     #[error("admin screen refused: not a superadmin")]
@@ -170,6 +174,7 @@ impl PageError {
                 "Superadmins only",
                 "Connected Apps are managed by superadmins. Your account can sign in to apps, but not administer them. Ask a superadmin if you need an app registered or changed.".into(),
             ),
+            PageError::SignInFirst(_) => (StatusCode::SEE_OTHER, "Sign-in required", String::new()),
             PageError::AdminNotFound(what) => (StatusCode::NOT_FOUND, "Not found", what.clone()),
             PageError::Render(_) => (
                 StatusCode::INTERNAL_SERVER_ERROR,
@@ -179,12 +184,12 @@ impl PageError {
         }
     }
 
-    /// The error page; the cause is logged under a request id the page shows.
-    pub fn into_response(self, templates: &Templates) -> Response {
-        self.render(templates)
-    }
-
+    /// The error page (or the sign-in redirect); the cause is logged under a request id the
+    /// page shows.
     fn render(self, templates: &Templates) -> Response {
+        if let PageError::SignInFirst(path) = self {
+            return redirect(StatusCode::SEE_OTHER, path);
+        }
         let request_id = random_id(9);
         let (status, title, message) = self.page();
         let title = match &self {
@@ -220,6 +225,9 @@ impl ResponseError for PageError {
     }
 
     fn as_response(&self) -> Response {
+        if let PageError::SignInFirst(path) = self {
+            return redirect(StatusCode::SEE_OTHER, path);
+        }
         tracing::error!(error = %self, "page error answered without its error page");
         html(self.status(), BARE_ERROR.into())
     }
