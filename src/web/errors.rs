@@ -276,3 +276,6 @@ impl<E: Endpoint> Endpoint for ErrorPagesEndpoint<E> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;
