@@ -13,8 +13,8 @@ use crate::directory::{Directory, HasDirectory};
 use crate::events::{Events, HasEvents};
 use crate::mfa::MfaKey;
 use crate::oidc::keyset::Keys;
-use crate::pages::render::Templates;
 use crate::store::{HasStore, Store};
+use crate::web::render::Templates;
 use std::sync::Arc;
 
 /// Shared application state; cheap to clone.

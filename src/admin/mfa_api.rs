@@ -2,7 +2,7 @@
 //! and enrolment without a browser (how the first superadmin sets one up before any app
 //! exists to sign in to).
 
-use super::api::{admin, body, AdminError};
+use super::api::{body, AdminAuth, AdminError};
 use super::guard::{self, GuardError};
 use crate::domain::secret::random_id;
 use crate::mfa::enrolment;
@@ -119,11 +119,10 @@ impl AdminMfaApi {
     )]
     async fn reset(
         &self,
-        req: &Request,
         Data(state): Data<&AppState>,
         username: Path<String>,
+        AdminAuth(caller): AdminAuth,
     ) -> Result<ResetResponse, AdminError> {
-        let caller = admin(req, state).await?;
         let sub = username.0.trim();
         let removed = super::users::reset_second_factor(state, caller.actor(), sub)
             .await

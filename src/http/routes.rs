@@ -1,11 +1,14 @@
 //! The router: pages, APIs, docs, assets.
 
 use super::openapi;
-use crate::pages::{self, render::STYLESHEET};
+use crate::pages;
 use crate::state::AppState;
+use crate::web::errors::ErrorPages;
+use crate::web::render::STYLESHEET;
 use poem::http::header;
 use poem::middleware::{CatchPanic, CookieJarManager, SetHeader, Tracing};
 use poem::{get, handler, post, Endpoint, EndpointExt, Response, Route};
+use std::sync::Arc;
 
 #[handler]
 fn stylesheet() -> Response {
@@ -66,6 +69,9 @@ pub fn routes(state: AppState) -> impl Endpoint {
         .at("/openapi.json", spec)
         .nest("/docs", docs)
         .nest("/", api)
+        // Inside the cookie manager, which drops the cookies a handler set when it answers
+        // an error: a page error becomes a page before it gets there.
+        .with(ErrorPages::new(Arc::clone(&state.templates)))
         .with(CookieJarManager::new())
         .with(CatchPanic::new())
         .with(Tracing)

@@ -2,8 +2,6 @@
 //! with a code when the browser is signed in and the app already approved (single sign-on).
 
 use super::consent::consent_page;
-use super::errors::PageError;
-use super::respond::{self, redirect};
 use super::signin::signin_page;
 use crate::domain::secret::random_id;
 use crate::domain::ClientRecord;
@@ -13,6 +11,8 @@ use crate::oauth::issue::{issue_code, Subject};
 use crate::oauth::OAuthError;
 use crate::session::{self, consent, pending, SessionRecord, FLOW_COOKIE, SESSION_COOKIE};
 use crate::state::AppState;
+use crate::web::errors::PageError;
+use crate::web::respond::{self, redirect};
 use poem::http::StatusCode;
 use poem::web::cookie::CookieJar;
 use poem::web::Data;
@@ -20,10 +20,12 @@ use poem::{handler, Request, Response};
 
 /// The authorize endpoint (SPEC 4.1).
 #[handler]
-pub async fn authorize(req: &Request, jar: &CookieJar, Data(state): Data<&AppState>) -> Response {
-    run(state, req.uri().query().unwrap_or(""), jar)
-        .await
-        .unwrap_or_else(|e| e.into_response(state))
+pub async fn authorize(
+    req: &Request,
+    jar: &CookieJar,
+    Data(state): Data<&AppState>,
+) -> Result<Response, PageError> {
+    run(state, req.uri().query().unwrap_or(""), jar).await
 }
 
 /// Largest form-encoded authorize request accepted by POST.
@@ -36,15 +38,14 @@ pub async fn authorize_post(
     jar: &CookieJar,
     Data(state): Data<&AppState>,
     body: poem::Body,
-) -> Response {
-    let result = match body.into_bytes_limit(MAX_POST_BYTES).await {
-        Ok(bytes) => match std::str::from_utf8(&bytes) {
-            Ok(form) => run(state, form, jar).await,
-            Err(_) => Err(PageError::BadForm("The request is not valid UTF-8.".into())),
-        },
-        Err(e) => Err(PageError::unreadable("request", e)),
-    };
-    result.unwrap_or_else(|e| e.into_response(state))
+) -> Result<Response, PageError> {
+    let bytes = body
+        .into_bytes_limit(MAX_POST_BYTES)
+        .await
+        .map_err(|e| PageError::unreadable("request", e))?;
+    let form = std::str::from_utf8(&bytes)
+        .map_err(|_| PageError::BadForm("The request is not valid UTF-8.".into()))?;
+    run(state, form, jar).await
 }
 
 async fn run(state: &AppState, query: &str, jar: &CookieJar) -> Result<Response, PageError> {
@@ -91,7 +92,12 @@ async fn run(state: &AppState, query: &str, jar: &CookieJar) -> Result<Response,
         Some(c) if !c.value_str().is_empty() => c.value_str().to_owned(),
         _ => {
             let value = random_id(32);
-            jar.add(respond::cookie(state, FLOW_COOKIE, value.clone(), None));
+            jar.add(respond::cookie(
+                &state.settings,
+                FLOW_COOKIE,
+                value.clone(),
+                None,
+            ));
             value
         }
     };

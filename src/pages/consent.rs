@@ -1,7 +1,5 @@
 //! `GET` / `POST /oauth/consent`: the user approves or denies the app's access.
 
-use super::errors::PageError;
-use super::respond::{self, html, redirect};
 use super::signin::signin_page;
 use super::views::{ConsentPage, ScopeView};
 use crate::domain::{ClientRecord, Scope};
@@ -11,6 +9,8 @@ use crate::oauth::OAuthError;
 use crate::session::pending::{self, PendingRequest};
 use crate::session::{self, consent, SessionRecord, FLOW_COOKIE, SESSION_COOKIE};
 use crate::state::AppState;
+use crate::web::errors::PageError;
+use crate::web::respond::{self, redirect};
 use poem::http::StatusCode;
 use poem::web::cookie::CookieJar;
 use poem::web::{Data, Form, Query};
@@ -63,22 +63,18 @@ pub fn consent_page(
                 description: describe(s).to_owned(),
             })
             .collect(),
-        action: respond::url(state, PATH),
+        action: respond::url(&state.settings, PATH),
         request_id: request_id.to_owned(),
         csrf_token: pending.csrf_token.clone(),
         // A session that reached consent without `otp` belongs to a user with no second factor.
         enrol_url: (!session.amr.iter().any(|m| m == crate::mfa::AMR_OTP)).then(|| {
             respond::url(
-                state,
+                &state.settings,
                 &format!("{}?request_id={request_id}", super::enrol::PATH),
             )
         }),
     };
-    let body = state
-        .templates
-        .consent(&page)
-        .map_err(|e| PageError::Render(e.to_string()))?;
-    Ok(html(StatusCode::OK, body))
+    respond::page(&state.templates, StatusCode::OK, &page)
 }
 
 /// `?request_id=` of the consent page.
@@ -94,10 +90,8 @@ pub async fn show(
     jar: &CookieJar,
     Data(state): Data<&AppState>,
     Query(q): Query<ConsentQuery>,
-) -> Response {
-    show_run(state, jar, &q.request_id)
-        .await
-        .unwrap_or_else(|e| e.into_response(state))
+) -> Result<Response, PageError> {
+    show_run(state, jar, &q.request_id).await
 }
 
 async fn show_run(
@@ -154,12 +148,9 @@ pub async fn decide(
     jar: &CookieJar,
     Data(state): Data<&AppState>,
     form: poem::Result<Form<ConsentForm>>,
-) -> Response {
-    let result = match form {
-        Ok(Form(form)) => decide_run(state, jar, form).await,
-        Err(e) => Err(PageError::unreadable("consent form", e)),
-    };
-    result.unwrap_or_else(|e| e.into_response(state))
+) -> Result<Response, PageError> {
+    let Form(form) = form.map_err(|e| PageError::unreadable("consent form", e))?;
+    decide_run(state, jar, form).await
 }
 
 async fn decide_run(

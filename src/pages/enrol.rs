@@ -4,14 +4,15 @@
 //! A user who already has a second factor may replace it only after passing it in this
 //! session: a password alone never swaps the authenticator.
 
-use super::errors::PageError;
-use super::respond::{self, html, redirect};
-use super::second_factor::{address, codes_page, elevate, open, Flow, FlowQuery, OtpForm, LOCKED};
+use super::second_factor::{address, codes_page, elevate, open, Flow, FlowQuery, OtpForm};
 use super::views::EnrolPage;
 use crate::mfa::enrolment;
 use crate::mfa::limits::{self, Kind};
 use crate::mfa::{MfaError, AMR_OTP};
 use crate::state::AppState;
+use crate::web::errors::PageError;
+use crate::web::messages::LOCKED;
+use crate::web::respond::{self, redirect};
 use poem::http::StatusCode;
 use poem::web::cookie::CookieJar;
 use poem::web::{Data, Form, Query, RemoteAddr};
@@ -29,7 +30,7 @@ async fn allowed(state: &AppState, flow: &Flow) -> Result<Option<Response>, Page
         return Ok(None);
     }
     let url = respond::url(
-        state,
+        &state.settings,
         &format!(
             "{}?request_id={}",
             super::second_factor::PATH,
@@ -52,16 +53,12 @@ async fn enrol_page(
         username: sub.to_owned(),
         qr: setup.qr,
         secret: setup.secret,
-        action: respond::url(state, PATH),
+        action: respond::url(&state.settings, PATH),
         request_id: flow.request_id.clone(),
         csrf_token: flow.pending.csrf_token.clone(),
         error: error.map(str::to_owned),
     };
-    let body = state
-        .templates
-        .enrol(&page)
-        .map_err(|e| PageError::Render(e.to_string()))?;
-    Ok(html(status, body))
+    respond::page(&state.templates, status, &page)
 }
 
 /// Shows the set-up page.
@@ -70,10 +67,8 @@ pub async fn show(
     jar: &CookieJar,
     Data(state): Data<&AppState>,
     Query(q): Query<FlowQuery>,
-) -> Response {
-    show_run(state, jar, &q.request_id)
-        .await
-        .unwrap_or_else(|e| e.into_response(state))
+) -> Result<Response, PageError> {
+    show_run(state, jar, &q.request_id).await
 }
 
 async fn show_run(
@@ -95,12 +90,9 @@ pub async fn confirm(
     remote: &RemoteAddr,
     Data(state): Data<&AppState>,
     form: poem::Result<Form<OtpForm>>,
-) -> Response {
-    let result = match form {
-        Ok(Form(form)) => confirm_run(state, jar, address(remote), form).await,
-        Err(e) => Err(PageError::unreadable("set-up form", e)),
-    };
-    result.unwrap_or_else(|e| e.into_response(state))
+) -> Result<Response, PageError> {
+    let Form(form) = form.map_err(|e| PageError::unreadable("set-up form", e))?;
+    confirm_run(state, jar, address(remote), form).await
 }
 
 async fn confirm_run(

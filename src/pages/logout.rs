@@ -6,8 +6,6 @@
 //! goes to `post_logout_redirect_uri` (with `state`) only if that exact URI is registered for the
 //! app; an unregistered one is refused on a page, never followed.
 
-use super::errors::PageError;
-use super::respond::{self, html, redirect};
 use super::views::LogoutPage;
 use crate::audit::{self, Action, AuditEvent};
 use crate::domain::{ClientId, ClientRecord, Digest};
@@ -15,6 +13,8 @@ use crate::oauth::authorize::redirect_with;
 use crate::oidc::id_token::verify_hint;
 use crate::session::{self, SESSION_COOKIE};
 use crate::state::AppState;
+use crate::web::errors::PageError;
+use crate::web::respond::{self, redirect};
 use poem::http::StatusCode;
 use poem::web::cookie::CookieJar;
 use poem::web::{Data, Form, Query};
@@ -62,12 +62,9 @@ pub async fn start(
     jar: &CookieJar,
     Data(state): Data<&AppState>,
     params: poem::Result<Query<LogoutParams>>,
-) -> Response {
-    let result = match params {
-        Ok(Query(params)) => run(state, jar, params).await,
-        Err(e) => Err(PageError::unreadable("sign-out request", e)),
-    };
-    result.unwrap_or_else(|e| e.into_response(state))
+) -> Result<Response, PageError> {
+    let Query(params) = params.map_err(|e| PageError::unreadable("sign-out request", e))?;
+    run(state, jar, params).await
 }
 
 /// The end-session endpoint, POST (an app's form post, or the confirmation form).
@@ -76,12 +73,9 @@ pub async fn submit(
     jar: &CookieJar,
     Data(state): Data<&AppState>,
     params: poem::Result<Form<LogoutParams>>,
-) -> Response {
-    let result = match params {
-        Ok(Form(params)) => run(state, jar, params).await,
-        Err(e) => Err(PageError::unreadable("sign-out request", e)),
-    };
-    result.unwrap_or_else(|e| e.into_response(state))
+) -> Result<Response, PageError> {
+    let Form(params) = params.map_err(|e| PageError::unreadable("sign-out request", e))?;
+    run(state, jar, params).await
 }
 
 async fn run(
@@ -117,7 +111,7 @@ async fn run(
     let page = LogoutPage {
         signed_out: false,
         app_name: checked.client.as_ref().map(|c| c.name.clone()),
-        action: respond::url(state, PATH),
+        action: respond::url(&state.settings, PATH),
         csrf_token: csrf,
         client_id: checked.client_id(),
         post_logout_redirect_uri: checked.return_to.clone().unwrap_or_default(),
@@ -137,7 +131,7 @@ async fn finish(
     if let Some(cookie) = cookie {
         session::destroy(state, cookie).await?;
     }
-    respond::clear_cookie(state, jar, SESSION_COOKIE);
+    respond::clear_cookie(&state.settings, jar, SESSION_COOKIE);
     if let Some(uri) = &checked.return_to {
         // The confirmation form posts an empty state back when the app sent none.
         let location = match app_state.filter(|s| !s.is_empty()) {
@@ -149,7 +143,7 @@ async fn finish(
     let page = LogoutPage {
         signed_out: true,
         app_name: checked.client.as_ref().map(|c| c.name.clone()),
-        action: respond::url(state, PATH),
+        action: respond::url(&state.settings, PATH),
         csrf_token: String::new(),
         client_id: String::new(),
         post_logout_redirect_uri: String::new(),
@@ -159,11 +153,7 @@ async fn finish(
 }
 
 fn render(state: &AppState, page: &LogoutPage) -> Result<Response, PageError> {
-    let body = state
-        .templates
-        .logout(page)
-        .map_err(|e| PageError::Render(e.to_string()))?;
-    Ok(html(StatusCode::OK, body))
+    respond::page(&state.templates, StatusCode::OK, page)
 }
 
 /// The confirmation form's token: only a page served to the holder of the session cookie

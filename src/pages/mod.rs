@@ -1,12 +1,10 @@
-//! Server-rendered pages: sign-in, consent, sign-out and error pages, and their templates.
+//! The pages of the sign-in flow: authorize, sign-in, second factor, consent and sign-out, and
+//! the page structs their templates show (rendered by `web`).
 
 pub mod authorize;
 pub mod consent;
 pub mod enrol;
-pub mod errors;
 pub mod logout;
-pub mod render;
-pub mod respond;
 pub mod second_factor;
 pub mod signin;
 pub mod views;

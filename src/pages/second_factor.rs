@@ -3,8 +3,6 @@
 //! enrolment in `enrol.rs`.
 
 use super::consent::client_of;
-use super::errors::PageError;
-use super::respond::{self, html, redirect};
 use super::views::{RecoveryCodesPage, SecondFactorPage};
 use crate::domain::{ClientRecord, Digest};
 use crate::events::Event;
@@ -15,6 +13,9 @@ use crate::oauth::issue::{issue_code, Subject};
 use crate::session::pending::{self, PendingRequest};
 use crate::session::{self, consent, SessionRecord, FLOW_COOKIE, SESSION_COOKIE};
 use crate::state::AppState;
+use crate::web::errors::PageError;
+use crate::web::messages::LOCKED;
+use crate::web::respond::{self, redirect};
 use poem::http::StatusCode;
 use poem::web::cookie::CookieJar;
 use poem::web::{Data, Form, Query, RemoteAddr};
@@ -30,8 +31,6 @@ pub const CONTINUE_PATH: &str = "/oauth/second-factor/continue";
 /// Message for a wrong code; also used for a refused one.
 const WRONG: &str = "That code is not right. Enter the current code from your authenticator app, or a recovery code.";
 const REPLAYED: &str = "That code was already used. Wait for the next code and enter it.";
-/// Message of a lockout (the same for every account, known or not).
-pub const LOCKED: &str = "Too many attempts. Wait a few minutes and try again.";
 
 /// A signed-in browser in the middle of an authorize request.
 pub struct Flow {
@@ -108,7 +107,7 @@ pub fn location(state: &AppState, due: Due, request_id: &str) -> Option<String> 
         Due::Enrol => super::enrol::PATH,
     };
     Some(respond::url(
-        state,
+        &state.settings,
         &format!("{path}?request_id={request_id}"),
     ))
 }
@@ -144,7 +143,7 @@ pub async fn proceed(
         return Ok(redirect(StatusCode::SEE_OTHER, &location));
     }
     let consent_url = respond::url(
-        state,
+        &state.settings,
         &format!("{}?request_id={request_id}", super::consent::PATH),
     );
     Ok(redirect(StatusCode::SEE_OTHER, &consent_url))
@@ -159,7 +158,12 @@ pub async fn elevate(state: &AppState, jar: &CookieJar, flow: &mut Flow) -> Resu
         .ok_or(PageError::Expired)?;
     flow.cookie = id.clone();
     let ttl = flow.session.expires_at.saturating_sub(state.now());
-    jar.add(respond::cookie(state, SESSION_COOKIE, id, Some(ttl)));
+    jar.add(respond::cookie(
+        &state.settings,
+        SESSION_COOKIE,
+        id,
+        Some(ttl),
+    ));
     Ok(())
 }
 
@@ -172,16 +176,12 @@ fn verify_page(
     let page = SecondFactorPage {
         app_name: flow.client.name.clone(),
         username: flow.session.claims.sub().to_owned(),
-        action: respond::url(state, PATH),
+        action: respond::url(&state.settings, PATH),
         request_id: flow.request_id.clone(),
         csrf_token: flow.pending.csrf_token.clone(),
         error: error.map(str::to_owned),
     };
-    let body = state
-        .templates
-        .second_factor(&page)
-        .map_err(|e| PageError::Render(e.to_string()))?;
-    Ok(html(status, body))
+    respond::page(&state.templates, status, &page)
 }
 
 /// Renders the recovery-codes page: fresh `codes`, or `left` after one was spent.
@@ -193,7 +193,7 @@ pub fn codes_page(
 ) -> Result<Response, PageError> {
     let enrol_url = left.map(|_| {
         respond::url(
-            state,
+            &state.settings,
             &format!("{}?request_id={}", super::enrol::PATH, flow.request_id),
         )
     });
@@ -201,15 +201,11 @@ pub fn codes_page(
         codes,
         left,
         enrol_url,
-        action: respond::url(state, CONTINUE_PATH),
+        action: respond::url(&state.settings, CONTINUE_PATH),
         request_id: flow.request_id.clone(),
         csrf_token: flow.pending.csrf_token.clone(),
     };
-    let body = state
-        .templates
-        .recovery_codes(&page)
-        .map_err(|e| PageError::Render(e.to_string()))?;
-    Ok(html(StatusCode::OK, body))
+    respond::page(&state.templates, StatusCode::OK, &page)
 }
 
 /// Shows the code form (or sends the browser on, if nothing is owed or it must enrol first).
@@ -218,10 +214,8 @@ pub async fn show(
     jar: &CookieJar,
     Data(state): Data<&AppState>,
     Query(q): Query<FlowQuery>,
-) -> Response {
-    show_run(state, jar, &q.request_id)
-        .await
-        .unwrap_or_else(|e| e.into_response(state))
+) -> Result<Response, PageError> {
+    show_run(state, jar, &q.request_id).await
 }
 
 async fn show_run(
@@ -245,12 +239,9 @@ pub async fn verify(
     remote: &RemoteAddr,
     Data(state): Data<&AppState>,
     form: poem::Result<Form<OtpForm>>,
-) -> Response {
-    let result = match form {
-        Ok(Form(form)) => verify_run(state, jar, address(remote), form).await,
-        Err(e) => Err(PageError::unreadable("verification form", e)),
-    };
-    result.unwrap_or_else(|e| e.into_response(state))
+) -> Result<Response, PageError> {
+    let Form(form) = form.map_err(|e| PageError::unreadable("verification form", e))?;
+    verify_run(state, jar, address(remote), form).await
 }
 
 async fn verify_run(
@@ -287,7 +278,7 @@ async fn verify_run(
         Err(MfaError::NotEnrolled) => {
             let _ = attempt.succeeded(state).await;
             let url = respond::url(
-                state,
+                &state.settings,
                 &format!("{}?request_id={}", super::enrol::PATH, form.request_id),
             );
             return Ok(redirect(StatusCode::SEE_OTHER, &url));
@@ -309,12 +300,9 @@ pub async fn continue_flow(
     jar: &CookieJar,
     Data(state): Data<&AppState>,
     form: poem::Result<Form<OtpForm>>,
-) -> Response {
-    let result = match form {
-        Ok(Form(form)) => continue_run(state, jar, form).await,
-        Err(e) => Err(PageError::unreadable("form", e)),
-    };
-    result.unwrap_or_else(|e| e.into_response(state))
+) -> Result<Response, PageError> {
+    let Form(form) = form.map_err(|e| PageError::unreadable("form", e))?;
+    continue_run(state, jar, form).await
 }
 
 async fn continue_run(

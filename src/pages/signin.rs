@@ -1,13 +1,14 @@
 //! `POST /oauth/login`: the directory sign-in form.
 
-use super::errors::PageError;
-use super::respond::{self, html, redirect};
-use super::second_factor::{self, address, LOCKED};
+use super::second_factor::{self, address};
 use super::views::SignInPage;
 use crate::events::{Event, Place, SignInOutcome};
 use crate::mfa::limits::{self, PasswordCheck};
 use crate::session::{self, pending, FLOW_COOKIE, SESSION_COOKIE};
 use crate::state::AppState;
+use crate::web::errors::PageError;
+use crate::web::messages::LOCKED;
+use crate::web::respond::{self, redirect};
 use poem::http::StatusCode;
 use poem::web::cookie::CookieJar;
 use poem::web::{Data, Form, RemoteAddr};
@@ -44,17 +45,13 @@ pub fn signin_page(
 ) -> Result<Response, PageError> {
     let page = SignInPage {
         app_name: app_name.to_owned(),
-        action: respond::url(state, PATH),
+        action: respond::url(&state.settings, PATH),
         request_id: request_id.to_owned(),
         csrf_token: csrf_token.to_owned(),
         username: username.to_owned(),
         error: error.map(str::to_owned),
     };
-    let body = state
-        .templates
-        .signin(&page)
-        .map_err(|e| PageError::Render(e.to_string()))?;
-    Ok(html(status, body))
+    respond::page(&state.templates, status, &page)
 }
 
 /// Checks the password with the directory and starts the SSO session.
@@ -64,12 +61,9 @@ pub async fn login(
     remote: &RemoteAddr,
     Data(state): Data<&AppState>,
     form: poem::Result<Form<SignInForm>>,
-) -> Response {
-    let result = match form {
-        Ok(Form(form)) => run(state, jar, address(remote), form).await,
-        Err(e) => Err(PageError::unreadable("sign-in form", e)),
-    };
-    result.unwrap_or_else(|e| e.into_response(state))
+) -> Result<Response, PageError> {
+    let Form(form) = form.map_err(|e| PageError::unreadable("sign-in form", e))?;
+    run(state, jar, address(remote), form).await
 }
 
 async fn run(
@@ -163,7 +157,7 @@ async fn start_session(
     }
     let session_id = session::create(state, claims, vec!["pwd".to_owned()]).await?;
     jar.add(respond::cookie(
-        state,
+        &state.settings,
         SESSION_COOKIE,
         session_id.clone(),
         Some(state.settings.session.ttl_secs),

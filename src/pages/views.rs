@@ -1,5 +1,6 @@
 //! One `Serialize` struct per page template: the whole of what a template may show.
 
+use crate::web::render::{name, Page};
 use serde::Serialize;
 
 /// `signin.hbs`: the directory sign-in form of an authorize request.
@@ -17,6 +18,9 @@ pub struct SignInPage {
     pub username: String,
     /// Message after a failed attempt (never says whether the account exists).
     pub error: Option<String>,
+}
+impl Page for SignInPage {
+    const TEMPLATE: &'static str = name::SIGNIN;
 }
 
 /// One scope line of the consent page.
@@ -50,18 +54,8 @@ pub struct ConsentPage {
     /// Link to set up a second factor by choice, for a user who has none.
     pub enrol_url: Option<String>,
 }
-
-/// `error.hbs`: a failure the user can only read about (never a redirect).
-#[derive(Debug, Clone, Serialize)]
-pub struct ErrorPage {
-    /// HTTP status, shown small.
-    pub status: u16,
-    /// Short title ("Unknown application").
-    pub title: String,
-    /// What happened and what to do, in plain words.
-    pub message: String,
-    /// Opaque id to quote to the help desk; matches the log line.
-    pub request_id: Option<String>,
+impl Page for ConsentPage {
+    const TEMPLATE: &'static str = name::CONSENT;
 }
 
 // --- second factor ------------------------------------------------------------------------
@@ -81,6 +75,9 @@ pub struct SecondFactorPage {
     pub csrf_token: String,
     /// Message after a failed attempt.
     pub error: Option<String>,
+}
+impl Page for SecondFactorPage {
+    const TEMPLATE: &'static str = name::SECOND_FACTOR;
 }
 
 /// `enrol.hbs`: set up an authenticator app, confirmed by a first code. No `Debug`: it holds
@@ -104,6 +101,9 @@ pub struct EnrolPage {
     /// Message after a failed attempt.
     pub error: Option<String>,
 }
+impl Page for EnrolPage {
+    const TEMPLATE: &'static str = name::ENROL;
+}
 
 /// `recovery_codes.hbs`: fresh recovery codes (shown once), or what is left after one was used.
 /// No `Debug`: it holds the codes.
@@ -121,6 +121,9 @@ pub struct RecoveryCodesPage {
     pub request_id: String,
     /// Hidden: anti-CSRF token.
     pub csrf_token: String,
+}
+impl Page for RecoveryCodesPage {
+    const TEMPLATE: &'static str = name::RECOVERY_CODES;
 }
 
 /// `logout.hbs`: the sign-out confirmation (OpenID Connect RP-Initiated Logout 1.0), or the
@@ -142,3 +145,9 @@ pub struct LogoutPage {
     /// Hidden: the app's state, returned unchanged.
     pub state: String,
 }
+impl Page for LogoutPage {
+    const TEMPLATE: &'static str = name::LOGOUT;
+}
+
+#[cfg(test)]
+mod tests;

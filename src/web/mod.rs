@@ -1,6 +1,10 @@
 //! What the web layer's modules share: the page templates and how they are rendered, redirects
-//! and cookies, error pages, and the client's address. `http`, `pages` and `admin` build on
+//! and cookies, error pages, OAuth errors as HTTP answers, and the client's address. `http`, `pages` and `admin` build on
 //! this; nothing below the web layer uses it.
 
 pub mod address;
+pub mod errors;
+pub mod messages;
 pub mod oauth_error;
+pub mod render;
+pub mod respond;

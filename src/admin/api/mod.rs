@@ -1,17 +1,20 @@
 //! The admin API (`/admin/api/...`): what the CLI calls. Superadmins only.
 //!
-//! Every operation but sign-in needs `Authorization: Bearer <admin token>`. A bearer header is
-//! never sent by a browser on its own, so these state-changing calls need no CSRF token.
+//! Every operation but sign-in needs `Authorization: Bearer <admin token>`: it takes the
+//! [`AdminAuth`] security scheme, after its other parameters. A bearer header is never sent by
+//! a browser on its own, so these state-changing calls need no CSRF token.
 
+mod auth;
 mod error;
 mod types;
 
+pub(crate) use auth::AdminAuth;
 pub(crate) use error::body;
 pub use error::AdminError;
 pub use types::*;
 
-use super::guard::{self, AdminSession};
-use crate::apps::{self, doctor, Actor, Changes, NewApp};
+use super::guard;
+use crate::apps::{self, doctor, Changes, NewApp};
 use crate::audit::{self, AuditFilter};
 use crate::state::AppState;
 use poem::web::Data;
@@ -55,33 +58,6 @@ enum DeleteResponse {
 /// The admin API.
 pub struct AdminApi;
 
-/// The signed-in superadmin of a request, and where it came from.
-pub(crate) struct Caller {
-    session: AdminSession,
-    address: Option<String>,
-}
-
-impl Caller {
-    /// The superadmin, as the audit log records them.
-    pub(crate) fn actor(&self) -> Actor<'_> {
-        Actor {
-            sub: &self.session.sub,
-            address: self.address.as_deref(),
-        }
-    }
-}
-
-pub(crate) async fn admin(req: &Request, state: &AppState) -> Result<Caller, AdminError> {
-    let header = req
-        .headers()
-        .get(poem::http::header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok());
-    Ok(Caller {
-        session: guard::check(state, header).await?,
-        address: crate::web::address::client_address(req),
-    })
-}
-
 #[OpenApi(prefix_path = "/admin/api", tag = "AdminTags::Admin")]
 impl AdminApi {
     /// Sign in as a superadmin
@@ -118,10 +94,9 @@ impl AdminApi {
     #[oai(path = "/apps", method = "get", operation_id = "list_apps")]
     async fn list(
         &self,
-        req: &Request,
         Data(state): Data<&AppState>,
+        _auth: AdminAuth,
     ) -> Result<Json<AppList>, AdminError> {
-        admin(req, state).await?;
         let apps = apps::manage::list(state).await?;
         Ok(Json(AppList {
             apps: apps.iter().map(App::from).collect(),
@@ -135,11 +110,10 @@ impl AdminApi {
     #[oai(path = "/apps", method = "post", operation_id = "create_app")]
     async fn create(
         &self,
-        req: &Request,
         Data(state): Data<&AppState>,
         body: Json<CreateApp>,
+        AdminAuth(caller): AdminAuth,
     ) -> Result<CreateResponse, AdminError> {
-        let caller = admin(req, state).await?;
         let new = NewApp {
             name: body.0.name,
             redirect_uris: body.0.redirect_uris,
@@ -158,11 +132,10 @@ impl AdminApi {
     #[oai(path = "/apps/:client_id", method = "get", operation_id = "show_app")]
     async fn show(
         &self,
-        req: &Request,
         Data(state): Data<&AppState>,
         client_id: Path<String>,
+        _auth: AdminAuth,
     ) -> Result<Json<App>, AdminError> {
-        admin(req, state).await?;
         let app = apps::manage::find(state, &client_id.0).await?;
         Ok(Json(App::from(&app)))
     }
@@ -178,12 +151,11 @@ impl AdminApi {
     )]
     async fn update(
         &self,
-        req: &Request,
         Data(state): Data<&AppState>,
         client_id: Path<String>,
         body: Json<UpdateApp>,
+        AdminAuth(caller): AdminAuth,
     ) -> Result<Json<App>, AdminError> {
-        let caller = admin(req, state).await?;
         let changes = Changes {
             name: body.0.name,
             redirect_uris: body.0.redirect_uris,
@@ -204,11 +176,10 @@ impl AdminApi {
     )]
     async fn rotate(
         &self,
-        req: &Request,
         Data(state): Data<&AppState>,
         client_id: Path<String>,
+        AdminAuth(caller): AdminAuth,
     ) -> Result<Json<AppWithSecret>, AdminError> {
-        let caller = admin(req, state).await?;
         let (app, secret) =
             apps::manage::rotate_secret(state, caller.actor(), &client_id.0).await?;
         Ok(Json(AppWithSecret::new(
@@ -228,11 +199,10 @@ impl AdminApi {
     )]
     async fn disable(
         &self,
-        req: &Request,
         Data(state): Data<&AppState>,
         client_id: Path<String>,
+        AdminAuth(caller): AdminAuth,
     ) -> Result<Json<App>, AdminError> {
-        let caller = admin(req, state).await?;
         let app = apps::manage::set_enabled(state, caller.actor(), &client_id.0, false).await?;
         Ok(Json(App::from(&app)))
     }
@@ -245,11 +215,10 @@ impl AdminApi {
     )]
     async fn enable(
         &self,
-        req: &Request,
         Data(state): Data<&AppState>,
         client_id: Path<String>,
+        AdminAuth(caller): AdminAuth,
     ) -> Result<Json<App>, AdminError> {
-        let caller = admin(req, state).await?;
         let app = apps::manage::set_enabled(state, caller.actor(), &client_id.0, true).await?;
         Ok(Json(App::from(&app)))
     }
@@ -264,11 +233,10 @@ impl AdminApi {
     )]
     async fn delete(
         &self,
-        req: &Request,
         Data(state): Data<&AppState>,
         client_id: Path<String>,
+        AdminAuth(caller): AdminAuth,
     ) -> Result<DeleteResponse, AdminError> {
-        let caller = admin(req, state).await?;
         apps::manage::delete(state, caller.actor(), &client_id.0).await?;
         Ok(DeleteResponse::Deleted)
     }
@@ -284,11 +252,10 @@ impl AdminApi {
     )]
     async fn failures(
         &self,
-        req: &Request,
         Data(state): Data<&AppState>,
         client_id: Path<String>,
+        _auth: AdminAuth,
     ) -> Result<Json<FailureList>, AdminError> {
-        admin(req, state).await?;
         let app = apps::manage::find(state, &client_id.0).await?;
         let failures = doctor::recent(state, &app.client_id).await?;
         Ok(Json(FailureList {
@@ -304,15 +271,14 @@ impl AdminApi {
     #[allow(clippy::too_many_arguments)]
     async fn audit_log(
         &self,
-        req: &Request,
         Data(state): Data<&AppState>,
         action: Query<Option<String>>,
         client_id: Query<Option<String>>,
         actor: Query<Option<String>>,
         failures_only: Query<Option<bool>>,
         limit: Query<Option<usize>>,
+        _auth: AdminAuth,
     ) -> Result<Json<AuditList>, AdminError> {
-        admin(req, state).await?;
         let filter = AuditFilter::parse(
             action.0.as_deref(),
             client_id.0.as_deref(),

@@ -1,15 +1,16 @@
 //! The action buttons of an app's page: rotate the secret (shown once), disable / enable, and
 //! delete after a confirmation page.
 
-use super::apps::{as_admin, not_found, see_other};
+use super::apps::{not_found, see_other};
 use super::page;
+use super::session::Ctx;
 use super::views::{AppRow, DeleteView, SecretView};
 use crate::apps;
 use crate::state::AppState;
+use crate::web::errors::PageError;
 use poem::http::StatusCode;
-use poem::web::cookie::CookieJar;
 use poem::web::{Data, Form, Path};
-use poem::{handler, Request, Response};
+use poem::{handler, Response};
 use serde::Deserialize;
 
 /// A form that carries only the CSRF token (the action buttons).
@@ -26,105 +27,87 @@ fn token(form: poem::Result<Form<ButtonForm>>) -> Option<String> {
 /// `POST /admin/apps/:client_id/rotate`: a new secret, shown once.
 #[handler]
 pub async fn rotate(
-    req: &Request,
-    jar: &CookieJar,
     Data(state): Data<&AppState>,
     Path(id): Path<String>,
     form: poem::Result<Form<ButtonForm>>,
-) -> Response {
-    as_admin(state, req, jar, |ctx| async move {
-        ctx.check(token(form).as_deref())?;
-        let (app, secret) = apps::manage::rotate_secret(state, ctx.actor(), &id)
-            .await
-            .map_err(not_found)?;
-        let view = SecretView {
-            nav: ctx.nav("apps"),
-            heading: format!("New secret for {}", app.name),
-            app: AppRow::new(&app, None),
-            client_secret: Some(secret.expose().to_owned()),
-        };
-        page(state, StatusCode::OK, &view)
-    })
-    .await
+    ctx: Ctx,
+) -> Result<Response, PageError> {
+    ctx.check(token(form).as_deref())?;
+    let (app, secret) = apps::manage::rotate_secret(state, ctx.actor(), &id)
+        .await
+        .map_err(not_found)?;
+    let view = SecretView {
+        nav: ctx.nav("apps"),
+        heading: format!("New secret for {}", app.name),
+        app: AppRow::new(&app, None),
+        client_secret: Some(secret.expose().to_owned()),
+    };
+    page(state, StatusCode::OK, &view)
 }
 
 async fn set_enabled(
     state: &AppState,
-    req: &Request,
-    jar: &CookieJar,
+    ctx: Ctx,
     id: String,
     form: poem::Result<Form<ButtonForm>>,
     enabled: bool,
-) -> Response {
-    as_admin(state, req, jar, |ctx| async move {
-        ctx.check(token(form).as_deref())?;
-        apps::manage::set_enabled(state, ctx.actor(), &id, enabled)
-            .await
-            .map_err(not_found)?;
-        let done = if enabled { "enabled" } else { "disabled" };
-        see_other(&format!("/admin/apps/{id}?done={done}"))
-    })
-    .await
+) -> Result<Response, PageError> {
+    ctx.check(token(form).as_deref())?;
+    apps::manage::set_enabled(state, ctx.actor(), &id, enabled)
+        .await
+        .map_err(not_found)?;
+    let done = if enabled { "enabled" } else { "disabled" };
+    see_other(&format!("/admin/apps/{id}?done={done}"))
 }
 
 /// `POST /admin/apps/:client_id/disable`.
 #[handler]
 pub async fn disable(
-    req: &Request,
-    jar: &CookieJar,
     Data(state): Data<&AppState>,
     Path(id): Path<String>,
     form: poem::Result<Form<ButtonForm>>,
-) -> Response {
-    set_enabled(state, req, jar, id, form, false).await
+    ctx: Ctx,
+) -> Result<Response, PageError> {
+    set_enabled(state, ctx, id, form, false).await
 }
 
 /// `POST /admin/apps/:client_id/enable`.
 #[handler]
 pub async fn enable(
-    req: &Request,
-    jar: &CookieJar,
     Data(state): Data<&AppState>,
     Path(id): Path<String>,
     form: poem::Result<Form<ButtonForm>>,
-) -> Response {
-    set_enabled(state, req, jar, id, form, true).await
+    ctx: Ctx,
+) -> Result<Response, PageError> {
+    set_enabled(state, ctx, id, form, true).await
 }
 
 /// `GET /admin/apps/:client_id/delete`: asks for confirmation.
 #[handler]
 pub async fn confirm_delete(
-    req: &Request,
-    jar: &CookieJar,
     Data(state): Data<&AppState>,
     Path(id): Path<String>,
-) -> Response {
-    as_admin(state, req, jar, |ctx| async move {
-        let app = apps::manage::find(state, &id).await.map_err(not_found)?;
-        let view = DeleteView {
-            nav: ctx.nav("apps"),
-            app: AppRow::new(&app, None),
-        };
-        page(state, StatusCode::OK, &view)
-    })
-    .await
+    ctx: Ctx,
+) -> Result<Response, PageError> {
+    let app = apps::manage::find(state, &id).await.map_err(not_found)?;
+    let view = DeleteView {
+        nav: ctx.nav("apps"),
+        app: AppRow::new(&app, None),
+    };
+    page(state, StatusCode::OK, &view)
 }
 
 /// `POST /admin/apps/:client_id/delete`: deletes the app and revokes its tokens.
 #[handler]
 pub async fn delete(
-    req: &Request,
-    jar: &CookieJar,
     Data(state): Data<&AppState>,
     Path(id): Path<String>,
     form: poem::Result<Form<ButtonForm>>,
-) -> Response {
-    as_admin(state, req, jar, |ctx| async move {
-        ctx.check(token(form).as_deref())?;
-        apps::manage::delete(state, ctx.actor(), &id)
-            .await
-            .map_err(not_found)?;
-        see_other("/admin/apps?done=deleted")
-    })
-    .await
+    ctx: Ctx,
+) -> Result<Response, PageError> {
+    ctx.check(token(form).as_deref())?;
+    apps::manage::delete(state, ctx.actor(), &id)
+        .await
+        .map_err(not_found)?;
+    see_other("/admin/apps?done=deleted")
 }

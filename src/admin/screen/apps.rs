@@ -1,36 +1,17 @@
 //! Connected Apps pages: list and search, register (secret shown once), show and edit.
 
+use super::page;
 use super::session::Ctx;
 use super::views::{AppFormView, AppRow, AppView, AppsView, FailureRow, SecretView};
-use super::{page, respond, signed_in};
 use crate::apps::{self, doctor, AppError, Changes, NewApp};
 use crate::domain::{ClientRecord, RedirectUri};
-use crate::pages::errors::PageError;
-use crate::pages::respond::redirect;
 use crate::state::AppState;
+use crate::web::errors::PageError;
+use crate::web::respond::redirect;
 use poem::http::StatusCode;
-use poem::web::cookie::CookieJar;
 use poem::web::{Data, Form, Path, Query};
-use poem::{handler, Request, Response};
+use poem::{handler, Response};
 use serde::Deserialize;
-use std::future::Future;
-
-/// Runs `f` for a signed-in superadmin; anyone else gets the sign-in form or the 403 page.
-pub(super) async fn as_admin<F, Fut>(
-    state: &AppState,
-    req: &Request,
-    jar: &CookieJar,
-    f: F,
-) -> Response
-where
-    F: FnOnce(Ctx) -> Fut,
-    Fut: Future<Output = Result<Response, PageError>>,
-{
-    match signed_in(state, req, jar).await {
-        Ok(ctx) => respond(state, f(ctx).await),
-        Err(response) => response,
-    }
-}
 
 pub(super) fn not_found(err: AppError) -> PageError {
     match err {
@@ -77,54 +58,47 @@ pub struct ListQuery {
 /// `GET /admin/apps`: every app, or those whose name or client id contains the search.
 #[handler]
 pub async fn list(
-    req: &Request,
-    jar: &CookieJar,
     Data(state): Data<&AppState>,
     Query(query): Query<ListQuery>,
-) -> Response {
-    as_admin(state, req, jar, |ctx| async move {
-        let all = apps::manage::list(state).await?;
-        let needle = query.q.trim().to_lowercase();
-        let mut rows = Vec::new();
-        for app in all.iter().filter(|a| {
-            needle.is_empty()
-                || a.name.to_lowercase().contains(&needle)
-                || a.client_id.as_str().to_lowercase().contains(&needle)
-        }) {
-            rows.push(AppRow::new(
-                app,
-                apps::last_used::last_used(state, &app.client_id).await?,
-            ));
-        }
-        let view = AppsView {
-            nav: ctx.nav("apps"),
-            query: query.q.trim().to_owned(),
-            shown: rows.len(),
-            apps: rows,
-            total: all.len(),
-            notice: notice(query.done.as_deref()),
-        };
-        page(state, StatusCode::OK, &view)
-    })
-    .await
+    ctx: Ctx,
+) -> Result<Response, PageError> {
+    let all = apps::manage::list(state).await?;
+    let needle = query.q.trim().to_lowercase();
+    let mut rows = Vec::new();
+    for app in all.iter().filter(|a| {
+        needle.is_empty()
+            || a.name.to_lowercase().contains(&needle)
+            || a.client_id.as_str().to_lowercase().contains(&needle)
+    }) {
+        rows.push(AppRow::new(
+            app,
+            apps::last_used::last_used(state, &app.client_id).await?,
+        ));
+    }
+    let view = AppsView {
+        nav: ctx.nav("apps"),
+        query: query.q.trim().to_owned(),
+        shown: rows.len(),
+        apps: rows,
+        total: all.len(),
+        notice: notice(query.done.as_deref()),
+    };
+    page(state, StatusCode::OK, &view)
 }
 
 /// `GET /admin/apps/new`: the registration form.
 #[handler]
-pub async fn new_form(req: &Request, jar: &CookieJar, Data(state): Data<&AppState>) -> Response {
-    as_admin(state, req, jar, |ctx| async move {
-        let view = AppFormView {
-            nav: ctx.nav("apps"),
-            name: String::new(),
-            redirect_uris: String::new(),
-            post_logout_uris: String::new(),
-            public: false,
-            require_pkce: true,
-            errors: Vec::new(),
-        };
-        page(state, StatusCode::OK, &view)
-    })
-    .await
+pub async fn new_form(Data(state): Data<&AppState>, ctx: Ctx) -> Result<Response, PageError> {
+    let view = AppFormView {
+        nav: ctx.nav("apps"),
+        name: String::new(),
+        redirect_uris: String::new(),
+        post_logout_uris: String::new(),
+        public: false,
+        require_pkce: true,
+        errors: Vec::new(),
+    };
+    page(state, StatusCode::OK, &view)
 }
 
 /// The registration form.
@@ -162,48 +136,44 @@ fn messages(err: &AppError) -> Vec<String> {
 /// `POST /admin/apps`: registers an app and shows its credentials, once.
 #[handler]
 pub async fn create(
-    req: &Request,
-    jar: &CookieJar,
     Data(state): Data<&AppState>,
     form: poem::Result<Form<RegisterForm>>,
-) -> Response {
-    as_admin(state, req, jar, |ctx| async move {
-        let Form(form) = form.map_err(|e| PageError::unreadable("form", e))?;
-        ctx.check(form.csrf_token.as_deref())?;
-        let public = form.app_type == "public";
-        let new = NewApp {
-            name: form.name.clone(),
-            redirect_uris: lines(&form.redirect_uris),
-            public,
-            require_pkce: form.require_pkce.is_some(),
-            post_logout_redirect_uris: lines(&form.post_logout_uris),
-        };
-        match apps::manage::create(state, ctx.actor(), new).await {
-            Ok((app, secret)) => {
-                let view = SecretView {
-                    nav: ctx.nav("apps"),
-                    heading: format!("{} is registered", app.name),
-                    app: AppRow::new(&app, None),
-                    client_secret: secret.map(|s| s.expose().to_owned()),
-                };
-                page(state, StatusCode::CREATED, &view)
-            }
-            Err(AppError::Store(e)) => Err(e.into()),
-            Err(err) => {
-                let view = AppFormView {
-                    nav: ctx.nav("apps"),
-                    name: form.name,
-                    redirect_uris: form.redirect_uris,
-                    post_logout_uris: form.post_logout_uris,
-                    public,
-                    require_pkce: form.require_pkce.is_some(),
-                    errors: messages(&err),
-                };
-                page(state, StatusCode::BAD_REQUEST, &view)
-            }
+    ctx: Ctx,
+) -> Result<Response, PageError> {
+    let Form(form) = form.map_err(|e| PageError::unreadable("form", e))?;
+    ctx.check(form.csrf_token.as_deref())?;
+    let public = form.app_type == "public";
+    let new = NewApp {
+        name: form.name.clone(),
+        redirect_uris: lines(&form.redirect_uris),
+        public,
+        require_pkce: form.require_pkce.is_some(),
+        post_logout_redirect_uris: lines(&form.post_logout_uris),
+    };
+    match apps::manage::create(state, ctx.actor(), new).await {
+        Ok((app, secret)) => {
+            let view = SecretView {
+                nav: ctx.nav("apps"),
+                heading: format!("{} is registered", app.name),
+                app: AppRow::new(&app, None),
+                client_secret: secret.map(|s| s.expose().to_owned()),
+            };
+            page(state, StatusCode::CREATED, &view)
         }
-    })
-    .await
+        Err(AppError::Store(e)) => Err(e.into()),
+        Err(err) => {
+            let view = AppFormView {
+                nav: ctx.nav("apps"),
+                name: form.name,
+                redirect_uris: form.redirect_uris,
+                post_logout_uris: form.post_logout_uris,
+                public,
+                require_pkce: form.require_pkce.is_some(),
+                errors: messages(&err),
+            };
+            page(state, StatusCode::BAD_REQUEST, &view)
+        }
+    }
 }
 
 /// Query of an app's page.
@@ -242,18 +212,14 @@ fn one_per_line(uris: &[RedirectUri]) -> String {
 /// `GET /admin/apps/:client_id`: the app, its edit form, actions and recent failures.
 #[handler]
 pub async fn show(
-    req: &Request,
-    jar: &CookieJar,
     Data(state): Data<&AppState>,
     Path(id): Path<String>,
     Query(query): Query<ShowQuery>,
-) -> Response {
-    as_admin(state, req, jar, |ctx| async move {
-        let app = apps::manage::find(state, &id).await.map_err(not_found)?;
-        let view = app_view(state, &ctx, &app, notice(query.done.as_deref()), Vec::new()).await?;
-        page(state, StatusCode::OK, &view)
-    })
-    .await
+    ctx: Ctx,
+) -> Result<Response, PageError> {
+    let app = apps::manage::find(state, &id).await.map_err(not_found)?;
+    let view = app_view(state, &ctx, &app, notice(query.done.as_deref()), Vec::new()).await?;
+    page(state, StatusCode::OK, &view)
 }
 
 /// The edit form.
@@ -274,32 +240,28 @@ pub struct EditForm {
 /// `POST /admin/apps/:client_id`: saves the edit form.
 #[handler]
 pub async fn edit(
-    req: &Request,
-    jar: &CookieJar,
     Data(state): Data<&AppState>,
     Path(id): Path<String>,
     form: poem::Result<Form<EditForm>>,
-) -> Response {
-    as_admin(state, req, jar, |ctx| async move {
-        let Form(form) = form.map_err(|e| PageError::unreadable("form", e))?;
-        ctx.check(form.csrf_token.as_deref())?;
-        let before = apps::manage::find(state, &id).await.map_err(not_found)?;
-        let changes = Changes {
-            name: Some(form.name),
-            redirect_uris: Some(lines(&form.redirect_uris)),
-            require_pkce: Some(form.require_pkce.is_some()),
-            post_logout_redirect_uris: Some(lines(&form.post_logout_uris)),
-        };
-        match apps::manage::update(state, ctx.actor(), &id, changes).await {
-            Ok(after) if after == before => see_other(&format!("/admin/apps/{id}?done=unchanged")),
-            Ok(_) => see_other(&format!("/admin/apps/{id}?done=updated")),
-            Err(AppError::Store(e)) => Err(e.into()),
-            Err(AppError::NotFound(m)) => Err(not_found(AppError::NotFound(m))),
-            Err(err) => {
-                let view = app_view(state, &ctx, &before, None, messages(&err)).await?;
-                page(state, StatusCode::BAD_REQUEST, &view)
-            }
+    ctx: Ctx,
+) -> Result<Response, PageError> {
+    let Form(form) = form.map_err(|e| PageError::unreadable("form", e))?;
+    ctx.check(form.csrf_token.as_deref())?;
+    let before = apps::manage::find(state, &id).await.map_err(not_found)?;
+    let changes = Changes {
+        name: Some(form.name),
+        redirect_uris: Some(lines(&form.redirect_uris)),
+        require_pkce: Some(form.require_pkce.is_some()),
+        post_logout_redirect_uris: Some(lines(&form.post_logout_uris)),
+    };
+    match apps::manage::update(state, ctx.actor(), &id, changes).await {
+        Ok(after) if after == before => see_other(&format!("/admin/apps/{id}?done=unchanged")),
+        Ok(_) => see_other(&format!("/admin/apps/{id}?done=updated")),
+        Err(AppError::Store(e)) => Err(e.into()),
+        Err(AppError::NotFound(m)) => Err(not_found(AppError::NotFound(m))),
+        Err(err) => {
+            let view = app_view(state, &ctx, &before, None, messages(&err)).await?;
+            page(state, StatusCode::BAD_REQUEST, &view)
         }
-    })
-    .await
+    }
 }

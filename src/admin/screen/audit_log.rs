@@ -1,13 +1,14 @@
 //! `/admin/audit`: the audit log, filtered by action, app, user and outcome.
 
+use super::page;
+use super::session::Ctx;
 use super::views::{ActionChoice, AuditRow, AuditView};
-use super::{page, signed_in};
 use crate::audit::{self, Action, AuditFilter};
 use crate::state::AppState;
+use crate::web::errors::PageError;
 use poem::http::StatusCode;
-use poem::web::cookie::CookieJar;
 use poem::web::{Data, Query};
-use poem::{handler, Request, Response};
+use poem::{handler, Response};
 use serde::Deserialize;
 
 /// How many events the page shows at most.
@@ -29,15 +30,10 @@ pub struct AuditQuery {
 /// `GET /admin/audit`.
 #[handler]
 pub async fn show(
-    req: &Request,
-    jar: &CookieJar,
     Data(state): Data<&AppState>,
     Query(q): Query<AuditQuery>,
-) -> Response {
-    let ctx = match signed_in(state, req, jar).await {
-        Ok(ctx) => ctx,
-        Err(response) => return response,
-    };
+    ctx: Ctx,
+) -> Result<Response, PageError> {
     let failures_only = q.failures_only.is_some();
     let (filter, error) = match AuditFilter::parse(
         Some(&q.action),
@@ -48,10 +44,7 @@ pub async fn show(
         Ok(f) => (f, None),
         Err(message) => (AuditFilter::default(), Some(message)),
     };
-    let events = match audit::search(state, &filter, SHOWN).await {
-        Ok(events) => events,
-        Err(e) => return crate::pages::errors::PageError::from(e).into_response(state),
-    };
+    let events = audit::search(state, &filter, SHOWN).await?;
     let view = AuditView {
         nav: ctx.nav("audit"),
         actions: Action::ALL
@@ -68,5 +61,5 @@ pub async fn show(
         events: events.into_iter().map(AuditRow::from).collect(),
         error,
     };
-    super::respond(state, page(state, StatusCode::OK, &view))
+    page(state, StatusCode::OK, &view)
 }

@@ -2,9 +2,10 @@
 //! and the audit log.
 //!
 //! Server-rendered pages (handlebars, no script) over the same functions the admin API uses.
-//! Every page needs a superadmin signed in through the directory sign-in ([`session`]); every
-//! form carries the screen's CSRF token; pages carry the same security headers as the sign-in
-//! pages (no framing, no caching, no script).
+//! Every page needs a superadmin signed in through the directory sign-in: its handler takes the
+//! [`session::Ctx`] extractor, which answers anyone else with the sign-in form or the 403 page.
+//! Every form carries the screen's CSRF token; pages carry the same security headers as the
+//! sign-in pages (no framing, no caching, no script).
 
 mod actions;
 mod apps;
@@ -17,14 +18,12 @@ pub mod views;
 #[cfg(test)]
 mod tests;
 
-use crate::pages::errors::PageError;
-use crate::pages::respond::{html, redirect};
 use crate::state::AppState;
+use crate::web::errors::PageError;
+use crate::web::render::Page;
+use crate::web::respond::{self, redirect};
 use poem::http::StatusCode;
-use poem::web::cookie::CookieJar;
-use poem::{get, handler, post, Request, Response, Route};
-use session::{Ctx, Gate};
-use views::AdminPage;
+use poem::{get, handler, post, Response, Route};
 
 /// Adds the admin screen's routes (beside the admin API under `/admin/api`).
 pub fn mount(route: Route) -> Route {
@@ -71,36 +70,12 @@ fn home() -> Response {
     redirect(StatusCode::SEE_OTHER, "/admin/apps")
 }
 
-/// The superadmin of this request, or the response that stands in for the page: the sign-in
-/// form (not signed in, or idle too long) or the 403 page (not a superadmin).
-async fn signed_in(state: &AppState, req: &Request, jar: &CookieJar) -> Result<Ctx, Response> {
-    match session::gate(state, jar, crate::web::address::client_address(req)).await {
-        Ok(Gate::Allowed(ctx)) => Ok(ctx),
-        Ok(Gate::SignIn) => Err(redirect(StatusCode::SEE_OTHER, "/admin/login")),
-        Ok(Gate::Refused) => Err(PageError::AdminForbidden.into_response(state)),
-        Err(e) => Err(PageError::from(e).into_response(state)),
-    }
-}
-
 /// Renders an admin page with `status`.
-fn page<P: AdminPage>(
-    state: &AppState,
-    status: StatusCode,
-    view: &P,
-) -> Result<Response, PageError> {
-    let body = state
-        .templates
-        .admin(view)
-        .map_err(|e| PageError::Render(e.to_string()))?;
-    let mut response = html(status, body);
+fn page<P: Page>(state: &AppState, status: StatusCode, view: &P) -> Result<Response, PageError> {
+    let mut response = respond::page(&state.templates, status, view)?;
     response.headers_mut().insert(
         poem::http::header::CONTENT_SECURITY_POLICY,
         poem::http::HeaderValue::from_static(ADMIN_CSP),
     );
     Ok(response)
-}
-
-/// The answer of a handler: its page, or the error page.
-fn respond(state: &AppState, result: Result<Response, PageError>) -> Response {
-    result.unwrap_or_else(|e| e.into_response(state))
 }

@@ -1,18 +1,24 @@
 //! Who may use the admin screen: a signed-in SSO session whose user passes
 //! [`guard::may_administer`], plus an admin sign-in record that ends after
 //! `admin.session_idle_secs` without a request and holds the CSRF token of the screen's forms.
+//!
+//! [`Ctx`] is the screen's gate as a poem extractor: a handler that takes one runs only for a
+//! superadmin signed in to the screen.
 
 use super::views::Nav;
 use crate::admin::guard;
 use crate::apps::Actor;
 use crate::domain::secret::random_id;
 use crate::domain::{Claims, Digest};
-use crate::pages::errors::PageError;
-use crate::pages::respond;
 use crate::session::{self, SESSION_COOKIE};
 use crate::state::AppState;
 use crate::store::{Namespace, StoreError};
+use crate::web::address::client_address;
+use crate::web::errors::PageError;
+use crate::web::respond;
 use poem::web::cookie::CookieJar;
+use poem::web::Data;
+use poem::{FromRequest, Request, RequestBody};
 use serde::{Deserialize, Serialize};
 use subtle::ConstantTimeEq;
 
@@ -64,8 +70,26 @@ impl Ctx {
     }
 }
 
+/// Where a browser that is not signed in to the admin screen is sent.
+const SIGN_IN_PATH: &str = "/admin/login";
+
+/// The superadmin of this request. Anyone else is answered for the page: not signed in (never,
+/// or idle too long) with the sign-in form, signed in without the superadmin role with the 403
+/// page. A pass renews the idle timeout.
+impl<'a> FromRequest<'a> for Ctx {
+    async fn from_request(req: &'a Request, _body: &mut RequestBody) -> poem::Result<Self> {
+        let Data(state) = <Data<&AppState>>::from_request_without_body(req).await?;
+        match gate(state, req.cookie(), client_address(req)).await {
+            Ok(Gate::Allowed(ctx)) => Ok(ctx),
+            Ok(Gate::SignIn) => Err(PageError::SignInFirst(SIGN_IN_PATH).into()),
+            Ok(Gate::Refused) => Err(PageError::AdminForbidden.into()),
+            Err(e) => Err(PageError::from(e).into()),
+        }
+    }
+}
+
 /// Whether a browser may see the admin screen.
-pub enum Gate {
+enum Gate {
     /// Yes.
     Allowed(Ctx),
     /// Not signed in to the admin screen (never, or idle too long): show the sign-in form.
@@ -75,7 +99,7 @@ pub enum Gate {
 }
 
 /// Decides for the browser holding `jar`; a pass renews the idle timeout.
-pub async fn gate(
+async fn gate(
     state: &AppState,
     jar: &CookieJar,
     address: Option<String>,
@@ -132,7 +156,7 @@ pub async fn open(
     let id = session::create(state, claims, amr).await?;
     let ttl = state.settings.session.ttl_secs;
     jar.add(respond::cookie(
-        state,
+        &state.settings,
         SESSION_COOKIE,
         id.clone(),
         Some(ttl),
@@ -155,7 +179,7 @@ pub async fn close(state: &AppState, jar: &CookieJar) -> Result<(), StoreError> 
     if let Some(cookie) = jar.get(SESSION_COOKIE) {
         close_id(state, cookie.value_str()).await?;
     }
-    respond::clear_cookie(state, jar, SESSION_COOKIE);
+    respond::clear_cookie(&state.settings, jar, SESSION_COOKIE);
     Ok(())
 }
 

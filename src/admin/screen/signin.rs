@@ -5,18 +5,19 @@
 //! as a cookie and the two must match (a cross-site form cannot read or set the cookie). A
 //! superadmin between password and code is remembered under the digest of that cookie.
 
+use super::page;
+use super::session::{self, Ctx};
 use super::views::SignInView;
-use super::{page, respond, session};
 use crate::admin::guard::{self, GuardError};
 use crate::audit::{self, Action, AuditEvent};
 use crate::domain::secret::random_id;
 use crate::domain::{Claims, Digest};
 use crate::mfa::{Due, AMR_OTP};
-use crate::pages::errors::PageError;
-use crate::pages::respond::{self as pages, redirect};
-use crate::pages::second_factor::LOCKED;
 use crate::state::AppState;
 use crate::store::{Namespace, StoreError};
+use crate::web::errors::PageError;
+use crate::web::messages::LOCKED;
+use crate::web::respond::{clear_cookie, cookie, redirect};
 use poem::http::StatusCode;
 use poem::web::cookie::CookieJar;
 use poem::web::{Data, Form};
@@ -66,7 +67,12 @@ fn show(
 ) -> Result<Response, PageError> {
     let token = random_id(32);
     let ttl = state.settings.session.request_ttl_secs;
-    jar.add(pages::cookie(state, LOGIN_COOKIE, token.clone(), Some(ttl)));
+    jar.add(cookie(
+        &state.settings,
+        LOGIN_COOKIE,
+        token.clone(),
+        Some(ttl),
+    ));
     let idle_minutes = state.settings.admin.session_idle_secs.div_ceil(60);
     let view = SignInView {
         csrf_token: token,
@@ -100,8 +106,11 @@ fn show_otp(
 
 /// The sign-in form.
 #[handler]
-pub async fn sign_in_page(jar: &CookieJar, Data(state): Data<&AppState>) -> Response {
-    respond(state, show(state, jar, "", None, StatusCode::OK))
+pub async fn sign_in_page(
+    jar: &CookieJar,
+    Data(state): Data<&AppState>,
+) -> Result<Response, PageError> {
+    show(state, jar, "", None, StatusCode::OK)
 }
 
 /// Checks the password and the admin rule, then the second factor when it is due; opens the
@@ -112,13 +121,10 @@ pub async fn sign_in(
     jar: &CookieJar,
     Data(state): Data<&AppState>,
     form: poem::Result<Form<SignInForm>>,
-) -> Response {
+) -> Result<Response, PageError> {
     let address = req.remote_addr().as_socket_addr().map(|a| a.ip());
-    let result = match form {
-        Ok(Form(form)) => run(state, jar, form, address).await,
-        Err(e) => Err(PageError::unreadable("sign-in form", e)),
-    };
-    respond(state, result)
+    let Form(form) = form.map_err(|e| PageError::unreadable("sign-in form", e))?;
+    run(state, jar, form, address).await
 }
 
 async fn run(
@@ -254,7 +260,7 @@ async fn finish(
     address: Option<IpAddr>,
 ) -> Result<Response, PageError> {
     guard::audit_sign_in(state, claims.sub(), address, None).await;
-    pages::clear_cookie(state, jar, LOGIN_COOKIE);
+    clear_cookie(&state.settings, jar, LOGIN_COOKIE);
     session::open(state, jar, claims, amr).await?;
     Ok(redirect(StatusCode::SEE_OTHER, "/admin/apps"))
 }
@@ -269,23 +275,16 @@ pub struct SignOutForm {
 /// Signs out of the admin screen (and of single sign-on in this browser).
 #[handler]
 pub async fn logout(
-    req: &Request,
     jar: &CookieJar,
     Data(state): Data<&AppState>,
     form: poem::Result<Form<SignOutForm>>,
-) -> Response {
-    let ctx = match super::signed_in(state, req, jar).await {
-        Ok(ctx) => ctx,
-        Err(response) => return response,
-    };
-    let result = async {
-        let token = form.ok().and_then(|f| f.0.csrf_token);
-        ctx.check(token.as_deref())?;
-        session::close(state, jar).await?;
-        let event = AuditEvent::new(Action::AdminSignOut, Some(&ctx.sub))
-            .from_address(ctx.address.as_deref());
-        audit::record(state, event).await;
-        Ok(redirect(StatusCode::SEE_OTHER, "/admin/login"))
-    };
-    respond(state, result.await)
+    ctx: Ctx,
+) -> Result<Response, PageError> {
+    let token = form.ok().and_then(|f| f.0.csrf_token);
+    ctx.check(token.as_deref())?;
+    session::close(state, jar).await?;
+    let event =
+        AuditEvent::new(Action::AdminSignOut, Some(&ctx.sub)).from_address(ctx.address.as_deref());
+    audit::record(state, event).await;
+    Ok(redirect(StatusCode::SEE_OTHER, "/admin/login"))
 }

@@ -4,7 +4,7 @@
 #![allow(clippy::expect_used)]
 
 use super::views::*;
-use crate::pages::render::Templates;
+use crate::web::render::Templates;
 
 const HOSTILE: &str = "<script>alert(1)</script>";
 
@@ -52,7 +52,7 @@ fn pages() -> Vec<(&'static str, String)> {
     vec![
         (
             "signin",
-            ok(t.admin(&SignInView {
+            ok(t.page(&SignInView {
                 csrf_token: "csrf-123".into(),
                 username: HOSTILE.into(),
                 error: Some(HOSTILE.into()),
@@ -62,7 +62,7 @@ fn pages() -> Vec<(&'static str, String)> {
         ),
         (
             "signin-otp",
-            ok(t.admin(&SignInView {
+            ok(t.page(&SignInView {
                 csrf_token: "csrf-123".into(),
                 username: HOSTILE.into(),
                 error: Some(HOSTILE.into()),
@@ -72,7 +72,7 @@ fn pages() -> Vec<(&'static str, String)> {
         ),
         (
             "users",
-            ok(t.admin(&UsersView {
+            ok(t.page(&UsersView {
                 nav: nav(),
                 username: HOSTILE.into(),
                 notice: Some(HOSTILE.into()),
@@ -81,7 +81,7 @@ fn pages() -> Vec<(&'static str, String)> {
         ),
         (
             "apps",
-            ok(t.admin(&AppsView {
+            ok(t.page(&AppsView {
                 nav: nav(),
                 query: HOSTILE.into(),
                 apps: vec![row()],
@@ -92,7 +92,7 @@ fn pages() -> Vec<(&'static str, String)> {
         ),
         (
             "apps-empty",
-            ok(t.admin(&AppsView {
+            ok(t.page(&AppsView {
                 nav: nav(),
                 query: String::new(),
                 apps: vec![],
@@ -103,7 +103,7 @@ fn pages() -> Vec<(&'static str, String)> {
         ),
         (
             "form",
-            ok(t.admin(&AppFormView {
+            ok(t.page(&AppFormView {
                 nav: nav(),
                 name: HOSTILE.into(),
                 redirect_uris: HOSTILE.into(),
@@ -115,7 +115,7 @@ fn pages() -> Vec<(&'static str, String)> {
         ),
         (
             "secret",
-            ok(t.admin(&SecretView {
+            ok(t.page(&SecretView {
                 nav: nav(),
                 heading: HOSTILE.into(),
                 app: row(),
@@ -124,7 +124,7 @@ fn pages() -> Vec<(&'static str, String)> {
         ),
         (
             "app",
-            ok(t.admin(&AppView {
+            ok(t.page(&AppView {
                 nav: nav(),
                 app: row(),
                 redirect_text: HOSTILE.into(),
@@ -136,14 +136,14 @@ fn pages() -> Vec<(&'static str, String)> {
         ),
         (
             "delete",
-            ok(t.admin(&DeleteView {
+            ok(t.page(&DeleteView {
                 nav: nav(),
                 app: row(),
             })),
         ),
         (
             "audit",
-            ok(t.admin(&AuditView {
+            ok(t.page(&AuditView {
                 nav: nav(),
                 actions: vec![],
                 client_id: HOSTILE.into(),

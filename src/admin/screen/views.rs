@@ -3,53 +3,8 @@
 use crate::apps::doctor::DoctorEntry;
 use crate::audit::AuditRecord;
 use crate::domain::ClientRecord;
+use crate::web::render::{name, Page};
 use serde::Serialize;
-
-/// An admin page: a page struct pinned to its template.
-pub trait AdminPage: Serialize {
-    /// Registry name of the template.
-    const TEMPLATE: &'static str;
-}
-
-/// Every admin template, by registry name.
-pub const TEMPLATES: [(&str, &str); 9] = [
-    (
-        "admin_users",
-        include_str!("../../../templates/admin/users.hbs"),
-    ),
-    (
-        "admin_nav",
-        include_str!("../../../templates/admin/nav.hbs"),
-    ),
-    (
-        "admin_signin",
-        include_str!("../../../templates/admin/signin.hbs"),
-    ),
-    (
-        "admin_apps",
-        include_str!("../../../templates/admin/apps.hbs"),
-    ),
-    (
-        "admin_app_form",
-        include_str!("../../../templates/admin/app_form.hbs"),
-    ),
-    (
-        "admin_secret",
-        include_str!("../../../templates/admin/secret.hbs"),
-    ),
-    (
-        "admin_app",
-        include_str!("../../../templates/admin/app.hbs"),
-    ),
-    (
-        "admin_delete",
-        include_str!("../../../templates/admin/delete.hbs"),
-    ),
-    (
-        "admin_audit",
-        include_str!("../../../templates/admin/audit.hbs"),
-    ),
-];
 
 /// What every signed-in page shows in its navigation, and the CSRF token of its forms.
 #[derive(Debug, Clone, Serialize)]
@@ -72,8 +27,8 @@ pub struct SignInView {
     /// The second step: ask for the code of the authenticator app (`otp`).
     pub otp_step: bool,
 }
-impl AdminPage for SignInView {
-    const TEMPLATE: &'static str = "admin_signin";
+impl Page for SignInView {
+    const TEMPLATE: &'static str = name::ADMIN_SIGNIN;
 }
 
 /// One row of the apps list and the head of an app's page.
@@ -117,8 +72,8 @@ pub struct AppsView {
     pub total: usize,
     pub notice: Option<String>,
 }
-impl AdminPage for AppsView {
-    const TEMPLATE: &'static str = "admin_apps";
+impl Page for AppsView {
+    const TEMPLATE: &'static str = name::ADMIN_APPS;
 }
 
 /// `admin/app_form.hbs`: register an app (values kept after a refused attempt).
@@ -133,8 +88,8 @@ pub struct AppFormView {
     pub require_pkce: bool,
     pub errors: Vec<String>,
 }
-impl AdminPage for AppFormView {
-    const TEMPLATE: &'static str = "admin_app_form";
+impl Page for AppFormView {
+    const TEMPLATE: &'static str = name::ADMIN_APP_FORM;
 }
 
 /// `admin/secret.hbs`: credentials shown once. No `Debug`: it holds the secret.
@@ -145,8 +100,8 @@ pub struct SecretView {
     pub app: AppRow,
     pub client_secret: Option<String>,
 }
-impl AdminPage for SecretView {
-    const TEMPLATE: &'static str = "admin_secret";
+impl Page for SecretView {
+    const TEMPLATE: &'static str = name::ADMIN_SECRET;
 }
 
 /// One failed request on an app's page.
@@ -182,8 +137,8 @@ pub struct AppView {
     pub notice: Option<String>,
     pub errors: Vec<String>,
 }
-impl AdminPage for AppView {
-    const TEMPLATE: &'static str = "admin_app";
+impl Page for AppView {
+    const TEMPLATE: &'static str = name::ADMIN_APP;
 }
 
 /// `admin/delete.hbs`: confirm a deletion.
@@ -192,8 +147,8 @@ pub struct DeleteView {
     pub nav: Nav,
     pub app: AppRow,
 }
-impl AdminPage for DeleteView {
-    const TEMPLATE: &'static str = "admin_delete";
+impl Page for DeleteView {
+    const TEMPLATE: &'static str = name::ADMIN_DELETE;
 }
 
 /// One audit event on the audit page.
@@ -241,8 +196,8 @@ pub struct AuditView {
     pub events: Vec<AuditRow>,
     pub error: Option<String>,
 }
-impl AdminPage for AuditView {
-    const TEMPLATE: &'static str = "admin_audit";
+impl Page for AuditView {
+    const TEMPLATE: &'static str = name::ADMIN_AUDIT;
 }
 
 /// A Unix time as `YYYY-MM-DD HH:MM UTC`.
@@ -289,6 +244,6 @@ pub struct UsersView {
     /// Why the reset was refused.
     pub error: Option<String>,
 }
-impl AdminPage for UsersView {
-    const TEMPLATE: &'static str = "admin_users";
+impl Page for UsersView {
+    const TEMPLATE: &'static str = name::ADMIN_USERS;
 }

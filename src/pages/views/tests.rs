@@ -1,11 +1,11 @@
-//! Tests of the page templates: every page renders, strict mode bites, values are escaped,
-//! and the form field names outside clients rely on are present.
+//! Tests of the sign-in flow's page templates: every page renders, values are escaped, and the
+//! form field names outside clients rely on are present.
 
 // A failed expectation in a test should stop that test loudly.
 #![allow(clippy::expect_used)]
 
 use super::*;
-use crate::pages::views::{EnrolPage, LogoutPage, RecoveryCodesPage, ScopeView, SecondFactorPage};
+use crate::web::render::Templates;
 
 fn templates() -> Templates {
     Templates::new().expect("built-in templates parse")
@@ -45,15 +45,6 @@ fn consent_page() -> ConsentPage {
     }
 }
 
-fn error_page() -> ErrorPage {
-    ErrorPage {
-        status: 400,
-        title: "Unknown application".into(),
-        message: "The app that sent you here is not registered.".into(),
-        request_id: Some("01HZX-REQ".into()),
-    }
-}
-
 /// Every `<input …>` tag of the page carrying `name="<name>"`.
 fn inputs_named<'a>(html: &'a str, name: &str) -> Vec<&'a str> {
     let needle = format!("name=\"{name}\"");
@@ -76,9 +67,8 @@ fn single_input<'a>(html: &'a str, name: &str) -> &'a str {
 fn every_page_renders_a_full_document_with_the_stylesheet() {
     let templates = templates();
     let pages = [
-        templates.signin(&signin_page()).expect("sign-in renders"),
-        templates.consent(&consent_page()).expect("consent renders"),
-        templates.error(&error_page()).expect("error renders"),
+        templates.page(&signin_page()).expect("sign-in renders"),
+        templates.page(&consent_page()).expect("consent renders"),
     ];
 
     for html in pages {
@@ -93,37 +83,8 @@ fn every_page_renders_a_full_document_with_the_stylesheet() {
 }
 
 #[test]
-fn strict_mode_rejects_data_missing_a_field() {
-    let templates = templates();
-    let incomplete = serde_json::json!({ "app_name": "Payroll", "action": "/login" });
-
-    let result = templates.registry.render(SIGNIN, &incomplete);
-
-    let error = result.expect_err("a missing field is an error, not an empty string");
-    assert!(
-        matches!(
-            error.reason(),
-            handlebars::RenderErrorReason::MissingVariable(_)
-        ),
-        "{error}"
-    );
-}
-
-#[test]
-fn a_missing_field_surfaces_as_a_render_error_naming_the_template() {
-    let templates = templates();
-
-    let result = templates.render(CONSENT, &serde_json::json!({ "app_name": "Payroll" }));
-
-    assert!(matches!(
-        result,
-        Err(RenderError::Render { name: CONSENT, .. })
-    ));
-}
-
-#[test]
 fn sign_in_page_has_the_contract_inputs() {
-    let html = templates().signin(&signin_page()).expect("renders");
+    let html = templates().page(&signin_page()).expect("renders");
 
     let username = single_input(&html, "username");
     assert!(username.contains(r#"autocomplete="username""#));
@@ -146,9 +107,9 @@ fn sign_in_page_has_the_contract_inputs() {
 #[test]
 fn sign_in_page_shows_an_alert_only_when_there_is_an_error() {
     let templates = templates();
-    let quiet = templates.signin(&signin_page()).expect("renders");
+    let quiet = templates.page(&signin_page()).expect("renders");
     let failed = templates
-        .signin(&SignInPage {
+        .page(&SignInPage {
             username: "ada".into(),
             error: Some("Wrong username or password.".into()),
             ..signin_page()
@@ -163,7 +124,7 @@ fn sign_in_page_shows_an_alert_only_when_there_is_an_error() {
 
 #[test]
 fn consent_page_has_both_decisions_and_the_hidden_inputs() {
-    let html = templates().consent(&consent_page()).expect("renders");
+    let html = templates().page(&consent_page()).expect("renders");
 
     assert!(html.contains(r#"name="decision" value="approve""#));
     assert!(html.contains(r#"name="decision" value="deny""#));
@@ -184,14 +145,14 @@ fn values_are_html_escaped() {
     let quoted_user = r#"o"brien'x"#;
 
     let signin = templates
-        .signin(&SignInPage {
+        .page(&SignInPage {
             app_name: hostile_app.into(),
             username: quoted_user.into(),
             ..signin_page()
         })
         .expect("renders");
     let consent = templates
-        .consent(&ConsentPage {
+        .page(&ConsentPage {
             app_name: hostile_app.into(),
             user_display: quoted_user.into(),
             username: quoted_user.into(),
@@ -208,52 +169,13 @@ fn values_are_html_escaped() {
     assert!(single_input(&signin, "username").contains(r#"value="o&quot;brien&#x27;x""#));
 }
 
-#[test]
-fn error_page_shows_the_request_id_and_no_links() {
-    let templates = templates();
-    let with_id = templates.error(&error_page()).expect("renders");
-    let without_id = templates
-        .error(&ErrorPage {
-            request_id: None,
-            ..error_page()
-        })
-        .expect("renders");
-
-    assert!(with_id.contains("<code>01HZX-REQ</code>"));
-    assert!(with_id.contains("400"));
-    assert!(with_id.contains("<title>Unknown application · sso-bridge</title>"));
-    assert!(!without_id.contains("<code>"));
-    for html in [&with_id, &without_id] {
-        assert!(!html.contains("<a "), "{html}");
-        assert!(!html.contains("<form"), "{html}");
-    }
-}
-
-#[test]
-fn templates_never_disable_escaping() {
-    for (name, source) in BUILT_IN {
-        assert!(!source.contains("{{{"), "{name} uses a triple-stash");
-        assert!(
-            !source.contains("{{&"),
-            "{name} uses an unescaped expression"
-        );
-    }
-}
-
-#[test]
-fn stylesheet_loads_nothing_from_elsewhere() {
-    assert!(!STYLESHEET.is_empty());
-    assert!(!STYLESHEET.contains("@import"));
-    assert!(!STYLESHEET.contains("url("));
-}
-
 // --- second factor ------------------------------------------------------------------------
 
 #[test]
 fn the_second_factor_pages_render_with_an_otp_input_and_their_hidden_fields() {
     let t = templates();
     let verify = t
-        .second_factor(&SecondFactorPage {
+        .page(&SecondFactorPage {
             app_name: "Payroll".into(),
             username: "ada".into(),
             action: "/oauth/second-factor".into(),
@@ -263,7 +185,7 @@ fn the_second_factor_pages_render_with_an_otp_input_and_their_hidden_fields() {
         })
         .expect("verify page renders");
     let enrol = t
-        .enrol(&EnrolPage {
+        .page(&EnrolPage {
             app_name: "Payroll".into(),
             username: "ada".into(),
             qr: "data:image/svg+xml;base64,PHN2Zz4=".into(),
@@ -295,10 +217,10 @@ fn the_recovery_codes_page_lists_fresh_codes_or_counts_what_is_left() {
         csrf_token: "csrf-abc".into(),
     };
     let fresh = t
-        .recovery_codes(&page(vec!["abcdef-ghjkmn".into()], None))
+        .page(&page(vec!["abcdef-ghjkmn".into()], None))
         .expect("renders");
     assert!(fresh.contains("abcdef-ghjkmn"));
-    let used = t.recovery_codes(&page(vec![], Some(9))).expect("renders");
+    let used = t.page(&page(vec![], Some(9))).expect("renders");
     assert!(used.contains(">9<") && used.contains("set up a new one"));
     assert_eq!(inputs_named(&used, "csrf_token").len(), 1);
 }
@@ -320,7 +242,7 @@ fn logout_page(signed_out: bool) -> LogoutPage {
 #[test]
 fn logout_confirmation_posts_the_decision_with_its_hidden_inputs() {
     let html = templates()
-        .logout(&logout_page(false))
+        .page(&logout_page(false))
         .expect("logout renders");
     assert!(html.starts_with("<!doctype html>"));
     assert!(html.contains("Payroll &lt;beta&gt;"));
@@ -338,7 +260,7 @@ fn logout_confirmation_posts_the_decision_with_its_hidden_inputs() {
 #[test]
 fn the_signed_out_page_has_no_form() {
     let html = templates()
-        .logout(&logout_page(true))
+        .page(&logout_page(true))
         .expect("logout renders");
     assert!(html.contains("You are signed out"));
     assert!(!html.contains("<form"));

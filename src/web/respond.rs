@@ -1,6 +1,12 @@
-//! Building page responses: HTML with the page security headers, redirects, flow cookies.
+//! Building page responses: HTML with the page security headers, redirects, flow cookies and
+//! the service's own URLs.
+//!
+//! Cookies and URLs take the settings, not the app state: the state holds this layer's page
+//! templates, so depending on it here would make a cycle.
 
-use crate::state::AppState;
+use super::errors::PageError;
+use super::render::{Page, Templates};
+use crate::config::Settings;
 use poem::http::{header, StatusCode};
 use poem::web::cookie::{Cookie, CookieJar, SameSite};
 use poem::Response;
@@ -30,6 +36,15 @@ pub fn html(status: StatusCode, body: String) -> Response {
     builder.body(body)
 }
 
+/// `page` rendered with its own template, as HTML with `status`.
+pub fn page<P: Page>(
+    templates: &Templates,
+    status: StatusCode,
+    page: &P,
+) -> Result<Response, PageError> {
+    Ok(html(status, templates.page(page)?))
+}
+
 /// A redirect: 302 from a GET, 303 after a form post (never 307, which would re-post the
 /// password to the app).
 pub fn redirect(status: StatusCode, location: &str) -> Response {
@@ -43,12 +58,12 @@ pub fn redirect(status: StatusCode, location: &str) -> Response {
 }
 
 /// A cookie with the flags every sso-bridge cookie carries.
-pub fn cookie(state: &AppState, name: &str, value: String, max_age: Option<u64>) -> Cookie {
+pub fn cookie(settings: &Settings, name: &str, value: String, max_age: Option<u64>) -> Cookie {
     let mut c = Cookie::new_with_str(name, value);
     c.set_http_only(true);
     c.set_same_site(SameSite::Lax);
-    c.set_secure(state.settings.secure_cookies());
-    c.set_path(cookie_path(state));
+    c.set_secure(settings.secure_cookies());
+    c.set_path(cookie_path(settings));
     if let Some(secs) = max_age {
         c.set_max_age(Duration::from_secs(secs));
     }
@@ -56,14 +71,14 @@ pub fn cookie(state: &AppState, name: &str, value: String, max_age: Option<u64>)
 }
 
 /// Removes a cookie from the browser.
-pub fn clear_cookie(state: &AppState, jar: &CookieJar, name: &str) {
-    let mut c = cookie(state, name, String::new(), Some(0));
+pub fn clear_cookie(settings: &Settings, jar: &CookieJar, name: &str) {
+    let mut c = cookie(settings, name, String::new(), Some(0));
     c.make_removal();
     jar.add(c);
 }
 
-fn cookie_path(state: &AppState) -> String {
-    let base = state.settings.base_url();
+fn cookie_path(settings: &Settings) -> String {
+    let base = settings.base_url();
     let path = base.path().trim_end_matches('/');
     if path.is_empty() {
         "/".into()
@@ -73,6 +88,6 @@ fn cookie_path(state: &AppState) -> String {
 }
 
 /// An absolute URL of one of the service's own paths.
-pub fn url(state: &AppState, path: &str) -> String {
-    format!("{}{}", state.settings.issuer(), path)
+pub fn url(settings: &Settings, path: &str) -> String {
+    format!("{}{}", settings.issuer(), path)
 }

@@ -1,17 +1,43 @@
-//! Every way a browser flow can fail, and the page each one shows. The one place that turns
-//! flow errors into HTML.
+//! Every way a page of the sign-in flow or the admin screen can fail, and the page each one
+//! shows. The one place that turns flow errors into HTML.
+//!
+//! Page handlers answer `Result<Response, PageError>`; the [`ErrorPages`] middleware renders
+//! the error with the templates it holds, so no handler needs the app state to fail.
 
-use super::respond::html;
-use super::views::ErrorPage;
+use super::render::{name, Page, RenderError, Templates};
+use super::respond::{html, redirect};
 use crate::directory::DirectoryError;
 use crate::domain::secret::random_id;
 use crate::session::pending::PendingError;
-use crate::state::AppState;
 use crate::store::StoreError;
+use poem::error::ResponseError;
 use poem::http::StatusCode;
-use poem::Response;
+use poem::{Endpoint, IntoResponse, Middleware, Request, Response};
+use serde::Serialize;
+use std::sync::Arc;
 
-/// A browser flow failure.
+/// Shown when even the error page cannot be rendered.
+const BARE_ERROR: &str =
+    "<!doctype html><title>Error</title><p>Sign-on failed. Please try again.</p>";
+
+/// `error.hbs`: a failure the user can only read about (never a redirect).
+#[derive(Debug, Clone, Serialize)]
+pub struct ErrorPage {
+    /// HTTP status, shown small.
+    pub status: u16,
+    /// Short title ("Unknown application").
+    pub title: String,
+    /// What happened and what to do, in plain words.
+    pub message: String,
+    /// Opaque id to quote to the help desk; matches the log line.
+    pub request_id: Option<String>,
+}
+
+impl Page for ErrorPage {
+    const TEMPLATE: &'static str = name::ERROR;
+}
+
+/// A page failure: of the sign-in flow, or of the admin screen.
 #[derive(Debug, thiserror::Error)]
 pub enum PageError {
     /// A request that cannot be trusted enough to redirect (unknown app, unregistered URI).
@@ -41,6 +67,10 @@ pub enum PageError {
     /// The second factor cannot be checked (the stored secret does not open with the key).
     #[error("second factor unusable: {0}")]
     SecondFactor(String),
+    /// A page that needs a sign-in this browser has not done (or that went idle): answered
+    /// with a redirect to the sign-in form at this path, not with an error page.
+    #[error("sign-in required")]
+    SignInFirst(&'static str),
     // --- admin screen ---
     /// Signed in, but not allowed to use the admin screen.
     #[error("admin screen refused: not a superadmin")]
@@ -59,6 +89,12 @@ impl From<crate::mfa::MfaError> for PageError {
             MfaError::NotEnrolled | MfaError::NoSetup => PageError::Expired,
             other => PageError::SecondFactor(other.to_string()),
         }
+    }
+}
+
+impl From<RenderError> for PageError {
+    fn from(err: RenderError) -> Self {
+        PageError::Render(err.to_string())
     }
 }
 
@@ -138,6 +174,7 @@ impl PageError {
                 "Superadmins only",
                 "Connected Apps are managed by superadmins. Your account can sign in to apps, but not administer them. Ask a superadmin if you need an app registered or changed.".into(),
             ),
+            PageError::SignInFirst(_) => (StatusCode::SEE_OTHER, "Sign-in required", String::new()),
             PageError::AdminNotFound(what) => (StatusCode::NOT_FOUND, "Not found", what.clone()),
             PageError::Render(_) => (
                 StatusCode::INTERNAL_SERVER_ERROR,
@@ -147,8 +184,12 @@ impl PageError {
         }
     }
 
-    /// The error page; the cause is logged under a request id the page shows.
-    pub fn into_response(self, state: &AppState) -> Response {
+    /// The error page (or the sign-in redirect); the cause is logged under a request id the
+    /// page shows.
+    fn render(self, templates: &Templates) -> Response {
+        if let PageError::SignInFirst(path) = self {
+            return redirect(StatusCode::SEE_OTHER, path);
+        }
         let request_id = random_id(9);
         let (status, title, message) = self.page();
         let title = match &self {
@@ -166,16 +207,75 @@ impl PageError {
             message,
             request_id: Some(request_id),
         };
-        match state.templates.error(&page) {
+        match templates.page(&page) {
             Ok(body) => html(status, body),
             Err(e) => {
                 tracing::error!(error = %e, "error page failed to render");
-                html(
-                    status,
-                    "<!doctype html><title>Error</title><p>Sign-on failed. Please try again.</p>"
-                        .into(),
-                )
+                html(status, BARE_ERROR.into())
             }
         }
     }
 }
+
+/// What a `PageError` answers where no [`ErrorPages`] is in place to render it: the status and
+/// a bare page, never the error's text (it may name internal causes).
+impl ResponseError for PageError {
+    fn status(&self) -> StatusCode {
+        self.page().0
+    }
+
+    fn as_response(&self) -> Response {
+        if let PageError::SignInFirst(path) = self {
+            return redirect(StatusCode::SEE_OTHER, path);
+        }
+        tracing::error!(error = %self, "page error answered without its error page");
+        html(self.status(), BARE_ERROR.into())
+    }
+}
+
+/// Middleware showing a handler's [`PageError`] as its error page. Every other error passes
+/// through untouched: the APIs answer their own.
+pub struct ErrorPages {
+    templates: Arc<Templates>,
+}
+
+impl ErrorPages {
+    /// Renders error pages with `templates`.
+    pub fn new(templates: Arc<Templates>) -> Self {
+        Self { templates }
+    }
+}
+
+impl<E: Endpoint> Middleware<E> for ErrorPages {
+    type Output = ErrorPagesEndpoint<E>;
+
+    fn transform(&self, inner: E) -> Self::Output {
+        ErrorPagesEndpoint {
+            inner,
+            templates: Arc::clone(&self.templates),
+        }
+    }
+}
+
+/// An endpoint wrapped by [`ErrorPages`].
+pub struct ErrorPagesEndpoint<E> {
+    inner: E,
+    templates: Arc<Templates>,
+}
+
+impl<E: Endpoint> Endpoint for ErrorPagesEndpoint<E> {
+    type Output = Response;
+
+    async fn call(&self, req: Request) -> poem::Result<Response> {
+        match self.inner.call(req).await {
+            Ok(output) => Ok(output.into_response()),
+            Err(err) => match err.downcast::<PageError>() {
+                Ok(error) => Ok(error.render(&self.templates)),
+                Err(other) => Err(other),
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

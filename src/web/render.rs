@@ -1,0 +1,180 @@
+//! Page rendering: the handlebars registry holding every built-in template (the sign-in flow's
+//! and the admin screen's), and the [`Page`] trait that pins each page struct to its template.
+//!
+//! Templates are embedded at compile time, so a running binary never depends on files beside it.
+//! Strict mode turns a field a template names but its page struct lacks into an error instead of
+//! an empty string, and HTML escaping stays on for every `{{value}}`.
+
+use handlebars::Handlebars;
+use serde::Serialize;
+
+/// The stylesheet every page links as `/assets/style.css`.
+pub const STYLESHEET: &str = include_str!("../../templates/style.css");
+
+/// A page: a struct holding the whole of what its template may show, pinned to that template.
+pub trait Page: Serialize {
+    /// Registry name of the template (one of [`name`]).
+    const TEMPLATE: &'static str;
+}
+
+/// Registry names of the built-in templates.
+pub mod name {
+    /// The layout every page wraps itself in (`{{#> base}}…{{/base}}`).
+    pub const BASE: &str = "base";
+    /// The directory sign-in form of an authorize request.
+    pub const SIGNIN: &str = "signin";
+    /// Approve or deny an app's access.
+    pub const CONSENT: &str = "consent";
+    /// A failure the user can only read about.
+    pub const ERROR: &str = "error";
+    /// The second-factor form (`otp`).
+    pub const SECOND_FACTOR: &str = "second_factor";
+    /// Authenticator set-up: QR code, secret, first code.
+    pub const ENROL: &str = "enrol";
+    /// Recovery codes shown once, or the count left after one was used.
+    pub const RECOVERY_CODES: &str = "recovery_codes";
+    /// The sign-out confirmation, or the page saying the session has ended.
+    pub const LOGOUT: &str = "logout";
+    /// Admin screen: reset a user's second factor.
+    pub const ADMIN_USERS: &str = "admin_users";
+    /// Admin screen: the navigation partial of every signed-in page.
+    pub const ADMIN_NAV: &str = "admin_nav";
+    /// Admin screen: its sign-in form.
+    pub const ADMIN_SIGNIN: &str = "admin_signin";
+    /// Admin screen: the list of connected apps.
+    pub const ADMIN_APPS: &str = "admin_apps";
+    /// Admin screen: register an app.
+    pub const ADMIN_APP_FORM: &str = "admin_app_form";
+    /// Admin screen: credentials shown once.
+    pub const ADMIN_SECRET: &str = "admin_secret";
+    /// Admin screen: one app.
+    pub const ADMIN_APP: &str = "admin_app";
+    /// Admin screen: confirm a deletion.
+    pub const ADMIN_DELETE: &str = "admin_delete";
+    /// Admin screen: the audit log.
+    pub const ADMIN_AUDIT: &str = "admin_audit";
+}
+
+/// Every built-in template, by registry name. The admin screen's share the layout and the
+/// registry with the sign-in pages.
+const BUILT_IN: [(&str, &str); 17] = [
+    (name::BASE, include_str!("../../templates/base.hbs")),
+    (name::SIGNIN, include_str!("../../templates/signin.hbs")),
+    (name::CONSENT, include_str!("../../templates/consent.hbs")),
+    (name::ERROR, include_str!("../../templates/error.hbs")),
+    // second factor
+    (
+        name::SECOND_FACTOR,
+        include_str!("../../templates/second_factor.hbs"),
+    ),
+    (name::ENROL, include_str!("../../templates/enrol.hbs")),
+    (
+        name::RECOVERY_CODES,
+        include_str!("../../templates/recovery_codes.hbs"),
+    ),
+    (name::LOGOUT, include_str!("../../templates/logout.hbs")),
+    // admin screen
+    (
+        name::ADMIN_USERS,
+        include_str!("../../templates/admin/users.hbs"),
+    ),
+    (
+        name::ADMIN_NAV,
+        include_str!("../../templates/admin/nav.hbs"),
+    ),
+    (
+        name::ADMIN_SIGNIN,
+        include_str!("../../templates/admin/signin.hbs"),
+    ),
+    (
+        name::ADMIN_APPS,
+        include_str!("../../templates/admin/apps.hbs"),
+    ),
+    (
+        name::ADMIN_APP_FORM,
+        include_str!("../../templates/admin/app_form.hbs"),
+    ),
+    (
+        name::ADMIN_SECRET,
+        include_str!("../../templates/admin/secret.hbs"),
+    ),
+    (
+        name::ADMIN_APP,
+        include_str!("../../templates/admin/app.hbs"),
+    ),
+    (
+        name::ADMIN_DELETE,
+        include_str!("../../templates/admin/delete.hbs"),
+    ),
+    (
+        name::ADMIN_AUDIT,
+        include_str!("../../templates/admin/audit.hbs"),
+    ),
+];
+
+/// Why a page could not be built or rendered.
+#[derive(Debug, thiserror::Error)]
+pub enum RenderError {
+    /// A built-in template does not parse.
+    #[error("template `{name}` does not parse")]
+    Template {
+        /// Registry name of the template.
+        name: &'static str,
+        /// The parser's complaint.
+        #[source]
+        source: Box<handlebars::TemplateError>,
+    },
+    /// A template failed while rendering (in strict mode: it names a field its page lacks).
+    #[error("template `{name}` failed to render")]
+    Render {
+        /// Registry name of the template.
+        name: &'static str,
+        /// The renderer's complaint.
+        #[source]
+        source: Box<handlebars::RenderError>,
+    },
+}
+
+/// The page templates, ready to render. Cheap to share: build once, keep in the app state.
+#[derive(Debug, Clone)]
+pub struct Templates {
+    registry: Handlebars<'static>,
+}
+
+impl Templates {
+    /// Parses the built-in templates into a strict-mode registry.
+    pub fn new() -> Result<Self, RenderError> {
+        let mut registry = Handlebars::new();
+        registry.set_strict_mode(true);
+        // Partials are inserted verbatim rather than re-indented, so the markup a page
+        // writes is the markup the browser gets.
+        registry.set_prevent_indent(true);
+        for (name, source) in BUILT_IN {
+            registry
+                .register_template_string(name, source)
+                .map_err(|source| RenderError::Template {
+                    name,
+                    source: Box::new(source),
+                })?;
+        }
+        Ok(Self { registry })
+    }
+
+    /// Renders `page` with its own template.
+    pub fn page<P: Page>(&self, page: &P) -> Result<String, RenderError> {
+        self.render(P::TEMPLATE, page)
+    }
+
+    /// Private: the public [`Templates::page`] lets a template see only its own page struct.
+    fn render<T: Serialize>(&self, name: &'static str, data: &T) -> Result<String, RenderError> {
+        self.registry
+            .render(name, data)
+            .map_err(|source| RenderError::Render {
+                name,
+                source: Box::new(source),
+            })
+    }
+}
+
+#[cfg(test)]
+mod tests;
