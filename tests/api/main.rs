@@ -3,6 +3,7 @@
 
 mod admin;
 mod app_management;
+mod architecture;
 mod audit;
 mod authorize;
 mod directory_ldap;

@@ -1,0 +1,168 @@
+//! ARCHITECTURE.md's dependency rule, checked on the source: layers only use their own layer or
+//! the ones below, no two top-level modules use each other, and nothing below the web layer
+//! names poem, the templates or `AppState`.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// Top-level modules by layer, lowest first (ARCHITECTURE.md).
+const LAYERS: [(&str, &[&str]); 4] = [
+    ("base", &["domain", "config", "clock", "events"]),
+    ("ports", &["store", "directory"]),
+    (
+        "flows",
+        &["oauth", "oidc", "session", "mfa", "audit", "apps"],
+    ),
+    (
+        "web",
+        &[
+            "http",
+            "pages",
+            "admin",
+            "cli",
+            "web",
+            "startup",
+            "state",
+            "telemetry",
+        ],
+    ),
+];
+
+/// What only the web layer may name.
+const WEB_ONLY: [&str; 4] = ["poem", "handlebars", "AppState", "crate::state"];
+
+fn layer_of(module: &str) -> Option<usize> {
+    LAYERS
+        .iter()
+        .position(|(_, modules)| modules.contains(&module))
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The top-level module a file belongs to: `src/oauth/token.rs` and `src/oauth.rs` → `oauth`.
+fn module_of(src: &Path, file: &Path) -> String {
+    let first = file.strip_prefix(src).unwrap().components().next().unwrap();
+    let name = first.as_os_str().to_string_lossy();
+    name.trim_end_matches(".rs").to_owned()
+}
+
+/// The file's code without comments (line comments and doc comments).
+fn code_lines(text: &str) -> impl Iterator<Item = &str> {
+    text.lines()
+        .map(|line| line.split(" // ").next().unwrap_or(line))
+        .filter(|line| !line.trim_start().starts_with("//"))
+}
+
+/// Top-level modules named by `crate::x` paths, including `crate::{x, y::z}` groups.
+fn used_modules(code: &str) -> BTreeSet<String> {
+    let mut used = BTreeSet::new();
+    let ident = |s: &str| -> String {
+        s.chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect()
+    };
+    for (i, _) in code.match_indices("crate::") {
+        let rest = &code[i + "crate::".len()..];
+        if let Some(group) = rest.strip_prefix('{') {
+            let inner = &group[..group.find('}').unwrap_or(group.len())];
+            used.extend(inner.split(',').map(|p| ident(p.trim())));
+        } else {
+            used.insert(ident(rest));
+        }
+    }
+    used.retain(|m| !m.is_empty());
+    used
+}
+
+fn source_graph() -> (BTreeMap<String, BTreeSet<String>>, Vec<String>) {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut web_names_below = Vec::new();
+    for file in files {
+        let module = module_of(&src, &file);
+        if module == "main" || module == "lib" {
+            continue;
+        }
+        let text = std::fs::read_to_string(&file).unwrap();
+        let code: String = code_lines(&text).collect::<Vec<_>>().join("\n");
+        let used = used_modules(&code);
+        graph
+            .entry(module.clone())
+            .or_default()
+            .extend(used.into_iter().filter(|m| *m != module));
+        let below_web = layer_of(&module).is_some_and(|l| l < 3);
+        for name in WEB_ONLY {
+            if below_web && code.contains(name) {
+                web_names_below.push(format!("{} names `{name}`", file.display()));
+            }
+        }
+    }
+    (graph, web_names_below)
+}
+
+#[test]
+fn every_top_level_module_has_a_layer() {
+    let (graph, _) = source_graph();
+    let unplaced: Vec<&String> = graph.keys().filter(|m| layer_of(m).is_none()).collect();
+    assert!(
+        unplaced.is_empty(),
+        "place these in ARCHITECTURE.md and in LAYERS: {unplaced:?}"
+    );
+}
+
+#[test]
+fn no_module_uses_a_layer_above_its_own() {
+    let (graph, _) = source_graph();
+    let mut upward = Vec::new();
+    for (from, uses) in &graph {
+        for to in uses {
+            if let (Some(a), Some(b)) = (layer_of(from), layer_of(to)) {
+                if b > a {
+                    upward.push(format!(
+                        "{from} ({}) uses {to} ({})",
+                        LAYERS[a].0, LAYERS[b].0
+                    ));
+                }
+            }
+        }
+    }
+    assert!(upward.is_empty(), "{upward:#?}");
+}
+
+#[test]
+fn no_two_top_level_modules_depend_on_each_other() {
+    let (graph, _) = source_graph();
+    // A cycle exists iff some module reaches itself.
+    let mut cycles = Vec::new();
+    for start in graph.keys() {
+        let mut seen = BTreeSet::new();
+        let mut todo: Vec<&String> = graph[start].iter().collect();
+        while let Some(next) = todo.pop() {
+            if next == start {
+                cycles.push(start.clone());
+                break;
+            }
+            if seen.insert(next.clone()) {
+                todo.extend(graph.get(next).into_iter().flatten());
+            }
+        }
+    }
+    assert!(cycles.is_empty(), "modules in an import cycle: {cycles:?}");
+}
+
+#[test]
+fn nothing_below_the_web_layer_names_poem_templates_or_app_state() {
+    let (_, found) = source_graph();
+    assert!(found.is_empty(), "{found:#?}");
+}
