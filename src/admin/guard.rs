@@ -6,7 +6,7 @@
 //! and the screen alike; every attempt is audited.
 
 use crate::directory::DirectoryUser;
-use crate::domain::{Claims, Digest, Role, SecretToken};
+use crate::domain::{Claims, Digest, Role, SecretToken, Username};
 use crate::events::{Event, Place, SignInOutcome};
 use crate::mfa::enrolment;
 use crate::mfa::limits::{self, Kind, PasswordCheck};
@@ -256,7 +256,9 @@ pub async fn check_password(
     password: &SecretString,
     address: Option<IpAddr>,
 ) -> Result<(DirectoryUser, Claims), GuardError> {
-    let user = match limits::check_password(state, username, password, address).await? {
+    // A name no directory holds is refused before anything is counted or checked.
+    let username = Username::parse(username).map_err(|_| GuardError::Unauthenticated)?;
+    let user = match limits::check_password(state, &username, password, address).await? {
         PasswordCheck::Passed(user) => user,
         PasswordCheck::Invalid => return Err(GuardError::Unauthenticated),
         PasswordCheck::Locked => return Err(GuardError::Locked),

@@ -5,8 +5,8 @@ pub mod client;
 pub mod redirect_uri;
 pub mod scope;
 pub mod seal;
-pub mod username;
 pub mod secret;
+pub mod username;
 
 pub use claims::{Claims, Role};
 pub use client::{ClientId, ClientRecord};

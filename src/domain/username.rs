@@ -40,7 +40,9 @@ impl Username {
         }
         let nfkc = ComposingNormalizerBorrowed::new_nfkc();
         // Lowercasing can produce sequences that compose again: normalise on both sides.
-        let folded = nfkc.normalize(&nfkc.normalize(raw).to_lowercase()).into_owned();
+        let folded = nfkc
+            .normalize(&nfkc.normalize(raw).to_lowercase())
+            .into_owned();
         let name = folded.trim();
         if name.is_empty() {
             return Err(UsernameError::Empty);
@@ -76,7 +78,15 @@ mod tests {
 
     #[test]
     fn look_alike_spellings_are_one_name() {
-        for spelling in ["alan", "ALAN", " Alan ", "ａｌａｎ", "𝐚𝐥𝐚𝐧", "ＡＬＡＮ", "𝓪𝓵𝓪𝓷"] {
+        for spelling in [
+            "alan",
+            "ALAN",
+            " Alan ",
+            "ａｌａｎ",
+            "𝐚𝐥𝐚𝐧",
+            "ＡＬＡＮ",
+            "𝓪𝓵𝓪𝓷",
+        ] {
             assert_eq!(name(spelling), "alan", "{spelling:?}");
         }
     }
@@ -90,8 +100,14 @@ mod tests {
 
     #[test]
     fn control_characters_blank_and_overlong_names_are_refused() {
-        assert_eq!(Username::parse("ada\n"), Err(UsernameError::ControlCharacter));
-        assert_eq!(Username::parse("a\u{0}da"), Err(UsernameError::ControlCharacter));
+        assert_eq!(
+            Username::parse("ada\n"),
+            Err(UsernameError::ControlCharacter)
+        );
+        assert_eq!(
+            Username::parse("a\u{0}da"),
+            Err(UsernameError::ControlCharacter)
+        );
         assert_eq!(Username::parse("   "), Err(UsernameError::Empty));
         assert_eq!(
             Username::parse(&"a".repeat(MAX_CHARS + 1)),

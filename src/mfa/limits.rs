@@ -8,6 +8,7 @@
 
 use super::Context;
 use crate::domain::secret::random_id;
+use crate::domain::Username;
 use crate::events::Event;
 use crate::store::{Namespace, StoreError};
 use std::net::IpAddr;
@@ -137,17 +138,22 @@ pub enum PasswordCheck {
 }
 
 /// Checks `username`'s password with the directory under the attempt limits: a failure counts
-/// against the account and the address; a success or a directory outage does not.
+/// against the account and the address; a success or a directory outage does not. The name is
+/// the normalised one, so every spelling of an account shares its counter.
 pub async fn check_password(
     cx: &impl Context,
-    username: &str,
+    username: &Username,
     password: &secrecy::SecretString,
     address: Option<IpAddr>,
 ) -> Result<PasswordCheck, super::MfaError> {
-    let Ok(attempt) = begin(cx, Kind::Password, username, address).await? else {
+    let Ok(attempt) = begin(cx, Kind::Password, username.as_str(), address).await? else {
         return Ok(PasswordCheck::Locked);
     };
-    match cx.directory().authenticate(username, password).await {
+    match cx
+        .directory()
+        .authenticate(username.as_str(), password)
+        .await
+    {
         Ok(user) => {
             attempt.succeeded(cx).await?;
             Ok(PasswordCheck::Passed(user))

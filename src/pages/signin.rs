@@ -2,6 +2,7 @@
 
 use super::second_factor::{self, address};
 use super::views::SignInPage;
+use crate::domain::username::{Username, UsernameError};
 use crate::events::{Event, Place, SignInOutcome};
 use crate::mfa::limits::{self, PasswordCheck};
 use crate::session::{self, pending, FLOW_COOKIE, SESSION_COOKIE};
@@ -96,14 +97,29 @@ async fn run(
     let Some(password) = form.password.filter(|_| !username.is_empty()) else {
         return again("Enter your username and password.", StatusCode::BAD_REQUEST);
     };
+    let username = match Username::parse(username) {
+        Ok(name) => name,
+        Err(UsernameError::Empty) => {
+            return again("Enter your username and password.", StatusCode::BAD_REQUEST)
+        }
+        Err(UsernameError::TooLong) => {
+            return again("The username is too long.", StatusCode::BAD_REQUEST)
+        }
+        Err(UsernameError::ControlCharacter) => {
+            return again(
+                "The username holds a character names never have.",
+                StatusCode::BAD_REQUEST,
+            )
+        }
+    };
     let shown = address.map(|a| a.to_string());
-    let user = match limits::check_password(state, username, &password, address).await? {
+    let user = match limits::check_password(state, &username, &password, address).await? {
         PasswordCheck::Passed(user) => user,
         PasswordCheck::Locked => return again(LOCKED, StatusCode::TOO_MANY_REQUESTS),
         PasswordCheck::Invalid => {
             let event = Event::SignIn {
                 place: Place::App,
-                who: username.to_owned(),
+                who: username.to_string(),
                 client_id: Some(client.client_id.clone()),
                 address: shown,
                 outcome: SignInOutcome::Failed("wrong username or password".into()),

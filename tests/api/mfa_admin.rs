@@ -198,6 +198,11 @@ async fn password_guessing_locks_out(backends: Backends) {
     let locked = password_step(&app, &browser, &reg, "alan", &right).await;
     assert_eq!(locked.status(), StatusCode::TOO_MANY_REQUESTS);
     let locked = locked.text().await.unwrap();
+    // Every spelling of the account is the account: look-alikes buy no fresh guesses.
+    for spelling in ["ALAN", " alan ", "ａｌａｎ", "𝐚𝐥𝐚𝐧"] {
+        let r = password_step(&app, &browser, &reg, spelling, &right).await;
+        assert_eq!(r.status(), StatusCode::TOO_MANY_REQUESTS, "{spelling:?}");
+    }
     // Hammering the locked account is refused every time but audited once.
     for _ in 0..5 {
         let again = password_step(&app, &browser, &reg, "alan", "wrong").await;
@@ -219,10 +224,13 @@ async fn password_guessing_locks_out(backends: Backends) {
         |page: &str| crate::mfa_helpers::between(page, "role=\"alert\" id=\"signin-error\">", "<");
     assert_eq!(alert(&unknown.text().await.unwrap()), alert(&locked));
 
-    // The window slides on: the failures age out and the right password works again.
+    // The window slides on: the failures age out and the right password works again, under
+    // any spelling of the name.
     app.clock.advance(601);
     let after = password_step(&app, &browser, &reg, "alan", &right).await;
     assert_eq!(after.status(), StatusCode::SEE_OTHER);
+    let look_alike = password_step(&app, &app.browser(), &reg, "𝐚𝐥𝐚𝐧", &right).await;
+    assert_eq!(look_alike.status(), StatusCode::SEE_OTHER);
 }
 
 #[tokio::test]
@@ -381,4 +389,23 @@ async fn a_set_up_in_progress_is_shown_to_no_one_but_who_started_it() {
     );
     confirm["setup_id"] = mine["setup_id"].clone();
     assert_eq!(confirm_with(confirm).await, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn a_name_no_directory_holds_is_refused_before_it_is_counted() {
+    let app = spawn_app_with(
+        Backends::Embedded,
+        &limits(&[("SSO_BRIDGE__LIMITS__PASSWORD_PER_ACCOUNT", "1")]),
+    )
+    .await;
+    let reg = register_direct(&app).await;
+    let browser = app.browser();
+    for name in ["al\nan", "al\u{0}an", &"a".repeat(300)] {
+        let r = password_step(&app, &browser, &reg, name, "wrong").await;
+        assert_eq!(r.status(), StatusCode::BAD_REQUEST, "{name:?}");
+    }
+    // None of them counted against alan.
+    let right = password(Backends::Embedded, "alan");
+    let r = password_step(&app, &browser, &reg, "alan", &right).await;
+    assert_eq!(r.status(), StatusCode::SEE_OTHER);
 }
