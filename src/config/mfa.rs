@@ -1,5 +1,4 @@
-//! The `[mfa]` and `[limits]` settings: who needs a second factor, the key that protects
-//! enrolment secrets at rest, and how many password and code guesses are allowed.
+//! `[mfa]`: who needs a second factor, and the key that protects enrolment secrets at rest.
 
 use crate::config::ConfigError;
 use secrecy::SecretString;
@@ -46,20 +45,6 @@ pub struct MfaSettings {
     pub issuer_label: String,
 }
 
-/// `[limits]` sliding-window attempt limits, shared by every node through the store.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct LimitSettings {
-    /// Length of the sliding window.
-    pub window_secs: u64,
-    /// Failed password attempts per username within the window.
-    pub password_per_account: u64,
-    /// Failed second-factor attempts per account within the window.
-    pub otp_per_account: u64,
-    /// Failed password or second-factor attempts per client address within the window.
-    pub per_address: u64,
-}
-
 /// A list given either as a TOML array or as one string (the form an environment variable
 /// takes) whose items are separated by any of `separators`; blank items are dropped, so `""`
 /// is the empty list.
@@ -96,53 +81,29 @@ fn dn_list<'de, D: Deserializer<'de>>(de: D) -> Result<Vec<String>, D::Error> {
 
 impl MfaSettings {
     /// Checks the values that can be checked without the directory.
-    pub fn validate(&self) -> Result<(), ConfigError> {
-        let key = |key: &str, reason: String| ConfigError::Key {
-            key: key.into(),
-            reason,
-        };
+    pub(super) fn check(&self) -> Result<(), ConfigError> {
         for role in &self.required_roles {
             if crate::domain::Role::parse(role).is_none() {
-                return Err(key(
+                return Err(ConfigError::key(
                     "mfa.required_roles",
                     format!("`{role}` is not one of the seven roles"),
                 ));
             }
         }
         if self.group_lookup == GroupLookup::Search && !self.group_filter.contains("{dn}") {
-            return Err(key("mfa.group_filter", "must contain {dn}".into()));
+            return Err(ConfigError::key("mfa.group_filter", "must contain {dn}"));
         }
         if self.encryption_key.is_some() && self.encryption_key_file.is_some() {
-            return Err(key(
+            return Err(ConfigError::key(
                 "mfa.encryption_key",
-                "set either encryption_key or encryption_key_file, not both".into(),
+                "set either encryption_key or encryption_key_file, not both",
             ));
         }
         if self.issuer_label.trim().is_empty() || self.issuer_label.contains(':') {
-            return Err(key(
+            return Err(ConfigError::key(
                 "mfa.issuer_label",
-                "must be non-empty and without ':'".into(),
+                "must be non-empty and without ':'",
             ));
-        }
-        Ok(())
-    }
-}
-
-impl LimitSettings {
-    /// Every limit must allow at least one attempt in a window of at least one second.
-    pub fn validate(&self) -> Result<(), ConfigError> {
-        for (name, value) in [
-            ("limits.window_secs", self.window_secs),
-            ("limits.password_per_account", self.password_per_account),
-            ("limits.otp_per_account", self.otp_per_account),
-            ("limits.per_address", self.per_address),
-        ] {
-            if value == 0 {
-                return Err(ConfigError::Key {
-                    key: name.into(),
-                    reason: "must be greater than 0".into(),
-                });
-            }
         }
         Ok(())
     }
@@ -181,13 +142,5 @@ mod tests {
         );
         let none = load(&[("SSO_BRIDGE__MFA__REQUIRED_ROLES", "")]).unwrap();
         assert!(none.mfa.required_roles.is_empty());
-    }
-
-    #[test]
-    fn a_zero_limit_is_refused() {
-        let err = load(&[("SSO_BRIDGE__LIMITS__OTP_PER_ACCOUNT", "0")])
-            .unwrap_err()
-            .to_string();
-        assert!(err.contains("limits.otp_per_account"), "{err}");
     }
 }

@@ -1,5 +1,6 @@
 //! `[oidc]`: id_token signing keys and lifetimes.
 
+use super::ConfigError;
 use secrecy::SecretString;
 use serde::Deserialize;
 use std::path::PathBuf;
@@ -40,6 +41,25 @@ impl Default for OidcSettings {
             key_encryption_secret: None,
             key_encryption_secret_file: None,
         }
+    }
+}
+
+impl OidcSettings {
+    /// An id_token must live a while, and only the algorithms a key can be generated for.
+    pub(super) fn check(&self) -> Result<(), ConfigError> {
+        if self.id_token_ttl_secs == 0 {
+            return Err(ConfigError::key(
+                "oidc.id_token_ttl_secs",
+                "must be greater than 0",
+            ));
+        }
+        if !matches!(self.signing_alg.as_str(), "RS256" | "ES256") {
+            return Err(ConfigError::key(
+                "oidc.signing_alg",
+                "must be RS256 or ES256",
+            ));
+        }
+        Ok(())
     }
 }
 

@@ -1,0 +1,47 @@
+//! `[store]`: where codes, tokens, sessions and registered apps are kept.
+
+use super::ConfigError;
+use secrecy::SecretString;
+use serde::Deserialize;
+
+/// Which store backend.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum StoreBackend {
+    Memory,
+    Redis,
+}
+
+/// `[store]`
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StoreSettings {
+    pub backend: StoreBackend,
+    /// `redis://` or `rediss://` URL (may carry a password; never logged).
+    pub redis_url: SecretString,
+    /// Prefix of every key, so several deployments can share one Redis.
+    pub key_prefix: String,
+    /// Connections in the Redis pool.
+    pub pool_size: usize,
+    /// Timeout of one store operation, including waiting for a pooled connection.
+    pub timeout_ms: u64,
+}
+
+impl StoreSettings {
+    /// An empty pool or a zero timeout would fail every operation.
+    pub(super) fn check(&self) -> Result<(), ConfigError> {
+        if self.timeout_ms == 0 {
+            return Err(ConfigError::key(
+                "store.timeout_ms",
+                "must be greater than 0",
+            ));
+        }
+        if self.pool_size == 0 {
+            return Err(ConfigError::key(
+                "store.pool_size",
+                "must be greater than 0",
+            ));
+        }
+        Ok(())
+    }
+}
