@@ -36,7 +36,6 @@ pub struct Settings {
     pub server: ServerSettings,
     pub store: StoreSettings,
     pub directory: DirectorySettings,
-    #[serde(default)]
     pub claims: ClaimMapping,
     pub tokens: TokenSettings,
     pub session: SessionSettings,
@@ -44,7 +43,6 @@ pub struct Settings {
     pub mfa: MfaSettings,
     pub limits: LimitSettings,
     pub audit: AuditSettings,
-    #[serde(default)]
     pub oidc: OidcSettings,
 }
 
@@ -147,6 +145,12 @@ impl Settings {
     }
 }
 
+/// The built-in defaults alone, for tests that need a whole section.
+#[cfg(test)]
+pub(crate) fn defaults() -> Settings {
+    Settings::load_from(None, Vec::new()).expect("the built-in defaults load")
+}
+
 /// Turns the config crate's error into one line that names the key.
 fn describe(err: config::ConfigError) -> ConfigError {
     let text = err.to_string();
@@ -216,6 +220,19 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.contains("tokens.code_ttl_secs"), "{err}");
+    }
+
+    #[test]
+    fn every_default_says_what_it_is() {
+        let mut previous = "";
+        for line in DEFAULTS.lines() {
+            let is_key = !line.is_empty() && !line.starts_with(['#', '[']);
+            assert!(
+                !is_key || previous.starts_with('#'),
+                "no comment above `{line}` in config/default.toml"
+            );
+            previous = line;
+        }
     }
 
     #[test]

@@ -1,10 +1,10 @@
 //! `[claims]`: which directory attribute holds each identity claim (SPEC 2.3).
 
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
 /// Which directory attribute is behind each claim (`claims.<claim>` settings).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ClaimMapping {
     pub sub: String,
     pub name: String,
@@ -16,23 +16,6 @@ pub struct ClaimMapping {
     pub phone: String,
     pub email: String,
     pub role: String,
-}
-
-impl Default for ClaimMapping {
-    fn default() -> Self {
-        Self {
-            sub: "uid".into(),
-            name: "cn".into(),
-            first_name: "givenName".into(),
-            last_name: "sn".into(),
-            employee_code: "employeeNumber".into(),
-            job_title: "title".into(),
-            department: "departmentNumber".into(),
-            phone: "telephoneNumber".into(),
-            email: "mail".into(),
-            role: "employeeType".into(),
-        }
-    }
 }
 
 impl ClaimMapping {

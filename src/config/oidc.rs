@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 /// `[oidc]` id_token signing.
 #[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields, default)]
+#[serde(deny_unknown_fields)]
 pub struct OidcSettings {
     /// PEM private key that signs id_tokens: RSA (2048 bits or more, RS256) or P-256 (ES256),
     /// PKCS#8, PKCS#1 or SEC1. Unset: a key is generated once and kept in the store.
@@ -28,20 +28,6 @@ pub struct OidcSettings {
     pub key_encryption_secret: Option<SecretString>,
     /// File holding `key_encryption_secret` (first line).
     pub key_encryption_secret_file: Option<PathBuf>,
-}
-
-impl Default for OidcSettings {
-    fn default() -> Self {
-        Self {
-            signing_key_file: None,
-            signing_alg: "RS256".into(),
-            previous_key_files: Vec::new(),
-            id_token_ttl_secs: 3600,
-            rotate_after_days: 90,
-            key_encryption_secret: None,
-            key_encryption_secret_file: None,
-        }
-    }
 }
 
 impl OidcSettings {

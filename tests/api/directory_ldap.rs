@@ -5,14 +5,19 @@ use crate::support::ports::free_port;
 use crate::support::slapd::Slapd;
 use secrecy::SecretString;
 use sso_bridge::config::ClaimMapping;
-use sso_bridge::config::DirectorySettings;
+use sso_bridge::config::{DirectorySettings, Settings};
 use sso_bridge::directory::ldap::LdapDirectory;
 use sso_bridge::directory::{Directory, DirectoryError, DirectoryUser};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+/// The claim mapping of the built-in defaults.
+fn mapping() -> ClaimMapping {
+    Settings::load_from(None, Vec::new()).unwrap().claims
+}
+
 fn directory(settings: &DirectorySettings) -> LdapDirectory {
-    LdapDirectory::new(settings, &ClaimMapping::default()).expect("usable directory settings")
+    LdapDirectory::new(settings, &mapping()).expect("usable directory settings")
 }
 
 async fn sign_in(
@@ -80,7 +85,7 @@ async fn the_right_password_answers_the_entry_with_the_mapped_attributes() {
         assert_eq!(first(&ada, attribute), Some(value), "{attribute}");
     }
     assert!(!ada.attributes.contains_key("userpassword"));
-    let claims = ClaimMapping::default().claims(&ada.attributes).unwrap();
+    let claims = mapping().claims(&ada.attributes).unwrap();
     assert_eq!(claims.get("role"), Some("superadmin"));
 }
 
@@ -124,9 +129,7 @@ async fn a_user_with_attributes_unset_signs_in_without_them() {
     ] {
         assert!(!margaret.attributes.contains_key(unset), "{unset}");
     }
-    let claims = ClaimMapping::default()
-        .claims(&margaret.attributes)
-        .unwrap();
+    let claims = mapping().claims(&margaret.attributes).unwrap();
     assert_eq!(claims.get("email"), None);
     assert_eq!(claims.get("role"), Some("employee"));
 }
@@ -194,7 +197,7 @@ async fn the_user_whose_cn_and_dn_hold_filter_metacharacters_signs_in() {
         "cn=Dennis (dmr*) Ritchie,ou=people,dc=example,dc=com"
     );
     assert_eq!(first(&dennis, "cn"), Some("Dennis (dmr*) Ritchie"));
-    let claims = ClaimMapping::default().claims(&dennis.attributes).unwrap();
+    let claims = mapping().claims(&dennis.attributes).unwrap();
     assert_eq!(claims.get("role"), None, "contractor is not a role");
     assert_invalid(sign_in(&directory, "dennis", "ada-pw").await, "wrong");
 }

@@ -27,7 +27,7 @@ fn settings() -> DirectorySettings {
 }
 
 fn build(settings: &DirectorySettings) -> Result<LdapDirectory, LdapConfigError> {
-    LdapDirectory::new(settings, &ClaimMapping::default())
+    LdapDirectory::new(settings, &crate::config::defaults().claims)
 }
 
 #[test]
