@@ -17,13 +17,14 @@ mod server;
 mod session;
 mod store;
 mod tokens;
+mod value;
 pub use admin::AdminSettings;
 pub use audit::AuditSettings;
 pub use claims::ClaimMapping;
 pub use directory::{DirectoryBackend, DirectorySettings};
 pub use limits::LimitSettings;
 pub use mfa::{GroupLookup, MfaSettings};
-pub use oidc::OidcSettings;
+pub use oidc::{OidcSettings, SigningAlg};
 pub use server::ServerSettings;
 pub use session::SessionSettings;
 pub use store::{StoreBackend, StoreSettings};
@@ -151,10 +152,41 @@ pub(crate) fn defaults() -> Settings {
     Settings::load_from(None, Vec::new()).expect("the built-in defaults load")
 }
 
-/// Turns the config crate's error into one line that names the key.
+/// Turns the config crate's error into one line that names the key, in the same form as the
+/// errors of the checks here: "`key`: reason".
 fn describe(err: config::ConfigError) -> ConfigError {
-    let text = err.to_string();
-    ConfigError::Invalid(text.replace('\n', " "))
+    let one_line = |text: String| text.replace('\n', " ");
+    match err {
+        config::ConfigError::At {
+            error,
+            origin,
+            key: Some(key),
+        } => ConfigError::Key {
+            key,
+            reason: one_line(match origin {
+                Some(origin) => format!("{error} (in {origin})"),
+                None => error.to_string(),
+            }),
+        },
+        config::ConfigError::Type {
+            origin,
+            unexpected,
+            expected,
+            key: Some(key),
+        } => {
+            let without_key = config::ConfigError::Type {
+                origin,
+                unexpected,
+                expected,
+                key: None,
+            };
+            ConfigError::Key {
+                key,
+                reason: one_line(without_key.to_string()),
+            }
+        }
+        other => ConfigError::Invalid(one_line(other.to_string())),
+    }
 }
 
 #[cfg(test)]
@@ -233,6 +265,20 @@ mod tests {
             );
             previous = line;
         }
+    }
+
+    #[test]
+    fn a_choice_outside_its_names_is_refused_listing_them() {
+        let err = Settings::load_from(None, env(&[("SSO_BRIDGE__OIDC__SIGNING_ALG", "HS256")]))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("`oidc.signing_alg`") && err.contains("`RS256` or `ES256`"),
+            "{err}"
+        );
+        let s =
+            Settings::load_from(None, env(&[("SSO_BRIDGE__OIDC__SIGNING_ALG", "ES256")])).unwrap();
+        assert_eq!(s.oidc.signing_alg, SigningAlg::Es256);
     }
 
     #[test]

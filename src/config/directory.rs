@@ -1,16 +1,23 @@
 //! `[directory]`: where staff accounts are looked up, the embedded LDIF file or an LDAP server.
 
-use super::ConfigError;
+use super::{value, ConfigError};
 use secrecy::SecretString;
 use serde::Deserialize;
 use std::path::PathBuf;
 
 /// Which directory backend.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DirectoryBackend {
+    /// An LDIF file read at start-up (`directory.ldif_path`), or the built-in demo directory.
     Ldif,
+    /// An LDAP server (`directory.url`).
     Ldap,
+}
+
+impl<'de> Deserialize<'de> for DirectoryBackend {
+    fn deserialize<D: serde::Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+        value::choice(de, &[("ldif", Self::Ldif), ("ldap", Self::Ldap)])
+    }
 }
 
 /// `[directory]`

@@ -1,18 +1,26 @@
 //! `[mfa]`: who needs a second factor, and the key that protects enrolment secrets at rest.
 
-use crate::config::ConfigError;
+use super::{value, ConfigError};
 use secrecy::SecretString;
 use serde::{Deserialize, Deserializer};
 use std::path::PathBuf;
 
 /// How group membership is read for `mfa.required_groups`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum GroupLookup {
     /// The user entry's own `memberOf`-style attribute (`mfa.member_attribute`).
     Memberof,
     /// A search for groups naming the user's DN (`mfa.group_base`, `mfa.group_filter`).
     Search,
+}
+
+impl<'de> Deserialize<'de> for GroupLookup {
+    fn deserialize<D: Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+        value::choice(
+            de,
+            &[("memberof", Self::Memberof), ("search", Self::Search)],
+        )
+    }
 }
 
 /// `[mfa]` second factor by policy.

@@ -1,9 +1,43 @@
 //! `[oidc]`: id_token signing keys and lifetimes.
 
-use super::ConfigError;
+use super::{value, ConfigError};
 use secrecy::SecretString;
 use serde::Deserialize;
 use std::path::PathBuf;
+
+/// The algorithm of a generated signing key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SigningAlg {
+    /// RSA PKCS#1 v1.5 with SHA-256 (a 2048-bit key).
+    Rs256,
+    /// ECDSA on P-256 with SHA-256.
+    Es256,
+}
+
+impl SigningAlg {
+    /// Each algorithm by its JWS name (RFC 7518 §3.1), the name the setting takes.
+    const NAMES: [(&'static str, Self); 2] = [("RS256", Self::Rs256), ("ES256", Self::Es256)];
+
+    /// The JWS name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Rs256 => "RS256",
+            Self::Es256 => "ES256",
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for SigningAlg {
+    fn deserialize<D: serde::Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+        value::choice(de, &Self::NAMES)
+    }
+}
+
+impl std::fmt::Display for SigningAlg {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
 
 /// `[oidc]` id_token signing.
 #[derive(Debug, Clone, Deserialize)]
@@ -12,8 +46,8 @@ pub struct OidcSettings {
     /// PEM private key that signs id_tokens: RSA (2048 bits or more, RS256) or P-256 (ES256),
     /// PKCS#8, PKCS#1 or SEC1. Unset: a key is generated once and kept in the store.
     pub signing_key_file: Option<PathBuf>,
-    /// Algorithm of a generated key: `RS256` or `ES256`.
-    pub signing_alg: String,
+    /// Algorithm of a generated key.
+    pub signing_alg: SigningAlg,
     /// PEM keys (private or public) of earlier signing keys, still published in the JWKS so
     /// tokens they signed stay verifiable until they expire. In the environment: a
     /// comma-separated list.
@@ -31,7 +65,7 @@ pub struct OidcSettings {
 }
 
 impl OidcSettings {
-    /// An id_token must live a while, and only the algorithms a key can be generated for.
+    /// An id_token must live a while.
     pub(super) fn check(&self) -> Result<(), ConfigError> {
         if self.id_token_ttl_secs == 0 {
             return Err(ConfigError::key(

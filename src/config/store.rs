@@ -1,15 +1,22 @@
 //! `[store]`: where codes, tokens, sessions and registered apps are kept.
 
-use super::ConfigError;
+use super::{value, ConfigError};
 use secrecy::SecretString;
 use serde::Deserialize;
 
 /// Which store backend.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum StoreBackend {
+    /// This process only: lost on restart, not shared between nodes.
     Memory,
+    /// A Redis server (`store.redis_url`).
     Redis,
+}
+
+impl<'de> Deserialize<'de> for StoreBackend {
+    fn deserialize<D: serde::Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+        value::choice(de, &[("memory", Self::Memory), ("redis", Self::Redis)])
+    }
 }
 
 /// `[store]`

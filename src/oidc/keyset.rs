@@ -99,7 +99,7 @@ impl Keys {
 
     /// Reads the stored keys, creating the first one or rotating when due.
     async fn load(&self, store: &dyn Store, now: UnixTime) -> Result<KeySet, KeyError> {
-        let alg = &self.settings.signing_alg;
+        let alg = self.settings.signing_alg;
         let json = match store.signing_keys().await? {
             Some(json) => json,
             None => {
@@ -143,7 +143,7 @@ impl Keys {
         keys: StoredKeys,
         now: UnixTime,
     ) -> Result<StoredKeys, KeyError> {
-        let next = self.vault.generate(&self.settings.signing_alg, now).await?;
+        let next = self.vault.generate(self.settings.signing_alg, now).await?;
         let rotated = keys.rotated(next, self.settings.id_token_ttl_secs, now);
         if store.replace_signing_keys(json, &rotated.encode()?).await? {
             tracing::info!(target: "audit", event = "signing_key_rotated", "generated a new id_token signing key; the old one stays published until its tokens expire");
