@@ -112,15 +112,8 @@ impl Settings {
     /// Checks each section; each checks its own keys.
     fn validate(&self) -> Result<(), ConfigError> {
         self.server.check()?;
-        self.store.check()?;
         self.directory.check()?;
-        self.tokens.check()?;
-        self.session.check()?;
-        self.admin.check()?;
         self.mfa.check()?;
-        self.limits.check()?;
-        self.audit.check()?;
-        self.oidc.check()?;
         Ok(())
     }
 
@@ -192,6 +185,7 @@ fn describe(err: config::ConfigError) -> ConfigError {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
 
     fn env(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
         pairs
@@ -207,9 +201,9 @@ mod tests {
         assert_eq!(s.issuer(), "http://127.0.0.1:8080");
         assert_eq!(s.store.backend, StoreBackend::Memory);
         assert_eq!(s.directory.backend, DirectoryBackend::Ldif);
-        assert_eq!(s.tokens.access_ttl_secs, 3600);
-        assert_eq!(s.tokens.refresh_ttl_secs, 30 * 24 * 3600);
-        assert_eq!(s.tokens.code_ttl_secs, 60);
+        assert_eq!(s.tokens.access_ttl, Duration::from_secs(3600));
+        assert_eq!(s.tokens.refresh_ttl, Duration::from_secs(30 * 24 * 3600));
+        assert_eq!(s.tokens.code_ttl, Duration::from_secs(60));
         assert!(s.is_demo());
     }
 
@@ -252,6 +246,35 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.contains("tokens.code_ttl_secs"), "{err}");
+    }
+
+    #[test]
+    fn durations_are_read_in_the_unit_their_key_names() {
+        let s = Settings::load_from(
+            None,
+            env(&[
+                ("SSO_BRIDGE__DIRECTORY__CONNECT_TIMEOUT_MS", "250"),
+                ("SSO_BRIDGE__AUDIT__RETENTION_DAYS", "2"),
+                ("SSO_BRIDGE__SESSION__CONSENT_TTL_SECS", "0"),
+                ("SSO_BRIDGE__OIDC__ROTATE_AFTER_DAYS", "0"),
+            ]),
+        )
+        .unwrap();
+        assert_eq!(s.directory.connect_timeout, Duration::from_millis(250));
+        assert_eq!(s.audit.retention, Duration::from_secs(2 * 86_400));
+        assert_eq!(s.session.consent_ttl, Duration::ZERO);
+        assert_eq!(s.oidc.rotate_after, Duration::ZERO);
+        for key in [
+            "SSO_BRIDGE__DIRECTORY__OPERATION_TIMEOUT_MS",
+            "SSO_BRIDGE__STORE__TIMEOUT_MS",
+            "SSO_BRIDGE__AUDIT__RETENTION_DAYS",
+            "SSO_BRIDGE__OIDC__ID_TOKEN_TTL_SECS",
+        ] {
+            let err = Settings::load_from(None, env(&[(key, "0")]))
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains("must be greater than 0"), "{key}: {err}");
+        }
     }
 
     #[test]

@@ -1,29 +1,20 @@
 //! `[admin]`: the admin API's tokens and the admin screen's idle timeout.
 
-use super::ConfigError;
+use super::value;
 use serde::Deserialize;
+use std::time::Duration;
 
-/// `[admin]` API.
+/// `[admin]` API and screen; the keys give the durations in seconds.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct AdminSettings {
-    /// Lifetime of an admin API token.
-    pub token_ttl_secs: u64,
-    /// The admin screen signs out after this long without a request.
-    pub session_idle_secs: u64,
-}
-
-impl AdminSettings {
-    /// A token or screen session that expires at once could never be used.
-    pub(super) fn check(&self) -> Result<(), ConfigError> {
-        for (name, value) in [
-            ("admin.token_ttl_secs", self.token_ttl_secs),
-            ("admin.session_idle_secs", self.session_idle_secs),
-        ] {
-            if value == 0 {
-                return Err(ConfigError::key(name, "must be greater than 0"));
-            }
-        }
-        Ok(())
-    }
+    /// `admin.token_ttl_secs`: lifetime of an admin API token.
+    #[serde(rename = "token_ttl_secs", deserialize_with = "value::positive_secs")]
+    pub token_ttl: Duration,
+    /// `admin.session_idle_secs`: the admin screen signs out after this long without a request.
+    #[serde(
+        rename = "session_idle_secs",
+        deserialize_with = "value::positive_secs"
+    )]
+    pub session_idle: Duration,
 }

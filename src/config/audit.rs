@@ -1,27 +1,16 @@
 //! `[audit]`: how long, and how many, audit events the store keeps.
 
-use super::ConfigError;
+use super::value;
 use serde::Deserialize;
+use std::time::Duration;
 
 /// `[audit]` log.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct AuditSettings {
-    /// How long audit events are kept in the store.
-    pub retention_days: u64,
+    /// `audit.retention_days`: how long audit events are kept in the store.
+    #[serde(rename = "retention_days", deserialize_with = "value::positive_days")]
+    pub retention: Duration,
     /// How many audit events the store keeps at most (the newest); the log has every one.
     pub max_events: usize,
-}
-
-impl AuditSettings {
-    /// Events dropped as they are recorded would leave the audit screen empty.
-    pub(super) fn check(&self) -> Result<(), ConfigError> {
-        if self.retention_days == 0 {
-            return Err(ConfigError::key(
-                "audit.retention_days",
-                "must be greater than 0",
-            ));
-        }
-        Ok(())
-    }
 }

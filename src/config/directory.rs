@@ -4,6 +4,7 @@ use super::{value, ConfigError};
 use secrecy::SecretString;
 use serde::Deserialize;
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// Which directory backend.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,31 +46,26 @@ pub struct DirectorySettings {
     pub starttls: bool,
     /// PEM file of the CA that signed the directory's certificate (else the system roots).
     pub ca_file: Option<PathBuf>,
-    /// Connect timeout.
-    pub connect_timeout_ms: u64,
-    /// Timeout of one directory operation (bind or search).
-    pub operation_timeout_ms: u64,
+    /// `directory.connect_timeout_ms`: timeout of opening a connection.
+    #[serde(
+        rename = "connect_timeout_ms",
+        deserialize_with = "value::positive_millis"
+    )]
+    pub connect_timeout: Duration,
+    /// `directory.operation_timeout_ms`: timeout of one directory operation (bind or search).
+    #[serde(
+        rename = "operation_timeout_ms",
+        deserialize_with = "value::positive_millis"
+    )]
+    pub operation_timeout: Duration,
     /// Service connections kept for searches.
+    #[serde(deserialize_with = "value::positive")]
     pub pool_size: usize,
 }
 
 impl DirectorySettings {
-    /// Timeouts and the pool always; the LDAP keys only when the LDAP backend reads them.
+    /// The LDAP keys, when the LDAP backend reads them.
     pub(super) fn check(&self) -> Result<(), ConfigError> {
-        for (name, value) in [
-            ("directory.connect_timeout_ms", self.connect_timeout_ms),
-            ("directory.operation_timeout_ms", self.operation_timeout_ms),
-        ] {
-            if value == 0 {
-                return Err(ConfigError::key(name, "must be greater than 0"));
-            }
-        }
-        if self.pool_size == 0 {
-            return Err(ConfigError::key(
-                "directory.pool_size",
-                "must be greater than 0",
-            ));
-        }
         if self.backend == DirectoryBackend::Ldap {
             if !self.user_filter.contains("{username}") {
                 return Err(ConfigError::key(

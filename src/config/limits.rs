@@ -1,37 +1,28 @@
 //! `[limits]`: sliding-window limits on failed password and second-factor attempts.
+//!
+//! Every limit must allow at least one attempt in a window of at least one second, so each is
+//! read as a count greater than 0.
 
-use super::ConfigError;
+use super::value;
 use serde::Deserialize;
+use std::time::Duration;
 
 /// `[limits]` sliding-window attempt limits, shared by every node through the store.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LimitSettings {
-    /// Length of the sliding window.
-    pub window_secs: u64,
+    /// `limits.window_secs`: length of the sliding window.
+    #[serde(rename = "window_secs", deserialize_with = "value::positive_secs")]
+    pub window: Duration,
     /// Failed password attempts per username within the window.
+    #[serde(deserialize_with = "value::positive")]
     pub password_per_account: u64,
     /// Failed second-factor attempts per account within the window.
+    #[serde(deserialize_with = "value::positive")]
     pub otp_per_account: u64,
     /// Failed password or second-factor attempts per client address within the window.
+    #[serde(deserialize_with = "value::positive")]
     pub per_address: u64,
-}
-
-impl LimitSettings {
-    /// Every limit must allow at least one attempt in a window of at least one second.
-    pub(super) fn check(&self) -> Result<(), ConfigError> {
-        for (name, value) in [
-            ("limits.window_secs", self.window_secs),
-            ("limits.password_per_account", self.password_per_account),
-            ("limits.otp_per_account", self.otp_per_account),
-            ("limits.per_address", self.per_address),
-        ] {
-            if value == 0 {
-                return Err(ConfigError::key(name, "must be greater than 0"));
-            }
-        }
-        Ok(())
-    }
 }
 
 #[cfg(test)]

@@ -1,9 +1,10 @@
 //! `[oidc]`: id_token signing keys and lifetimes.
 
-use super::{value, ConfigError};
+use super::value;
 use secrecy::SecretString;
 use serde::Deserialize;
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// The algorithm of a generated signing key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -53,34 +54,20 @@ pub struct OidcSettings {
     /// comma-separated list.
     #[serde(deserialize_with = "path_list")]
     pub previous_key_files: Vec<PathBuf>,
-    /// Lifetime of an id_token.
-    pub id_token_ttl_secs: u64,
-    /// Age in days after which a generated key is replaced (0: never). Key files are rotated
-    /// by the operator.
-    pub rotate_after_days: u64,
+    /// `oidc.id_token_ttl_secs`: lifetime of an id_token.
+    #[serde(
+        rename = "id_token_ttl_secs",
+        deserialize_with = "value::positive_secs"
+    )]
+    pub id_token_ttl: Duration,
+    /// `oidc.rotate_after_days`: age after which a generated key is replaced; zero: never. Key
+    /// files are rotated by the operator.
+    #[serde(rename = "rotate_after_days", deserialize_with = "value::days")]
+    pub rotate_after: Duration,
     /// Encrypts a generated key kept in the store (or `key_encryption_secret_file`).
     pub key_encryption_secret: Option<SecretString>,
     /// File holding `key_encryption_secret` (first line).
     pub key_encryption_secret_file: Option<PathBuf>,
-}
-
-impl OidcSettings {
-    /// An id_token must live a while.
-    pub(super) fn check(&self) -> Result<(), ConfigError> {
-        if self.id_token_ttl_secs == 0 {
-            return Err(ConfigError::key(
-                "oidc.id_token_ttl_secs",
-                "must be greater than 0",
-            ));
-        }
-        if !matches!(self.signing_alg.as_str(), "RS256" | "ES256") {
-            return Err(ConfigError::key(
-                "oidc.signing_alg",
-                "must be RS256 or ES256",
-            ));
-        }
-        Ok(())
-    }
 }
 
 /// A list of paths, as a TOML array or a comma-separated string (environment variables).

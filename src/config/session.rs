@@ -1,31 +1,21 @@
 //! `[session]`: browser sign-in, single sign-on and remembered consent.
 
-use super::ConfigError;
+use super::value;
 use serde::Deserialize;
+use std::time::Duration;
 
-/// `[session]` browser sign-in.
+/// `[session]` browser sign-in; the keys give the durations in seconds.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SessionSettings {
-    /// How long a sign-in lasts for single sign-on.
-    pub ttl_secs: u64,
-    /// How long an unfinished authorize request (sign-in, consent) waits.
-    pub request_ttl_secs: u64,
-    /// How long an approval is remembered; 0 asks every time.
-    pub consent_ttl_secs: u64,
-}
-
-impl SessionSettings {
-    /// A session or request that expires at once could never be finished.
-    pub(super) fn check(&self) -> Result<(), ConfigError> {
-        for (name, value) in [
-            ("session.ttl_secs", self.ttl_secs),
-            ("session.request_ttl_secs", self.request_ttl_secs),
-        ] {
-            if value == 0 {
-                return Err(ConfigError::key(name, "must be greater than 0"));
-            }
-        }
-        Ok(())
-    }
+    /// `session.ttl_secs`: how long a sign-in lasts for single sign-on.
+    #[serde(rename = "ttl_secs", deserialize_with = "value::positive_secs")]
+    pub ttl: Duration,
+    /// `session.request_ttl_secs`: how long an unfinished authorize request (sign-in, consent)
+    /// waits.
+    #[serde(rename = "request_ttl_secs", deserialize_with = "value::positive_secs")]
+    pub request_ttl: Duration,
+    /// `session.consent_ttl_secs`: how long an approval is remembered; 0 asks every time.
+    #[serde(rename = "consent_ttl_secs", deserialize_with = "value::secs")]
+    pub consent_ttl: Duration,
 }

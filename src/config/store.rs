@@ -1,6 +1,6 @@
 //! `[store]`: where codes, tokens, sessions and registered apps are kept.
 
-use super::{value, ConfigError};
+use super::value;
 use secrecy::SecretString;
 use serde::Deserialize;
 
@@ -29,26 +29,10 @@ pub struct StoreSettings {
     /// Prefix of every key, so several deployments can share one Redis.
     pub key_prefix: String,
     /// Connections in the Redis pool.
+    #[serde(deserialize_with = "value::positive")]
     pub pool_size: usize,
-    /// Timeout of one store operation, including waiting for a pooled connection.
+    /// Timeout of one store operation in milliseconds, including waiting for a pooled
+    /// connection.
+    #[serde(deserialize_with = "value::positive")]
     pub timeout_ms: u64,
-}
-
-impl StoreSettings {
-    /// An empty pool or a zero timeout would fail every operation.
-    pub(super) fn check(&self) -> Result<(), ConfigError> {
-        if self.timeout_ms == 0 {
-            return Err(ConfigError::key(
-                "store.timeout_ms",
-                "must be greater than 0",
-            ));
-        }
-        if self.pool_size == 0 {
-            return Err(ConfigError::key(
-                "store.pool_size",
-                "must be greater than 0",
-            ));
-        }
-        Ok(())
-    }
 }

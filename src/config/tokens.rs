@@ -1,31 +1,24 @@
 //! `[tokens]`: lifetimes of authorization codes, access tokens and refresh tokens.
 
-use super::ConfigError;
+use super::value;
 use serde::Deserialize;
+use std::time::Duration;
 
-/// `[tokens]` lifetimes, in seconds.
+/// `[tokens]` lifetimes; the keys give them in seconds.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TokenSettings {
-    pub access_ttl_secs: u64,
-    pub refresh_ttl_secs: u64,
-    pub code_ttl_secs: u64,
-    /// A retried refresh within this window gets the same successor instead of a theft alarm.
-    pub refresh_grace_secs: u64,
-}
-
-impl TokenSettings {
-    /// A token that expires as it is issued is no token.
-    pub(super) fn check(&self) -> Result<(), ConfigError> {
-        for (name, value) in [
-            ("tokens.access_ttl_secs", self.access_ttl_secs),
-            ("tokens.refresh_ttl_secs", self.refresh_ttl_secs),
-            ("tokens.code_ttl_secs", self.code_ttl_secs),
-        ] {
-            if value == 0 {
-                return Err(ConfigError::key(name, "must be greater than 0"));
-            }
-        }
-        Ok(())
-    }
+    /// `tokens.access_ttl_secs`: lifetime of an access token.
+    #[serde(rename = "access_ttl_secs", deserialize_with = "value::positive_secs")]
+    pub access_ttl: Duration,
+    /// `tokens.refresh_ttl_secs`: lifetime of a refresh token.
+    #[serde(rename = "refresh_ttl_secs", deserialize_with = "value::positive_secs")]
+    pub refresh_ttl: Duration,
+    /// `tokens.code_ttl_secs`: lifetime of an authorization code.
+    #[serde(rename = "code_ttl_secs", deserialize_with = "value::positive_secs")]
+    pub code_ttl: Duration,
+    /// `tokens.refresh_grace_secs`: a retried refresh within this window gets the same
+    /// successor instead of a theft alarm; 0 allows no retry.
+    #[serde(rename = "refresh_grace_secs", deserialize_with = "value::secs")]
+    pub refresh_grace: Duration,
 }

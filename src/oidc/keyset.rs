@@ -115,7 +115,7 @@ impl Keys {
             }
         };
         let mut keys = StoredKeys::decode(&json)?;
-        let rotate_after = self.settings.rotate_after_days * 86_400;
+        let rotate_after = self.settings.rotate_after.as_secs();
         if keys.rotation_due(rotate_after, now) {
             keys = self.rotate(store, &json, keys, now).await?;
         }
@@ -144,7 +144,7 @@ impl Keys {
         now: UnixTime,
     ) -> Result<StoredKeys, KeyError> {
         let next = self.vault.generate(self.settings.signing_alg, now).await?;
-        let rotated = keys.rotated(next, self.settings.id_token_ttl_secs, now);
+        let rotated = keys.rotated(next, self.settings.id_token_ttl.as_secs(), now);
         if store.replace_signing_keys(json, &rotated.encode()?).await? {
             tracing::info!(target: "audit", event = "signing_key_rotated", "generated a new id_token signing key; the old one stays published until its tokens expire");
             return Ok(rotated);

@@ -166,7 +166,7 @@ async fn start_session(
         state,
         SESSION_COOKIE,
         session_id.clone(),
-        Some(state.settings.session.ttl_secs),
+        Some(state.settings.session.ttl.as_secs()),
     ));
     Ok(session_id)
 }

@@ -91,8 +91,8 @@ impl LdapDirectory {
         } else {
             None
         };
-        let connect_timeout = Duration::from_millis(settings.connect_timeout_ms);
-        let operation_timeout = Duration::from_millis(settings.operation_timeout_ms);
+        let (connect_timeout, operation_timeout) =
+            (settings.connect_timeout, settings.operation_timeout);
         let connector = Connector::new(
             settings.url.clone(),
             settings.starttls,

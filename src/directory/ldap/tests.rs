@@ -20,8 +20,8 @@ fn settings() -> DirectorySettings {
         lookup_filter: "(&(objectClass=inetOrgPerson)(uid={sub}))".into(),
         starttls: false,
         ca_file: None,
-        connect_timeout_ms: 1000,
-        operation_timeout_ms: 1000,
+        connect_timeout: Duration::from_millis(1000),
+        operation_timeout: Duration::from_millis(1000),
         pool_size: 2,
     }
 }

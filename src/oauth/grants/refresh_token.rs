@@ -73,7 +73,7 @@ pub async fn exchange(
     };
     let (issuance, response) = issue_tokens(cx, grant, None).await?;
     let sealed = seal::seal(old.expose(), &response).ok_or(OAuthError::ServerError)?;
-    let grace = cx.token_settings().refresh_grace_secs;
+    let grace = cx.token_settings().refresh_grace.as_secs();
     match cx
         .store()
         .rotate_refresh(&digest, &issuance, &sealed, now, grace)

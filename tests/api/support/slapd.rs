@@ -131,8 +131,8 @@ impl Slapd {
             lookup_filter: "(&(objectClass=inetOrgPerson)(uid={sub}))".into(),
             starttls: false,
             ca_file: None,
-            connect_timeout_ms: 1000,
-            operation_timeout_ms: 1500,
+            connect_timeout: Duration::from_millis(1000),
+            operation_timeout: Duration::from_millis(1500),
             pool_size: 2,
         }
     }
