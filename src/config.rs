@@ -13,6 +13,7 @@ mod directory;
 mod limits;
 mod mfa;
 mod oidc;
+mod secret;
 mod server;
 mod session;
 mod store;
@@ -21,7 +22,7 @@ mod value;
 pub use admin::AdminSettings;
 pub use audit::AuditSettings;
 pub use claims::ClaimMapping;
-pub use directory::{DirectoryBackend, DirectorySettings};
+pub use directory::{DirectoryBackend, DirectorySettings, ServiceAccount};
 pub use limits::LimitSettings;
 pub use mfa::{GroupLookup, MfaSettings};
 pub use oidc::{OidcSettings, SigningAlg};
@@ -30,9 +31,8 @@ pub use session::SessionSettings;
 pub use store::{StoreBackend, StoreSettings};
 pub use tokens::TokenSettings;
 
-/// Every setting of the service.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// Every setting of the service, read and checked once at start-up.
+#[derive(Debug, Clone)]
 pub struct Settings {
     pub server: ServerSettings,
     pub store: StoreSettings,
@@ -45,6 +45,44 @@ pub struct Settings {
     pub limits: LimitSettings,
     pub audit: AuditSettings,
     pub oidc: OidcSettings,
+}
+
+/// The settings as the layers give them: the sections whose keys need more than a type to be
+/// usable (a secret's file to read, keys checked together) in their raw form.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Layers {
+    server: ServerSettings,
+    store: StoreSettings,
+    directory: directory::DirectoryKeys,
+    claims: ClaimMapping,
+    tokens: TokenSettings,
+    session: SessionSettings,
+    admin: AdminSettings,
+    mfa: mfa::MfaKeys,
+    limits: LimitSettings,
+    audit: AuditSettings,
+    oidc: oidc::OidcKeys,
+}
+
+impl Layers {
+    /// Checks each section; each checks its own keys.
+    fn check(self) -> Result<Settings, ConfigError> {
+        self.server.check()?;
+        Ok(Settings {
+            server: self.server,
+            store: self.store,
+            directory: self.directory.check()?,
+            claims: self.claims,
+            tokens: self.tokens,
+            session: self.session,
+            admin: self.admin,
+            mfa: self.mfa.check()?,
+            limits: self.limits,
+            audit: self.audit,
+            oidc: self.oidc.check()?,
+        })
+    }
 }
 
 /// Built-in defaults: the embedded demo setup.
@@ -101,20 +139,11 @@ impl Settings {
                 .separator("__")
                 .source(Some(env)),
         );
-        let settings: Settings = builder
+        let layers: Layers = builder
             .build()
             .and_then(|c| c.try_deserialize())
             .map_err(describe)?;
-        settings.validate()?;
-        Ok(settings)
-    }
-
-    /// Checks each section; each checks its own keys.
-    fn validate(&self) -> Result<(), ConfigError> {
-        self.server.check()?;
-        self.directory.check()?;
-        self.mfa.check()?;
-        Ok(())
+        layers.check()
     }
 
     /// Whether this is the embedded demo setup (memory store or LDIF directory).

@@ -1,5 +1,6 @@
 //! `[mfa]`: who needs a second factor, and the key that protects enrolment secrets at rest.
 
+use super::secret::SecretSetting;
 use super::{value, ConfigError};
 use secrecy::SecretString;
 use serde::{Deserialize, Deserializer};
@@ -23,15 +24,12 @@ impl<'de> Deserialize<'de> for GroupLookup {
     }
 }
 
-/// `[mfa]` second factor by policy.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// `[mfa]` second factor by policy, checked.
+#[derive(Debug, Clone)]
 pub struct MfaSettings {
-    /// Roles (claim values) whose members must pass a second factor.
-    #[serde(deserialize_with = "list")]
+    /// Roles (claim values) whose members must pass a second factor; each one of the seven.
     pub required_roles: Vec<String>,
     /// Group DNs whose members must pass a second factor (compared case-insensitively).
-    #[serde(deserialize_with = "dn_list")]
     pub required_groups: Vec<String>,
     /// How membership of `required_groups` is read.
     pub group_lookup: GroupLookup,
@@ -45,51 +43,35 @@ pub struct MfaSettings {
     pub user_attribute: Option<String>,
     /// Value of `user_attribute` that does so (compared case-insensitively).
     pub user_attribute_value: String,
-    /// Base64 of 32 random bytes: encrypts enrolment secrets at rest.
+    /// `mfa.encryption_key`, or the first line of `mfa.encryption_key_file`: base64 of 32
+    /// random bytes that encrypts enrolment secrets at rest. Decoded by `crate::mfa::MfaKey`.
     pub encryption_key: Option<SecretString>,
-    /// File holding `encryption_key` (first line).
-    pub encryption_key_file: Option<PathBuf>,
-    /// Name authenticator apps show beside the account.
+    /// Name authenticator apps show beside the account; non-empty, without ':'.
     pub issuer_label: String,
 }
 
-/// A list given either as a TOML array or as one string (the form an environment variable
-/// takes) whose items are separated by any of `separators`; blank items are dropped, so `""`
-/// is the empty list.
-fn split_list<'de, D: Deserializer<'de>>(
-    de: D,
-    separators: &[char],
-) -> Result<Vec<String>, D::Error> {
-    #[derive(Deserialize)]
-    #[serde(untagged)]
-    enum Raw {
-        List(Vec<String>),
-        Text(String),
-    }
-    let items = match Raw::deserialize(de)? {
-        Raw::List(items) => items,
-        Raw::Text(text) => text.split(separators).map(str::to_owned).collect(),
-    };
-    Ok(items
-        .into_iter()
-        .map(|s| s.trim().to_owned())
-        .filter(|s| !s.is_empty())
-        .collect())
+/// `[mfa]` as the layers give it.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct MfaKeys {
+    #[serde(deserialize_with = "value::name_list")]
+    required_roles: Vec<String>,
+    #[serde(deserialize_with = "value::dn_list")]
+    required_groups: Vec<String>,
+    group_lookup: GroupLookup,
+    member_attribute: String,
+    group_base: String,
+    group_filter: String,
+    user_attribute: Option<String>,
+    user_attribute_value: String,
+    encryption_key: Option<SecretString>,
+    encryption_key_file: Option<PathBuf>,
+    issuer_label: String,
 }
 
-/// Roles: `"superadmin,admin"` in an environment variable.
-fn list<'de, D: Deserializer<'de>>(de: D) -> Result<Vec<String>, D::Error> {
-    split_list(de, &[',', ';'])
-}
-
-/// Group DNs hold commas: `"cn=a,ou=g,dc=x;cn=b,ou=g,dc=x"` in an environment variable.
-fn dn_list<'de, D: Deserializer<'de>>(de: D) -> Result<Vec<String>, D::Error> {
-    split_list(de, &[';'])
-}
-
-impl MfaSettings {
-    /// Checks the values that can be checked without the directory.
-    pub(super) fn check(&self) -> Result<(), ConfigError> {
+impl MfaKeys {
+    /// Checks the values that can be checked without the directory, and reads the key.
+    pub(super) fn check(self) -> Result<MfaSettings, ConfigError> {
         for role in &self.required_roles {
             if crate::domain::Role::parse(role).is_none() {
                 return Err(ConfigError::key(
@@ -101,25 +83,36 @@ impl MfaSettings {
         if self.group_lookup == GroupLookup::Search && !self.group_filter.contains("{dn}") {
             return Err(ConfigError::key("mfa.group_filter", "must contain {dn}"));
         }
-        if self.encryption_key.is_some() && self.encryption_key_file.is_some() {
-            return Err(ConfigError::key(
-                "mfa.encryption_key",
-                "set either encryption_key or encryption_key_file, not both",
-            ));
-        }
         if self.issuer_label.trim().is_empty() || self.issuer_label.contains(':') {
             return Err(ConfigError::key(
                 "mfa.issuer_label",
                 "must be non-empty and without ':'",
             ));
         }
-        Ok(())
+        let encryption_key = SecretSetting {
+            value: self.encryption_key,
+            file: self.encryption_key_file,
+        }
+        .resolve("mfa.encryption_key")?;
+        Ok(MfaSettings {
+            required_roles: self.required_roles,
+            required_groups: self.required_groups,
+            group_lookup: self.group_lookup,
+            member_attribute: self.member_attribute,
+            group_base: self.group_base,
+            group_filter: self.group_filter,
+            user_attribute: self.user_attribute,
+            user_attribute_value: self.user_attribute_value,
+            encryption_key,
+            issuer_label: self.issuer_label,
+        })
     }
 }
 
 #[cfg(test)]
 mod tests {
     use crate::config::Settings;
+    use secrecy::ExposeSecret;
 
     fn load(pairs: &[(&str, &str)]) -> Result<Settings, crate::config::ConfigError> {
         let env = pairs.iter().map(|(k, v)| (k.to_string(), v.to_string()));
@@ -150,5 +143,23 @@ mod tests {
         );
         let none = load(&[("SSO_BRIDGE__MFA__REQUIRED_ROLES", "")]).unwrap();
         assert!(none.mfa.required_roles.is_empty());
+    }
+
+    #[test]
+    fn the_encryption_key_is_read_from_its_file_at_load() {
+        let file = tempfile::NamedTempFile::new().unwrap();
+        std::fs::write(file.path(), "a2V5\n").unwrap();
+        let path = file.path().to_str().unwrap();
+        let s = load(&[("SSO_BRIDGE__MFA__ENCRYPTION_KEY_FILE", path)]).unwrap();
+        assert_eq!(s.mfa.encryption_key.unwrap().expose_secret(), "a2V5");
+        let err = load(&[
+            ("SSO_BRIDGE__MFA__ENCRYPTION_KEY_FILE", path),
+            ("SSO_BRIDGE__MFA__ENCRYPTION_KEY", "a2V5"),
+        ])
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("mfa.encryption_key_file"), "{err}");
+        let unset = load(&[("SSO_BRIDGE__MFA__ENCRYPTION_KEY", "")]).unwrap();
+        assert!(unset.mfa.encryption_key.is_none());
     }
 }

@@ -4,6 +4,7 @@
 
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer};
+use std::path::PathBuf;
 use std::time::Duration;
 
 /// One of `choices`, by its exact name; anything else is refused listing the names.
@@ -64,4 +65,46 @@ fn from_days<'de, D: Deserializer<'de>>(days: u64) -> Result<Duration, D::Error>
     days.checked_mul(86_400)
         .map(Duration::from_secs)
         .ok_or_else(|| D::Error::custom("is too many days"))
+}
+
+/// A list given either as a TOML array or as one string (the form an environment variable
+/// takes) whose items are separated by any of `separators`. Items are trimmed and blank ones
+/// dropped, so `""` is the empty list.
+fn split_list<'de, D: Deserializer<'de>>(
+    de: D,
+    separators: &[char],
+) -> Result<Vec<String>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Raw {
+        List(Vec<String>),
+        Text(String),
+    }
+    let items = match Raw::deserialize(de)? {
+        Raw::List(items) => items,
+        Raw::Text(text) => text.split(separators).map(str::to_owned).collect(),
+    };
+    Ok(items
+        .into_iter()
+        .map(|s| s.trim().to_owned())
+        .filter(|s| !s.is_empty())
+        .collect())
+}
+
+/// Names: `"superadmin,admin"` (or `;`-separated) in an environment variable.
+pub(super) fn name_list<'de, D: Deserializer<'de>>(de: D) -> Result<Vec<String>, D::Error> {
+    split_list(de, &[',', ';'])
+}
+
+/// Paths: `"/a.pem,/b.pem"` in an environment variable.
+pub(super) fn path_list<'de, D: Deserializer<'de>>(de: D) -> Result<Vec<PathBuf>, D::Error> {
+    Ok(split_list(de, &[','])?
+        .into_iter()
+        .map(PathBuf::from)
+        .collect())
+}
+
+/// DNs, which hold commas: `"cn=a,ou=g,dc=x;cn=b,ou=g,dc=x"` in an environment variable.
+pub(super) fn dn_list<'de, D: Deserializer<'de>>(de: D) -> Result<Vec<String>, D::Error> {
+    split_list(de, &[';'])
 }

@@ -10,7 +10,6 @@ use super::stored_keys::{StoredKeys, Vault, RELOAD_SECS};
 use crate::clock::UnixTime;
 use crate::config::OidcSettings;
 use crate::store::Store;
-use secrecy::SecretString;
 use std::path::Path;
 use std::sync::Arc;
 use tokio::sync::Mutex;
@@ -67,7 +66,7 @@ impl Keys {
             }
             None => None,
         };
-        let vault = Vault::new(encryption_secret(settings)?);
+        let vault = Vault::new(settings.key_encryption_secret.clone());
         if fixed.is_none() && !vault.encrypts() {
             tracing::warn!("oidc.signing_key_file and oidc.key_encryption_secret are unset: the id_token signing key is generated and kept in the store unencrypted, so a copy of the store could sign id_tokens; set one of them in production");
         }
@@ -178,25 +177,6 @@ fn previous_keys(settings: &OidcSettings) -> Result<Vec<Jwk>, KeyError> {
                 .ok_or_else(|| file_error(key, path, "not a PEM RSA or P-256 key".into()))
         })
         .collect()
-}
-
-fn encryption_secret(settings: &OidcSettings) -> Result<Option<SecretString>, KeyError> {
-    match (
-        &settings.key_encryption_secret,
-        &settings.key_encryption_secret_file,
-    ) {
-        (Some(secret), _) => Ok(Some(secret.clone())),
-        (None, Some(path)) => {
-            let key = "oidc.key_encryption_secret_file";
-            let text = read(key, path)?;
-            let first = text.lines().next().unwrap_or_default().trim().to_owned();
-            if first.is_empty() {
-                return Err(file_error(key, path, "the file is empty".into()));
-            }
-            Ok(Some(SecretString::from(first)))
-        }
-        (None, None) => Ok(None),
-    }
 }
 
 fn read(key: &'static str, path: &Path) -> Result<String, KeyError> {

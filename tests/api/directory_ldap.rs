@@ -254,7 +254,7 @@ async fn lookup_of_an_unknown_or_wildcard_subject_is_none() {
 #[tokio::test]
 async fn a_refused_service_account_makes_the_directory_unavailable() {
     let mut settings = Slapd::shared().settings();
-    settings.bind_password = Some(SecretString::from("not-the-service-pw"));
+    settings.service_account.as_mut().unwrap().password = SecretString::from("not-the-service-pw");
     let directory = directory(&settings);
 
     let cause = assert_unavailable(sign_in(&directory, "ada", "ada-pw").await);
@@ -267,9 +267,16 @@ async fn a_refused_service_account_makes_the_directory_unavailable() {
 async fn the_service_password_can_come_from_a_file() {
     let file = tempfile::NamedTempFile::new().unwrap();
     std::fs::write(file.path(), "sso-bridge-pw\n").unwrap();
-    let mut settings = Slapd::shared().settings();
-    settings.bind_password = None;
-    settings.bind_password_file = Some(file.path().to_path_buf());
+    let slapd = Slapd::shared().settings();
+    let env = [
+        ("BACKEND", "ldap".to_owned()),
+        ("URL", slapd.url.clone()),
+        ("BIND_DN", slapd.service_account.unwrap().dn),
+        ("BIND_PASSWORD_FILE", file.path().display().to_string()),
+        ("USER_BASE", slapd.user_base),
+    ];
+    let env = env.map(|(k, v)| (format!("SSO_BRIDGE__DIRECTORY__{k}"), v));
+    let settings = Settings::load_from(None, env).unwrap().directory;
     let directory = directory(&settings);
 
     assert!(sign_in(&directory, "ken", "ken-pw").await.is_ok());

@@ -65,6 +65,7 @@ pub fn settings(
     ];
     if let (Backends::Real, Some(redis)) = (backends, redis) {
         let dir = Slapd::shared().settings();
+        let account = dir.service_account.as_ref().unwrap();
         let mut prefix = [0u8; 6];
         rand::thread_rng().fill_bytes(&mut prefix);
         env.extend([
@@ -81,11 +82,10 @@ pub fn settings(
             ),
             ("SSO_BRIDGE__DIRECTORY__BACKEND".into(), "ldap".into()),
             ("SSO_BRIDGE__DIRECTORY__URL".into(), dir.url.clone()),
-            ("SSO_BRIDGE__DIRECTORY__BIND_DN".into(), dir.bind_dn.clone()),
+            ("SSO_BRIDGE__DIRECTORY__BIND_DN".into(), account.dn.clone()),
             (
                 "SSO_BRIDGE__DIRECTORY__BIND_PASSWORD".into(),
-                secrecy::ExposeSecret::expose_secret(dir.bind_password.as_ref().unwrap())
-                    .to_owned(),
+                secrecy::ExposeSecret::expose_secret(&account.password).to_owned(),
             ),
             (
                 "SSO_BRIDGE__DIRECTORY__USER_BASE".into(),

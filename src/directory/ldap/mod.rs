@@ -12,7 +12,7 @@ mod tls;
 
 use self::pool::{describe, is_disconnect, text_suffix, Cause, Connector};
 use self::pool::{Conn, ServiceManager};
-use self::settings::{check_filter, check_url, service_account};
+use self::settings::{check_filter, check_url};
 use super::{Attributes, Directory, DirectoryError, DirectoryUser};
 use crate::config::ClaimMapping;
 use crate::config::DirectorySettings;
@@ -54,12 +54,6 @@ pub enum LdapConfigError {
     /// A filter setting lacks its placeholder or is not a valid RFC 4515 filter.
     #[error("directory.{key}: {reason}")]
     Filter { key: &'static str, reason: String },
-    /// `bind_dn` is set without a password, or with both password settings.
-    #[error("directory.bind_password: {0}")]
-    Password(String),
-    /// `bind_password_file` cannot be read or is empty.
-    #[error("directory.bind_password_file {}: {reason}", path.display())]
-    PasswordFile { path: PathBuf, reason: String },
     /// `ca_file` cannot be read or holds no usable certificate.
     #[error("directory.ca_file {}: {reason}", path.display())]
     CaFile { path: PathBuf, reason: String },
@@ -78,7 +72,7 @@ impl LdapDirectory {
     /// Prepares the directory from its settings without connecting, so the service starts (and
     /// answers `Unavailable`) while the directory is down; connections open on first use.
     ///
-    /// Reads `bind_password_file` and `ca_file` now, so a bad path stops start-up.
+    /// Reads `ca_file` now, so a bad path stops start-up.
     pub fn new(
         settings: &DirectorySettings,
         mapping: &ClaimMapping,
@@ -101,7 +95,7 @@ impl LdapDirectory {
         );
         let manager = ServiceManager::new(
             connector.clone(),
-            service_account(settings)?,
+            settings.service_account.clone(),
             operation_timeout,
         );
         let pool = Pool::builder(manager)
