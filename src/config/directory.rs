@@ -39,8 +39,9 @@ pub struct DirectorySettings {
     pub backend: DirectoryBackend,
     /// LDIF file of the embedded directory; unset uses the demo directory built into the binary.
     pub ldif_path: Option<PathBuf>,
-    /// `ldap://host:389` or `ldaps://host:636`.
-    pub url: String,
+    /// `directory.url`: the LDAP servers, each `ldap://` or `ldaps://` with a host; the setting
+    /// separates them by spaces. Connections go to the first. Empty with the LDIF backend.
+    pub url: Vec<url::Url>,
     /// The service account; `None` (an empty `bind_dn`) searches anonymously.
     pub service_account: Option<ServiceAccount>,
     /// Search base of user entries.
@@ -88,26 +89,13 @@ impl DirectoryKeys {
     /// Checks the LDAP keys and reads the service password, when the LDAP backend uses them.
     pub(super) fn check(self) -> Result<DirectorySettings, ConfigError> {
         let ldap = self.backend == DirectoryBackend::Ldap;
-        if ldap {
-            if !self.user_filter.contains("{username}") {
-                return Err(ConfigError::key(
-                    "directory.user_filter",
-                    "must contain {username}",
-                ));
-            }
-            if !self.lookup_filter.contains("{sub}") {
-                return Err(ConfigError::key(
-                    "directory.lookup_filter",
-                    "must contain {sub}",
-                ));
-            }
-            if !(self.url.starts_with("ldap://") || self.url.starts_with("ldaps://")) {
-                return Err(ConfigError::key(
-                    "directory.url",
-                    "must start with ldap:// or ldaps://",
-                ));
-            }
-        }
+        let url = if ldap {
+            check_filter("directory.user_filter", &self.user_filter, "{username}")?;
+            check_filter("directory.lookup_filter", &self.lookup_filter, "{sub}")?;
+            ldap_urls(&self.url)?
+        } else {
+            Vec::new()
+        };
         let password = SecretSetting {
             value: self.bind_password,
             file: self.bind_password_file,
@@ -129,7 +117,7 @@ impl DirectoryKeys {
         Ok(DirectorySettings {
             backend: self.backend,
             ldif_path: self.ldif_path,
-            url: self.url,
+            url,
             service_account,
             user_base: self.user_base,
             user_filter: self.user_filter,
@@ -141,6 +129,48 @@ impl DirectoryKeys {
             pool_size: self.pool_size,
         })
     }
+}
+
+/// The servers of `directory.url`: one or more `ldap://` or `ldaps://` URLs naming a host,
+/// separated by whitespace.
+fn ldap_urls(raw: &str) -> Result<Vec<url::Url>, ConfigError> {
+    let refuse = |what: &str| {
+        ConfigError::key(
+            "directory.url",
+            format!("{what} is not an ldap:// or ldaps:// URL naming a host"),
+        )
+    };
+    let urls = raw
+        .split_whitespace()
+        .map(|item| match url::Url::parse(item) {
+            Ok(url)
+                if matches!(url.scheme(), "ldap" | "ldaps")
+                    && url.host_str().is_some_and(|host| !host.is_empty()) =>
+            {
+                Ok(url)
+            }
+            _ => Err(refuse(&format!("`{item}`"))),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    if urls.is_empty() {
+        return Err(refuse("an empty value"));
+    }
+    Ok(urls)
+}
+
+/// A filter template must hold its placeholder and parse once it is filled.
+fn check_filter(key: &str, template: &str, placeholder: &str) -> Result<(), ConfigError> {
+    if !template.contains(placeholder) {
+        return Err(ConfigError::key(key, format!("must contain {placeholder}")));
+    }
+    // "x" needs no RFC 4515 escaping, so the template alone decides whether the filter parses.
+    if ldap3::parse_filter(template.replace(placeholder, "x")).is_err() {
+        return Err(ConfigError::key(
+            key,
+            format!("`{template}` is not a valid LDAP filter (RFC 4515)"),
+        ));
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -158,17 +188,28 @@ mod tests {
                 "ldap".to_owned(),
             ),
             ("SSO_BRIDGE__DIRECTORY__BIND_DN".to_owned(), DN.to_owned()),
+            (
+                "SSO_BRIDGE__DIRECTORY__BIND_PASSWORD".to_owned(),
+                "pw".to_owned(),
+            ),
         ];
         env.extend(pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())));
         Settings::load_from(None, env)
     }
+
+    /// Unsets the password the other tests use.
+    const NO_PASSWORD: (&str, &str) = ("SSO_BRIDGE__DIRECTORY__BIND_PASSWORD", "");
 
     #[test]
     fn the_service_password_comes_from_the_first_line_of_its_file() {
         let mut file = tempfile::NamedTempFile::new().unwrap();
         write!(file, "from-file\nsecond line\n").unwrap();
         let path = file.path().to_str().unwrap();
-        let s = ldap(&[("SSO_BRIDGE__DIRECTORY__BIND_PASSWORD_FILE", path)]).unwrap();
+        let s = ldap(&[
+            NO_PASSWORD,
+            ("SSO_BRIDGE__DIRECTORY__BIND_PASSWORD_FILE", path),
+        ])
+        .unwrap();
         let account = s.directory.service_account.unwrap();
         assert_eq!(account.dn, DN);
         assert_eq!(account.password.expose_secret(), "from-file");
@@ -176,17 +217,59 @@ mod tests {
 
     #[test]
     fn a_service_account_needs_exactly_one_password_setting() {
-        let err = ldap(&[]).unwrap_err().to_string();
+        let err = ldap(&[NO_PASSWORD]).unwrap_err().to_string();
         assert!(err.contains("directory.bind_password"), "{err}");
-        let file = [(
+        let file = (
             "SSO_BRIDGE__DIRECTORY__BIND_PASSWORD_FILE",
             "/nonexistent/pw",
-        )];
-        let err = ldap(&file).unwrap_err().to_string();
+        );
+        let err = ldap(&[NO_PASSWORD, file]).unwrap_err().to_string();
         assert!(err.contains("/nonexistent/pw"), "{err}");
-        let both = [file[0], ("SSO_BRIDGE__DIRECTORY__BIND_PASSWORD", "pw")];
-        let err = ldap(&both).unwrap_err().to_string();
+        let err = ldap(&[file]).unwrap_err().to_string();
         assert!(err.contains("not both"), "{err}");
+    }
+
+    #[test]
+    fn a_filter_setting_without_its_placeholder_or_unbalanced_is_refused() {
+        let err = ldap(&[("SSO_BRIDGE__DIRECTORY__USER_FILTER", "(uid=ada)")])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("directory.user_filter") && err.contains("{username}"),
+            "{err}"
+        );
+        let err = ldap(&[("SSO_BRIDGE__DIRECTORY__LOOKUP_FILTER", "(uid={sub}")])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("directory.lookup_filter") && err.contains("RFC 4515"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn only_ldap_and_ldaps_urls_with_a_host_are_accepted() {
+        for bad in [
+            "http://example.com",
+            "ldap://",
+            "ldapi:///run/slapd.sock",
+            "nonsense",
+            "",
+            "ldap://a.example.com nonsense",
+        ] {
+            let err = ldap(&[("SSO_BRIDGE__DIRECTORY__URL", bad)])
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains("`directory.url`"), "{bad}: {err}");
+        }
+    }
+
+    #[test]
+    fn several_urls_are_separated_by_spaces() {
+        let urls = "ldaps://a.example.com:636  ldap://b.example.com";
+        let s = ldap(&[("SSO_BRIDGE__DIRECTORY__URL", urls)]).unwrap();
+        let hosts: Vec<_> = s.directory.url.iter().map(|u| u.host_str()).collect();
+        assert_eq!(hosts, [Some("a.example.com"), Some("b.example.com")]);
     }
 
     #[test]

@@ -33,7 +33,9 @@ async fn sign_in(
 /// Settings of a directory nobody listens for.
 fn closed_port_settings() -> DirectorySettings {
     let mut settings = Slapd::shared().settings();
-    settings.url = format!("ldap://127.0.0.1:{}/", free_port());
+    settings.url = vec![format!("ldap://127.0.0.1:{}/", free_port())
+        .parse()
+        .unwrap()];
     settings
 }
 
@@ -270,7 +272,7 @@ async fn the_service_password_can_come_from_a_file() {
     let slapd = Slapd::shared().settings();
     let env = [
         ("BACKEND", "ldap".to_owned()),
-        ("URL", slapd.url.clone()),
+        ("URL", slapd.url[0].to_string()),
         ("BIND_DN", slapd.service_account.unwrap().dn),
         ("BIND_PASSWORD_FILE", file.path().display().to_string()),
         ("USER_BASE", slapd.user_base),
@@ -386,7 +388,7 @@ async fn starttls_with_the_ca_file_signs_in() {
 async fn ldaps_with_the_ca_file_signs_in() {
     let slapd = Slapd::shared();
     let mut settings = slapd.settings();
-    settings.url = slapd.ldaps_url();
+    settings.url = vec![slapd.ldaps_url().parse().unwrap()];
     settings.ca_file = Some(slapd.ca_file());
     let directory = directory(&settings);
 
@@ -399,7 +401,7 @@ async fn a_server_certificate_from_an_unknown_ca_is_unavailable() {
     let slapd = Slapd::shared();
     for (url, starttls) in [(slapd.ldaps_url(), false), (slapd.url(), true)] {
         let mut settings = slapd.settings();
-        settings.url = url;
+        settings.url = vec![url.parse().unwrap()];
         settings.starttls = starttls;
         settings.ca_file = Some(slapd.foreign_ca_file());
         let directory = directory(&settings);

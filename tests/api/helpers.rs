@@ -81,7 +81,7 @@ pub fn settings(
                 base64::engine::general_purpose::STANDARD.encode(random_key()),
             ),
             ("SSO_BRIDGE__DIRECTORY__BACKEND".into(), "ldap".into()),
-            ("SSO_BRIDGE__DIRECTORY__URL".into(), dir.url.clone()),
+            ("SSO_BRIDGE__DIRECTORY__URL".into(), dir.url[0].to_string()),
             ("SSO_BRIDGE__DIRECTORY__BIND_DN".into(), account.dn.clone()),
             (
                 "SSO_BRIDGE__DIRECTORY__BIND_PASSWORD".into(),

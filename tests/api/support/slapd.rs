@@ -122,7 +122,7 @@ impl Slapd {
         DirectorySettings {
             backend: DirectoryBackend::Ldap,
             ldif_path: None,
-            url: self.url(),
+            url: vec![self.url().parse().expect("an ldap:// URL")],
             service_account: Some(ServiceAccount {
                 dn: SERVICE_DN.into(),
                 password: SecretString::from(SERVICE_PASSWORD),
