@@ -2,6 +2,10 @@
 //!
 //! Layers, later wins: built-in defaults, `--config FILE` (TOML), then environment variables
 //! `SSO_BRIDGE__<SECTION>__<KEY>`. A bad value stops start-up with one line naming the key.
+//!
+//! The defaults are `config/default.toml` alone. Each section lives in its own module and is
+//! read into checked types once, here: durations as `Duration`, choices as enums, URLs parsed,
+//! value-or-file secrets read (`secret`), so the rest of the service never checks a setting.
 
 use serde::Deserialize;
 use std::path::Path;
@@ -34,16 +38,27 @@ pub use tokens::TokenSettings;
 /// Every setting of the service, read and checked once at start-up.
 #[derive(Debug, Clone)]
 pub struct Settings {
+    /// `[server]`: listen address and public address.
     pub server: ServerSettings,
+    /// `[store]`: memory or Redis.
     pub store: StoreSettings,
+    /// `[directory]`: LDIF or LDAP, with the LDAP service account resolved.
     pub directory: DirectorySettings,
+    /// `[claims]`: the attribute behind each claim.
     pub claims: ClaimMapping,
+    /// `[tokens]`: code and token lifetimes.
     pub tokens: TokenSettings,
+    /// `[session]`: browser sign-in and consent lifetimes.
     pub session: SessionSettings,
+    /// `[admin]`: admin API token and screen idle time.
     pub admin: AdminSettings,
+    /// `[mfa]`: the second-factor policy and the resolved encryption key.
     pub mfa: MfaSettings,
+    /// `[limits]`: failed-attempt limits.
     pub limits: LimitSettings,
+    /// `[audit]`: audit event retention.
     pub audit: AuditSettings,
+    /// `[oidc]`: id_token signing, with the key encryption secret resolved.
     pub oidc: OidcSettings,
 }
 

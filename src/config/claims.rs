@@ -6,15 +6,25 @@ use serde::Deserialize;
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ClaimMapping {
+    /// Behind `sub`, the stable user id (also the username of the LDIF directory).
     pub sub: String,
+    /// Behind `name`, the full name.
     pub name: String,
+    /// Behind `first_name`.
     pub first_name: String,
+    /// Behind `last_name`.
     pub last_name: String,
+    /// Behind `employee_code`.
     pub employee_code: String,
+    /// Behind `job_title`.
     pub job_title: String,
+    /// Behind `department`.
     pub department: String,
+    /// Behind `phone`.
     pub phone: String,
+    /// Behind `email`.
     pub email: String,
+    /// Behind `role`, kept only when it names one of the seven roles.
     pub role: String,
 }
 

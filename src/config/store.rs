@@ -23,6 +23,7 @@ impl<'de> Deserialize<'de> for StoreBackend {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct StoreSettings {
+    /// Which backend.
     pub backend: StoreBackend,
     /// `redis://` or `rediss://` URL (may carry a password; never logged).
     pub redis_url: SecretString,
