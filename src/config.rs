@@ -2,157 +2,102 @@
 //!
 //! Layers, later wins: built-in defaults, `--config FILE` (TOML), then environment variables
 //! `SSO_BRIDGE__<SECTION>__<KEY>`. A bad value stops start-up with one line naming the key.
+//!
+//! The defaults are `config/default.toml` alone. Each section lives in its own module and is
+//! read into checked types once, here: durations as `Duration`, choices as enums, URLs parsed,
+//! value-or-file secrets read (`secret`), so the rest of the service never checks a setting.
 
-use secrecy::SecretString;
 use serde::Deserialize;
-use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
+mod admin;
+mod audit;
 mod claims;
+mod directory;
+mod limits;
 mod mfa;
 mod oidc;
+mod secret;
+mod server;
+mod session;
+mod store;
+mod tokens;
+mod value;
+pub use admin::AdminSettings;
+pub use audit::AuditSettings;
 pub use claims::ClaimMapping;
-pub use mfa::{GroupLookup, LimitSettings, MfaSettings};
-pub use oidc::OidcSettings;
+pub use directory::{DirectoryBackend, DirectorySettings, ServiceAccount};
+pub use limits::LimitSettings;
+pub use mfa::{GroupLookup, MfaSettings};
+pub use oidc::{OidcSettings, SigningAlg};
+pub use server::ServerSettings;
+pub use session::SessionSettings;
+pub use store::{StoreBackend, StoreSettings};
+pub use tokens::TokenSettings;
 
-/// Every setting of the service.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// Every setting of the service, read and checked once at start-up.
+#[derive(Debug, Clone)]
 pub struct Settings {
+    /// `[server]`: listen address and public address.
     pub server: ServerSettings,
+    /// `[store]`: memory or Redis.
     pub store: StoreSettings,
+    /// `[directory]`: LDIF or LDAP, with the LDAP service account resolved.
     pub directory: DirectorySettings,
-    #[serde(default)]
+    /// `[claims]`: the attribute behind each claim.
     pub claims: ClaimMapping,
+    /// `[tokens]`: code and token lifetimes.
     pub tokens: TokenSettings,
+    /// `[session]`: browser sign-in and consent lifetimes.
     pub session: SessionSettings,
+    /// `[admin]`: admin API token and screen idle time.
     pub admin: AdminSettings,
-    // --- second factor and attempt limits ---
+    /// `[mfa]`: the second-factor policy and the resolved encryption key.
     pub mfa: MfaSettings,
+    /// `[limits]`: failed-attempt limits.
     pub limits: LimitSettings,
-    // --- audit log ---
+    /// `[audit]`: audit event retention.
     pub audit: AuditSettings,
-    // --- OpenID Connect -------------------------------------------------------------------
-    #[serde(default)]
+    /// `[oidc]`: id_token signing, with the key encryption secret resolved.
     pub oidc: OidcSettings,
 }
 
-/// `[server]`
-#[derive(Debug, Clone, Deserialize)]
+/// The settings as the layers give them: the sections whose keys need more than a type to be
+/// usable (a secret's file to read, keys checked together) in their raw form.
+#[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct ServerSettings {
-    /// Socket address to listen on; port 0 picks a free port.
-    pub listen: SocketAddr,
-    /// Public base address: the issuer; endpoints are at `{base_url}/oauth/...`. Unset:
-    /// `http://<listen>`, which suits only a service used on the machine it runs on.
-    pub base_url: Option<url::Url>,
+struct Layers {
+    server: ServerSettings,
+    store: StoreSettings,
+    directory: directory::DirectoryKeys,
+    claims: ClaimMapping,
+    tokens: TokenSettings,
+    session: SessionSettings,
+    admin: AdminSettings,
+    mfa: mfa::MfaKeys,
+    limits: LimitSettings,
+    audit: AuditSettings,
+    oidc: oidc::OidcKeys,
 }
 
-/// Which store backend.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum StoreBackend {
-    Memory,
-    Redis,
-}
-
-/// `[store]`
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct StoreSettings {
-    pub backend: StoreBackend,
-    /// `redis://` or `rediss://` URL (may carry a password; never logged).
-    pub redis_url: SecretString,
-    /// Prefix of every key, so several deployments can share one Redis.
-    pub key_prefix: String,
-    /// Connections in the Redis pool.
-    pub pool_size: usize,
-    /// Timeout of one store operation, including waiting for a pooled connection.
-    pub timeout_ms: u64,
-}
-
-/// Which directory backend.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum DirectoryBackend {
-    Ldif,
-    Ldap,
-}
-
-/// `[directory]`
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct DirectorySettings {
-    pub backend: DirectoryBackend,
-    /// LDIF file of the embedded directory; unset uses the demo directory built into the binary.
-    pub ldif_path: Option<PathBuf>,
-    /// `ldap://host:389` or `ldaps://host:636`.
-    pub url: String,
-    /// Service account used for searches.
-    pub bind_dn: String,
-    /// Its password (or `bind_password_file`).
-    pub bind_password: Option<SecretString>,
-    /// File holding the service account password (first line).
-    pub bind_password_file: Option<PathBuf>,
-    /// Search base of user entries.
-    pub user_base: String,
-    /// Filter finding the user who signs in; `{username}` is replaced, RFC 4515-escaped.
-    pub user_filter: String,
-    /// Filter finding a user again by subject on refresh; `{sub}` is replaced, escaped.
-    pub lookup_filter: String,
-    /// Upgrade `ldap://` connections with StartTLS.
-    pub starttls: bool,
-    /// PEM file of the CA that signed the directory's certificate (else the system roots).
-    pub ca_file: Option<PathBuf>,
-    /// Connect timeout.
-    pub connect_timeout_ms: u64,
-    /// Timeout of one directory operation (bind or search).
-    pub operation_timeout_ms: u64,
-    /// Service connections kept for searches.
-    pub pool_size: usize,
-}
-
-/// `[tokens]` lifetimes, in seconds.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct TokenSettings {
-    pub access_ttl_secs: u64,
-    pub refresh_ttl_secs: u64,
-    pub code_ttl_secs: u64,
-    /// A retried refresh within this window gets the same successor instead of a theft alarm.
-    pub refresh_grace_secs: u64,
-}
-
-/// `[session]` browser sign-in.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SessionSettings {
-    /// How long a sign-in lasts for single sign-on.
-    pub ttl_secs: u64,
-    /// How long an unfinished authorize request (sign-in, consent) waits.
-    pub request_ttl_secs: u64,
-    /// How long an approval is remembered; 0 asks every time.
-    pub consent_ttl_secs: u64,
-}
-
-/// `[admin]` API.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct AdminSettings {
-    /// Lifetime of an admin API token.
-    pub token_ttl_secs: u64,
-    /// The admin screen signs out after this long without a request.
-    pub session_idle_secs: u64,
-}
-
-/// `[audit]` log.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct AuditSettings {
-    /// How long audit events are kept in the store.
-    pub retention_days: u64,
-    /// How many audit events the store keeps at most (the newest); the log has every one.
-    pub max_events: usize,
+impl Layers {
+    /// Checks each section; each checks its own keys.
+    fn check(self) -> Result<Settings, ConfigError> {
+        self.server.check()?;
+        Ok(Settings {
+            server: self.server,
+            store: self.store,
+            directory: self.directory.check()?,
+            claims: self.claims,
+            tokens: self.tokens,
+            session: self.session,
+            admin: self.admin,
+            mfa: self.mfa.check()?,
+            limits: self.limits,
+            audit: self.audit,
+            oidc: self.oidc.check()?,
+        })
+    }
 }
 
 /// Built-in defaults: the embedded demo setup.
@@ -165,6 +110,16 @@ pub enum ConfigError {
     Invalid(String),
     #[error("configuration: `{key}`: {reason}")]
     Key { key: String, reason: String },
+}
+
+impl ConfigError {
+    /// The value of `key` cannot be used, because of `reason`.
+    pub(crate) fn key(key: &str, reason: impl Into<String>) -> Self {
+        Self::Key {
+            key: key.into(),
+            reason: reason.into(),
+        }
+    }
 }
 
 impl Settings {
@@ -199,75 +154,11 @@ impl Settings {
                 .separator("__")
                 .source(Some(env)),
         );
-        let settings: Settings = builder
+        let layers: Layers = builder
             .build()
             .and_then(|c| c.try_deserialize())
             .map_err(describe)?;
-        settings.validate()?;
-        Ok(settings)
-    }
-
-    fn validate(&self) -> Result<(), ConfigError> {
-        let key = |key: &str, reason: &str| ConfigError::Key {
-            key: key.into(),
-            reason: reason.into(),
-        };
-        let base = self.base_url();
-        if !matches!(base.scheme(), "http" | "https") {
-            return Err(key("server.base_url", "must be an http:// or https:// URL"));
-        }
-        if base.query().is_some() || base.fragment().is_some() {
-            return Err(key("server.base_url", "must not have a query or fragment"));
-        }
-        for (name, value) in [
-            ("tokens.access_ttl_secs", self.tokens.access_ttl_secs),
-            ("tokens.refresh_ttl_secs", self.tokens.refresh_ttl_secs),
-            ("tokens.code_ttl_secs", self.tokens.code_ttl_secs),
-            ("session.ttl_secs", self.session.ttl_secs),
-            ("session.request_ttl_secs", self.session.request_ttl_secs),
-            ("admin.token_ttl_secs", self.admin.token_ttl_secs),
-            ("admin.session_idle_secs", self.admin.session_idle_secs),
-            ("audit.retention_days", self.audit.retention_days),
-            ("oidc.id_token_ttl_secs", self.oidc.id_token_ttl_secs),
-            ("store.timeout_ms", self.store.timeout_ms),
-            (
-                "directory.connect_timeout_ms",
-                self.directory.connect_timeout_ms,
-            ),
-            (
-                "directory.operation_timeout_ms",
-                self.directory.operation_timeout_ms,
-            ),
-        ] {
-            if value == 0 {
-                return Err(key(name, "must be greater than 0"));
-            }
-        }
-        if !matches!(self.oidc.signing_alg.as_str(), "RS256" | "ES256") {
-            return Err(key("oidc.signing_alg", "must be RS256 or ES256"));
-        }
-        if self.store.pool_size == 0 {
-            return Err(key("store.pool_size", "must be greater than 0"));
-        }
-        if self.directory.pool_size == 0 {
-            return Err(key("directory.pool_size", "must be greater than 0"));
-        }
-        if self.directory.backend == DirectoryBackend::Ldap {
-            if !self.directory.user_filter.contains("{username}") {
-                return Err(key("directory.user_filter", "must contain {username}"));
-            }
-            if !self.directory.lookup_filter.contains("{sub}") {
-                return Err(key("directory.lookup_filter", "must contain {sub}"));
-            }
-            if !(self.directory.url.starts_with("ldap://")
-                || self.directory.url.starts_with("ldaps://"))
-            {
-                return Err(key("directory.url", "must start with ldap:// or ldaps://"));
-            }
-        }
-        self.mfa.validate()?;
-        self.limits.validate()?;
-        Ok(())
+        layers.check()
     }
 
     /// Whether this is the embedded demo setup (memory store or LDIF directory).
@@ -282,13 +173,8 @@ impl Settings {
     }
 
     /// The public base address: `server.base_url`, else `http://<server.listen>`.
-    #[allow(clippy::expect_used)] // "http://" + a socket address is always a valid URL
     pub fn base_url(&self) -> url::Url {
-        match &self.server.base_url {
-            Some(url) => url.clone(),
-            None => url::Url::parse(&format!("http://{}", self.server.listen))
-                .expect("a socket address makes a valid URL"),
-        }
+        self.server.base_url()
     }
 
     /// The public base address without a trailing slash.
@@ -297,15 +183,53 @@ impl Settings {
     }
 }
 
-/// Turns the config crate's error into one line that names the key.
+/// The built-in defaults alone, for tests that need a whole section.
+#[cfg(test)]
+pub(crate) fn defaults() -> Settings {
+    Settings::load_from(None, Vec::new()).expect("the built-in defaults load")
+}
+
+/// Turns the config crate's error into one line that names the key, in the same form as the
+/// errors of the checks here: "`key`: reason".
 fn describe(err: config::ConfigError) -> ConfigError {
-    let text = err.to_string();
-    ConfigError::Invalid(text.replace('\n', " "))
+    let one_line = |text: String| text.replace('\n', " ");
+    match err {
+        config::ConfigError::At {
+            error,
+            origin,
+            key: Some(key),
+        } => ConfigError::Key {
+            key,
+            reason: one_line(match origin {
+                Some(origin) => format!("{error} (in {origin})"),
+                None => error.to_string(),
+            }),
+        },
+        config::ConfigError::Type {
+            origin,
+            unexpected,
+            expected,
+            key: Some(key),
+        } => {
+            let without_key = config::ConfigError::Type {
+                origin,
+                unexpected,
+                expected,
+                key: None,
+            };
+            ConfigError::Key {
+                key,
+                reason: one_line(without_key.to_string()),
+            }
+        }
+        other => ConfigError::Invalid(one_line(other.to_string())),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
 
     fn env(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
         pairs
@@ -321,9 +245,9 @@ mod tests {
         assert_eq!(s.issuer(), "http://127.0.0.1:8080");
         assert_eq!(s.store.backend, StoreBackend::Memory);
         assert_eq!(s.directory.backend, DirectoryBackend::Ldif);
-        assert_eq!(s.tokens.access_ttl_secs, 3600);
-        assert_eq!(s.tokens.refresh_ttl_secs, 30 * 24 * 3600);
-        assert_eq!(s.tokens.code_ttl_secs, 60);
+        assert_eq!(s.tokens.access_ttl, Duration::from_secs(3600));
+        assert_eq!(s.tokens.refresh_ttl, Duration::from_secs(30 * 24 * 3600));
+        assert_eq!(s.tokens.code_ttl, Duration::from_secs(60));
         assert!(s.is_demo());
     }
 
@@ -366,6 +290,62 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.contains("tokens.code_ttl_secs"), "{err}");
+    }
+
+    #[test]
+    fn durations_are_read_in_the_unit_their_key_names() {
+        let s = Settings::load_from(
+            None,
+            env(&[
+                ("SSO_BRIDGE__DIRECTORY__CONNECT_TIMEOUT_MS", "250"),
+                ("SSO_BRIDGE__AUDIT__RETENTION_DAYS", "2"),
+                ("SSO_BRIDGE__SESSION__CONSENT_TTL_SECS", "0"),
+                ("SSO_BRIDGE__OIDC__ROTATE_AFTER_DAYS", "0"),
+            ]),
+        )
+        .unwrap();
+        assert_eq!(s.directory.connect_timeout, Duration::from_millis(250));
+        assert_eq!(s.audit.retention, Duration::from_secs(2 * 86_400));
+        assert_eq!(s.session.consent_ttl, Duration::ZERO);
+        assert_eq!(s.oidc.rotate_after, Duration::ZERO);
+        for key in [
+            "SSO_BRIDGE__DIRECTORY__OPERATION_TIMEOUT_MS",
+            "SSO_BRIDGE__STORE__TIMEOUT_MS",
+            "SSO_BRIDGE__AUDIT__RETENTION_DAYS",
+            "SSO_BRIDGE__OIDC__ID_TOKEN_TTL_SECS",
+        ] {
+            let err = Settings::load_from(None, env(&[(key, "0")]))
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains("must be greater than 0"), "{key}: {err}");
+        }
+    }
+
+    #[test]
+    fn every_default_says_what_it_is() {
+        let mut previous = "";
+        for line in DEFAULTS.lines() {
+            let is_key = !line.is_empty() && !line.starts_with(['#', '[']);
+            assert!(
+                !is_key || previous.starts_with('#'),
+                "no comment above `{line}` in config/default.toml"
+            );
+            previous = line;
+        }
+    }
+
+    #[test]
+    fn a_choice_outside_its_names_is_refused_listing_them() {
+        let err = Settings::load_from(None, env(&[("SSO_BRIDGE__OIDC__SIGNING_ALG", "HS256")]))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("`oidc.signing_alg`") && err.contains("`RS256` or `ES256`"),
+            "{err}"
+        );
+        let s =
+            Settings::load_from(None, env(&[("SSO_BRIDGE__OIDC__SIGNING_ALG", "ES256")])).unwrap();
+        assert_eq!(s.oidc.signing_alg, SigningAlg::Es256);
     }
 
     #[test]

@@ -16,6 +16,7 @@ use crate::oidc::keyset::Keys;
 use crate::store::{HasStore, Store};
 use crate::web::render::Templates;
 use std::sync::Arc;
+use std::time::Duration;
 
 /// Shared application state; cheap to clone.
 #[derive(Clone)]
@@ -119,7 +120,7 @@ impl crate::mfa::Context for AppState {
         self.mfa_key.as_deref()
     }
 
-    fn setup_ttl_secs(&self) -> u64 {
-        self.settings.session.request_ttl_secs
+    fn setup_ttl(&self) -> Duration {
+        self.settings.session.request_ttl
     }
 }

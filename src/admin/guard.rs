@@ -299,7 +299,7 @@ async fn issue(
     sub: &str,
     amr: Vec<String>,
 ) -> Result<(SecretToken, u64), GuardError> {
-    let ttl = state.settings.admin.token_ttl_secs;
+    let ttl = state.settings.admin.token_ttl.as_secs();
     let token = SecretToken::generate();
     let record = AdminSession {
         sub: sub.to_owned(),

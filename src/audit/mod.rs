@@ -222,7 +222,7 @@ pub async fn record(cx: &impl Context, event: AuditEvent) {
         }
     };
     let settings = cx.audit_settings();
-    let retention = settings.retention_days.saturating_mul(86_400);
+    let retention = settings.retention.as_secs();
     let keep = settings.max_events;
     if let Err(e) = cx
         .store()

@@ -1,38 +1,31 @@
 //! `[claims]`: which directory attribute holds each identity claim (SPEC 2.3).
 
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
 /// Which directory attribute is behind each claim (`claims.<claim>` settings).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ClaimMapping {
+    /// Behind `sub`, the stable user id (also the username of the LDIF directory).
     pub sub: String,
+    /// Behind `name`, the full name.
     pub name: String,
+    /// Behind `first_name`.
     pub first_name: String,
+    /// Behind `last_name`.
     pub last_name: String,
+    /// Behind `employee_code`.
     pub employee_code: String,
+    /// Behind `job_title`.
     pub job_title: String,
+    /// Behind `department`.
     pub department: String,
+    /// Behind `phone`.
     pub phone: String,
+    /// Behind `email`.
     pub email: String,
+    /// Behind `role`, kept only when it names one of the seven roles.
     pub role: String,
-}
-
-impl Default for ClaimMapping {
-    fn default() -> Self {
-        Self {
-            sub: "uid".into(),
-            name: "cn".into(),
-            first_name: "givenName".into(),
-            last_name: "sn".into(),
-            employee_code: "employeeNumber".into(),
-            job_title: "title".into(),
-            department: "departmentNumber".into(),
-            phone: "telephoneNumber".into(),
-            email: "mail".into(),
-            role: "employeeType".into(),
-        }
-    }
 }
 
 impl ClaimMapping {

@@ -1,14 +1,13 @@
-//! The `[mfa]` and `[limits]` settings: who needs a second factor, the key that protects
-//! enrolment secrets at rest, and how many password and code guesses are allowed.
+//! `[mfa]`: who needs a second factor, and the key that protects enrolment secrets at rest.
 
-use crate::config::ConfigError;
+use super::secret::SecretSetting;
+use super::{value, ConfigError};
 use secrecy::SecretString;
 use serde::{Deserialize, Deserializer};
 use std::path::PathBuf;
 
 /// How group membership is read for `mfa.required_groups`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum GroupLookup {
     /// The user entry's own `memberOf`-style attribute (`mfa.member_attribute`).
     Memberof,
@@ -16,15 +15,21 @@ pub enum GroupLookup {
     Search,
 }
 
-/// `[mfa]` second factor by policy.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
+impl<'de> Deserialize<'de> for GroupLookup {
+    fn deserialize<D: Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+        value::choice(
+            de,
+            &[("memberof", Self::Memberof), ("search", Self::Search)],
+        )
+    }
+}
+
+/// `[mfa]` second factor by policy, checked.
+#[derive(Debug, Clone)]
 pub struct MfaSettings {
-    /// Roles (claim values) whose members must pass a second factor.
-    #[serde(deserialize_with = "list")]
+    /// Roles (claim values) whose members must pass a second factor; each one of the seven.
     pub required_roles: Vec<String>,
     /// Group DNs whose members must pass a second factor (compared case-insensitively).
-    #[serde(deserialize_with = "dn_list")]
     pub required_groups: Vec<String>,
     /// How membership of `required_groups` is read.
     pub group_lookup: GroupLookup,
@@ -38,119 +43,76 @@ pub struct MfaSettings {
     pub user_attribute: Option<String>,
     /// Value of `user_attribute` that does so (compared case-insensitively).
     pub user_attribute_value: String,
-    /// Base64 of 32 random bytes: encrypts enrolment secrets at rest.
+    /// `mfa.encryption_key`, or the first line of `mfa.encryption_key_file`: base64 of 32
+    /// random bytes that encrypts enrolment secrets at rest. Decoded by `crate::mfa::MfaKey`.
     pub encryption_key: Option<SecretString>,
-    /// File holding `encryption_key` (first line).
-    pub encryption_key_file: Option<PathBuf>,
-    /// Name authenticator apps show beside the account.
+    /// Name authenticator apps show beside the account; non-empty, without ':'.
     pub issuer_label: String,
 }
 
-/// `[limits]` sliding-window attempt limits, shared by every node through the store.
-#[derive(Debug, Clone, Deserialize)]
+/// `[mfa]` as the layers give it.
+#[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct LimitSettings {
-    /// Length of the sliding window.
-    pub window_secs: u64,
-    /// Failed password attempts per username within the window.
-    pub password_per_account: u64,
-    /// Failed second-factor attempts per account within the window.
-    pub otp_per_account: u64,
-    /// Failed password or second-factor attempts per client address within the window.
-    pub per_address: u64,
+pub(super) struct MfaKeys {
+    #[serde(deserialize_with = "value::name_list")]
+    required_roles: Vec<String>,
+    #[serde(deserialize_with = "value::dn_list")]
+    required_groups: Vec<String>,
+    group_lookup: GroupLookup,
+    member_attribute: String,
+    group_base: String,
+    group_filter: String,
+    user_attribute: Option<String>,
+    user_attribute_value: String,
+    encryption_key: Option<SecretString>,
+    encryption_key_file: Option<PathBuf>,
+    issuer_label: String,
 }
 
-/// A list given either as a TOML array or as one string (the form an environment variable
-/// takes) whose items are separated by any of `separators`; blank items are dropped, so `""`
-/// is the empty list.
-fn split_list<'de, D: Deserializer<'de>>(
-    de: D,
-    separators: &[char],
-) -> Result<Vec<String>, D::Error> {
-    #[derive(Deserialize)]
-    #[serde(untagged)]
-    enum Raw {
-        List(Vec<String>),
-        Text(String),
-    }
-    let items = match Raw::deserialize(de)? {
-        Raw::List(items) => items,
-        Raw::Text(text) => text.split(separators).map(str::to_owned).collect(),
-    };
-    Ok(items
-        .into_iter()
-        .map(|s| s.trim().to_owned())
-        .filter(|s| !s.is_empty())
-        .collect())
-}
-
-/// Roles: `"superadmin,admin"` in an environment variable.
-fn list<'de, D: Deserializer<'de>>(de: D) -> Result<Vec<String>, D::Error> {
-    split_list(de, &[',', ';'])
-}
-
-/// Group DNs hold commas: `"cn=a,ou=g,dc=x;cn=b,ou=g,dc=x"` in an environment variable.
-fn dn_list<'de, D: Deserializer<'de>>(de: D) -> Result<Vec<String>, D::Error> {
-    split_list(de, &[';'])
-}
-
-impl MfaSettings {
-    /// Checks the values that can be checked without the directory.
-    pub fn validate(&self) -> Result<(), ConfigError> {
-        let key = |key: &str, reason: String| ConfigError::Key {
-            key: key.into(),
-            reason,
-        };
+impl MfaKeys {
+    /// Checks the values that can be checked without the directory, and reads the key.
+    pub(super) fn check(self) -> Result<MfaSettings, ConfigError> {
         for role in &self.required_roles {
             if crate::domain::Role::parse(role).is_none() {
-                return Err(key(
+                return Err(ConfigError::key(
                     "mfa.required_roles",
                     format!("`{role}` is not one of the seven roles"),
                 ));
             }
         }
         if self.group_lookup == GroupLookup::Search && !self.group_filter.contains("{dn}") {
-            return Err(key("mfa.group_filter", "must contain {dn}".into()));
-        }
-        if self.encryption_key.is_some() && self.encryption_key_file.is_some() {
-            return Err(key(
-                "mfa.encryption_key",
-                "set either encryption_key or encryption_key_file, not both".into(),
-            ));
+            return Err(ConfigError::key("mfa.group_filter", "must contain {dn}"));
         }
         if self.issuer_label.trim().is_empty() || self.issuer_label.contains(':') {
-            return Err(key(
+            return Err(ConfigError::key(
                 "mfa.issuer_label",
-                "must be non-empty and without ':'".into(),
+                "must be non-empty and without ':'",
             ));
         }
-        Ok(())
-    }
-}
-
-impl LimitSettings {
-    /// Every limit must allow at least one attempt in a window of at least one second.
-    pub fn validate(&self) -> Result<(), ConfigError> {
-        for (name, value) in [
-            ("limits.window_secs", self.window_secs),
-            ("limits.password_per_account", self.password_per_account),
-            ("limits.otp_per_account", self.otp_per_account),
-            ("limits.per_address", self.per_address),
-        ] {
-            if value == 0 {
-                return Err(ConfigError::Key {
-                    key: name.into(),
-                    reason: "must be greater than 0".into(),
-                });
-            }
+        let encryption_key = SecretSetting {
+            value: self.encryption_key,
+            file: self.encryption_key_file,
         }
-        Ok(())
+        .resolve("mfa.encryption_key")?;
+        Ok(MfaSettings {
+            required_roles: self.required_roles,
+            required_groups: self.required_groups,
+            group_lookup: self.group_lookup,
+            member_attribute: self.member_attribute,
+            group_base: self.group_base,
+            group_filter: self.group_filter,
+            user_attribute: self.user_attribute,
+            user_attribute_value: self.user_attribute_value,
+            encryption_key,
+            issuer_label: self.issuer_label,
+        })
     }
 }
 
 #[cfg(test)]
 mod tests {
     use crate::config::Settings;
+    use secrecy::ExposeSecret;
 
     fn load(pairs: &[(&str, &str)]) -> Result<Settings, crate::config::ConfigError> {
         let env = pairs.iter().map(|(k, v)| (k.to_string(), v.to_string()));
@@ -184,10 +146,20 @@ mod tests {
     }
 
     #[test]
-    fn a_zero_limit_is_refused() {
-        let err = load(&[("SSO_BRIDGE__LIMITS__OTP_PER_ACCOUNT", "0")])
-            .unwrap_err()
-            .to_string();
-        assert!(err.contains("limits.otp_per_account"), "{err}");
+    fn the_encryption_key_is_read_from_its_file_at_load() {
+        let file = tempfile::NamedTempFile::new().unwrap();
+        std::fs::write(file.path(), "a2V5\n").unwrap();
+        let path = file.path().to_str().unwrap();
+        let s = load(&[("SSO_BRIDGE__MFA__ENCRYPTION_KEY_FILE", path)]).unwrap();
+        assert_eq!(s.mfa.encryption_key.unwrap().expose_secret(), "a2V5");
+        let err = load(&[
+            ("SSO_BRIDGE__MFA__ENCRYPTION_KEY_FILE", path),
+            ("SSO_BRIDGE__MFA__ENCRYPTION_KEY", "a2V5"),
+        ])
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("mfa.encryption_key_file"), "{err}");
+        let unset = load(&[("SSO_BRIDGE__MFA__ENCRYPTION_KEY", "")]).unwrap();
+        assert!(unset.mfa.encryption_key.is_none());
     }
 }

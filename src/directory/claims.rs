@@ -36,6 +36,10 @@ impl ClaimMapping {
 mod tests {
     use super::*;
 
+    fn mapping() -> ClaimMapping {
+        crate::config::defaults().claims
+    }
+
     fn attrs(pairs: &[(&str, &str)]) -> Attributes {
         pairs
             .iter()
@@ -45,7 +49,7 @@ mod tests {
 
     #[test]
     fn set_attributes_become_claims_and_blank_ones_do_not() {
-        let claims = ClaimMapping::default()
+        let claims = mapping()
             .claims(&attrs(&[
                 ("uid", "ada"),
                 ("cn", "Ada"),
@@ -60,7 +64,7 @@ mod tests {
 
     #[test]
     fn role_only_when_it_is_one_of_the_seven() {
-        let m = ClaimMapping::default();
+        let m = mapping();
         let ok = m
             .claims(&attrs(&[("uid", "a"), ("employeeType", "HR")]))
             .unwrap();
@@ -73,16 +77,14 @@ mod tests {
 
     #[test]
     fn no_subject_no_claims() {
-        assert!(ClaimMapping::default()
-            .claims(&attrs(&[("cn", "x")]))
-            .is_none());
+        assert!(mapping().claims(&attrs(&[("cn", "x")])).is_none());
     }
 
     #[test]
     fn mapping_follows_settings() {
         let m = ClaimMapping {
             email: "proxyAddress".into(),
-            ..Default::default()
+            ..mapping()
         };
         let c = m
             .claims(&attrs(&[("uid", "a"), ("proxyAddress", "a@x")]))

@@ -68,7 +68,7 @@ pub async fn setup(cx: &impl Context, sub: &str, holder: &str) -> Result<SetupVi
             let sealed = key(cx)?
                 .seal(sub, &secret)
                 .ok_or_else(|| corrupt("sealing failed"))?;
-            let ttl = cx.setup_ttl_secs();
+            let ttl = cx.setup_ttl().as_secs();
             cx.store()
                 .put(Namespace::MfaSetup, &slot, &sealed, ttl)
                 .await?;

@@ -24,9 +24,6 @@ pub enum KeyError {
     /// Not base64 of 32 bytes.
     #[error("mfa.encryption_key must be base64 of exactly 32 bytes; {HINT}")]
     Malformed,
-    /// The key file cannot be read.
-    #[error("mfa.encryption_key_file {path}: {reason}")]
-    File { path: String, reason: String },
 }
 
 /// The second-factor encryption key. Printed as `[redacted]`.
@@ -49,35 +46,18 @@ impl MfaKey {
     /// unencrypted), so users under the policy cannot sign in until the key is set, while
     /// everyone else can.
     pub fn from_settings(settings: &Settings) -> Result<Option<Self>, KeyError> {
-        let mfa = &settings.mfa;
-        // An empty value (e.g. an environment variable set to "") counts as unset.
-        let set = mfa
-            .encryption_key
-            .as_ref()
-            .map(|k| k.expose_secret().trim())
-            .filter(|k| !k.is_empty());
-        let text = match (set, &mfa.encryption_key_file) {
-            (Some(key), _) => key.to_owned(),
-            (None, Some(path)) => std::fs::read_to_string(path)
-                .map_err(|e| KeyError::File {
-                    path: path.display().to_string(),
-                    reason: e.to_string(),
-                })?
-                .lines()
-                .next()
-                .unwrap_or_default()
-                .trim()
-                .to_owned(),
-            (None, None) if settings.store.backend == StoreBackend::Memory => {
+        match &settings.mfa.encryption_key {
+            // Base64 holds no spaces: any around the key were typed with it, not part of it.
+            Some(key) => Self::from_base64(key.expose_secret().trim()).map(Some),
+            None if settings.store.backend == StoreBackend::Memory => {
                 tracing::warn!("DEMO SETUP: mfa.encryption_key is not set; second-factor secrets are encrypted with a key that lives only in this process. Set one (`openssl rand -base64 32`) in production");
-                return Self::random().map(Some);
+                Self::random().map(Some)
             }
-            (None, None) => {
+            None => {
                 tracing::error!("mfa.encryption_key is not set: second factors cannot be set up or checked, so users under the second-factor policy cannot sign in; {HINT}");
-                return Ok(None);
+                Ok(None)
             }
-        };
-        Self::from_base64(&text).map(Some)
+        }
     }
 
     /// A key from its base64 text.

@@ -69,7 +69,7 @@ pub async fn begin(
     for (key, limit) in &checks {
         let count = cx
             .store()
-            .add_attempt(key, &attempt.id, now, limits.window_secs)
+            .add_attempt(key, &attempt.id, now, limits.window.as_secs())
             .await?;
         if count > *limit {
             over.push(key.as_str());
@@ -85,7 +85,7 @@ pub async fn begin(
         // account must not be able to flood the audit log.
         let first = cx
             .store()
-            .put_new(Namespace::Lockout, key, "1", limits.window_secs)
+            .put_new(Namespace::Lockout, key, "1", limits.window.as_secs())
             .await?;
         if first {
             let event = Event::Lockout {

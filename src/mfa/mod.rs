@@ -30,8 +30,8 @@ pub trait Context: HasStore + HasDirectory + HasClock + HasEvents + Sync {
     /// The key sealing enrolment secrets; `None` when `mfa.encryption_key` is unset on a lasting
     /// store, and then no second factor works.
     fn mfa_key(&self) -> Option<&MfaKey>;
-    /// How long an authenticator set-up waits for its first code, in seconds.
-    fn setup_ttl_secs(&self) -> u64;
+    /// How long an authenticator set-up waits for its first code.
+    fn setup_ttl(&self) -> std::time::Duration;
 }
 
 /// The `amr` value (RFC 8176) a session gets once the second factor is passed.

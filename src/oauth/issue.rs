@@ -26,7 +26,7 @@ pub async fn issue_code(
     request: &AuthorizationRequest,
     subject: Subject<'_>,
 ) -> Result<String, StoreError> {
-    let ttl = cx.token_settings().code_ttl_secs;
+    let ttl = cx.token_settings().code_ttl.as_secs();
     let code = SecretToken::generate();
     let record = CodeRecord {
         client_id: request.client_id.clone(),
@@ -92,6 +92,7 @@ pub async fn issue_tokens(
 /// Mints an access and refresh token: the records to store and the response to send.
 fn mint(cx: &impl Context, grant: TokenGrant<'_>) -> (Issuance, TokenSuccess) {
     let tokens = cx.token_settings();
+    let (access_ttl, refresh_ttl) = (tokens.access_ttl.as_secs(), tokens.refresh_ttl.as_secs());
     let now = cx.now();
     let grant_id = grant
         .grant_id
@@ -107,9 +108,9 @@ fn mint(cx: &impl Context, grant: TokenGrant<'_>) -> (Issuance, TokenSuccess) {
             client_id: grant.client_id.clone(),
             scopes: grant.token_scopes.clone(),
             claims: grant.claims.filtered(grant.token_scopes),
-            expires_at: now + tokens.access_ttl_secs,
+            expires_at: now + access_ttl,
         },
-        access_ttl: tokens.access_ttl_secs,
+        access_ttl,
         refresh_digest: refresh.digest(),
         refresh: RefreshRecord {
             grant_id,
@@ -117,15 +118,15 @@ fn mint(cx: &impl Context, grant: TokenGrant<'_>) -> (Issuance, TokenSuccess) {
             sub: grant.claims.sub().to_owned(),
             scopes: grant.grant_scopes.clone(),
             auth_time: grant.auth_time,
-            expires_at: now + tokens.refresh_ttl_secs,
+            expires_at: now + refresh_ttl,
             amr: grant.amr.to_vec(),
         },
-        refresh_ttl: tokens.refresh_ttl_secs,
+        refresh_ttl,
     };
     let response = TokenSuccess {
         access_token: access.expose().to_owned(),
         token_type: "Bearer".into(),
-        expires_in: tokens.access_ttl_secs,
+        expires_in: access_ttl,
         refresh_token: refresh.expose().to_owned(),
         scope: grant.token_scopes.to_string(),
         id_token: None,

@@ -72,7 +72,7 @@ pub async fn sign(
         iss: &issuer,
         sub: facts.claims.sub(),
         aud: facts.client_id,
-        exp: now + cx.oidc_settings().id_token_ttl_secs,
+        exp: now + cx.oidc_settings().id_token_ttl.as_secs(),
         iat: now,
         auth_time: facts.auth_time,
         nonce: facts.nonce,

@@ -1,6 +1,7 @@
 //! Id token signing keys: the private key that signs (RS256 or ES256) and the public keys as
 //! published in the JWKS, read from PEM or generated. Where they come from is `keyset`'s job.
 
+use crate::config::SigningAlg;
 use crate::store::StoreError;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
@@ -188,12 +189,12 @@ impl SigningKey {
 
     /// Generates a key for `alg` (`RS256`: RSA 2048; `ES256`: P-256); answers its PKCS#8 PEM.
     /// Slow for RSA: call it off the async workers.
-    pub fn generate(alg: &str) -> Result<String, String> {
+    pub fn generate(alg: SigningAlg) -> Result<String, String> {
         let pem = match alg {
-            "ES256" => p256::SecretKey::random(&mut rand::rngs::OsRng)
+            SigningAlg::Es256 => p256::SecretKey::random(&mut rand::rngs::OsRng)
                 .to_pkcs8_pem(LineEnding::LF)
                 .map_err(|e| e.to_string())?,
-            _ => rsa::RsaPrivateKey::new(&mut rand::rngs::OsRng, MIN_RSA_BITS)
+            SigningAlg::Rs256 => rsa::RsaPrivateKey::new(&mut rand::rngs::OsRng, MIN_RSA_BITS)
                 .map_err(|e| e.to_string())?
                 .to_pkcs8_pem(LineEnding::LF)
                 .map_err(|e| e.to_string())?,

@@ -10,7 +10,6 @@ use super::stored_keys::{StoredKeys, Vault, RELOAD_SECS};
 use crate::clock::UnixTime;
 use crate::config::OidcSettings;
 use crate::store::Store;
-use secrecy::SecretString;
 use std::path::Path;
 use std::sync::Arc;
 use tokio::sync::Mutex;
@@ -67,7 +66,7 @@ impl Keys {
             }
             None => None,
         };
-        let vault = Vault::new(encryption_secret(settings)?);
+        let vault = Vault::new(settings.key_encryption_secret.clone());
         if fixed.is_none() && !vault.encrypts() {
             tracing::warn!("oidc.signing_key_file and oidc.key_encryption_secret are unset: the id_token signing key is generated and kept in the store unencrypted, so a copy of the store could sign id_tokens; set one of them in production");
         }
@@ -99,7 +98,7 @@ impl Keys {
 
     /// Reads the stored keys, creating the first one or rotating when due.
     async fn load(&self, store: &dyn Store, now: UnixTime) -> Result<KeySet, KeyError> {
-        let alg = &self.settings.signing_alg;
+        let alg = self.settings.signing_alg;
         let json = match store.signing_keys().await? {
             Some(json) => json,
             None => {
@@ -115,7 +114,7 @@ impl Keys {
             }
         };
         let mut keys = StoredKeys::decode(&json)?;
-        let rotate_after = self.settings.rotate_after_days * 86_400;
+        let rotate_after = self.settings.rotate_after.as_secs();
         if keys.rotation_due(rotate_after, now) {
             keys = self.rotate(store, &json, keys, now).await?;
         }
@@ -143,8 +142,8 @@ impl Keys {
         keys: StoredKeys,
         now: UnixTime,
     ) -> Result<StoredKeys, KeyError> {
-        let next = self.vault.generate(&self.settings.signing_alg, now).await?;
-        let rotated = keys.rotated(next, self.settings.id_token_ttl_secs, now);
+        let next = self.vault.generate(self.settings.signing_alg, now).await?;
+        let rotated = keys.rotated(next, self.settings.id_token_ttl.as_secs(), now);
         if store.replace_signing_keys(json, &rotated.encode()?).await? {
             tracing::info!(target: "audit", event = "signing_key_rotated", "generated a new id_token signing key; the old one stays published until its tokens expire");
             return Ok(rotated);
@@ -178,25 +177,6 @@ fn previous_keys(settings: &OidcSettings) -> Result<Vec<Jwk>, KeyError> {
                 .ok_or_else(|| file_error(key, path, "not a PEM RSA or P-256 key".into()))
         })
         .collect()
-}
-
-fn encryption_secret(settings: &OidcSettings) -> Result<Option<SecretString>, KeyError> {
-    match (
-        &settings.key_encryption_secret,
-        &settings.key_encryption_secret_file,
-    ) {
-        (Some(secret), _) => Ok(Some(secret.clone())),
-        (None, Some(path)) => {
-            let key = "oidc.key_encryption_secret_file";
-            let text = read(key, path)?;
-            let first = text.lines().next().unwrap_or_default().trim().to_owned();
-            if first.is_empty() {
-                return Err(file_error(key, path, "the file is empty".into()));
-            }
-            Ok(Some(SecretString::from(first)))
-        }
-        (None, None) => Ok(None),
-    }
 }
 
 fn read(key: &'static str, path: &Path) -> Result<String, KeyError> {

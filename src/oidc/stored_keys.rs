@@ -11,6 +11,7 @@
 
 use super::keys::{KeyError, SigningKey};
 use crate::clock::UnixTime;
+use crate::config::SigningAlg;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use chacha20poly1305::aead::{Aead, AeadCore, KeyInit, OsRng};
@@ -139,9 +140,8 @@ impl Vault {
 
     /// A new key for `alg`, generated off the async workers (RSA generation is slow), active
     /// from `now`.
-    pub async fn generate(&self, alg: &str, now: UnixTime) -> Result<StoredKey, KeyError> {
-        let wanted = alg.to_owned();
-        let pem = tokio::task::spawn_blocking(move || SigningKey::generate(&wanted))
+    pub async fn generate(&self, alg: SigningAlg, now: UnixTime) -> Result<StoredKey, KeyError> {
+        let pem = tokio::task::spawn_blocking(move || SigningKey::generate(alg))
             .await
             .map_err(|e| KeyError::Unusable(e.to_string()))?
             .map_err(KeyError::Unusable)?;
@@ -150,7 +150,7 @@ impl Vault {
             None => (Some(pem), None),
         };
         Ok(StoredKey {
-            alg: alg.to_owned(),
+            alg: alg.as_str().to_owned(),
             pem,
             sealed,
             created_at: now,

@@ -176,7 +176,7 @@ async fn start_session(
         &state.settings,
         SESSION_COOKIE,
         session_id.clone(),
-        Some(state.settings.session.ttl_secs),
+        Some(state.settings.session.ttl.as_secs()),
     ));
     Ok(session_id)
 }

@@ -35,7 +35,7 @@ pub async fn remember(
     client: &ClientId,
     scopes: &ScopeSet,
 ) -> Result<(), StoreError> {
-    let ttl = cx.session_settings().consent_ttl_secs;
+    let ttl = cx.session_settings().consent_ttl.as_secs();
     if ttl == 0 {
         return Ok(());
     }

@@ -42,7 +42,7 @@ pub async fn create(
     amr: Vec<String>,
 ) -> Result<String, StoreError> {
     let now = cx.now();
-    let ttl = cx.session_settings().ttl_secs;
+    let ttl = cx.session_settings().ttl.as_secs();
     let id = random_id(32);
     let record = SessionRecord {
         claims,

@@ -78,7 +78,7 @@ pub async fn start(
             Namespace::AuthRequest,
             &id,
             &json,
-            cx.session_settings().request_ttl_secs,
+            cx.session_settings().request_ttl.as_secs(),
         )
         .await?;
     Ok((id, pending))

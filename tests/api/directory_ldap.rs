@@ -5,14 +5,19 @@ use crate::support::ports::free_port;
 use crate::support::slapd::Slapd;
 use secrecy::SecretString;
 use sso_bridge::config::ClaimMapping;
-use sso_bridge::config::DirectorySettings;
+use sso_bridge::config::{DirectorySettings, Settings};
 use sso_bridge::directory::ldap::LdapDirectory;
 use sso_bridge::directory::{Directory, DirectoryError, DirectoryUser};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+/// The claim mapping of the built-in defaults.
+fn mapping() -> ClaimMapping {
+    Settings::load_from(None, Vec::new()).unwrap().claims
+}
+
 fn directory(settings: &DirectorySettings) -> LdapDirectory {
-    LdapDirectory::new(settings, &ClaimMapping::default()).expect("usable directory settings")
+    LdapDirectory::new(settings, &mapping()).expect("usable directory settings")
 }
 
 async fn sign_in(
@@ -28,13 +33,15 @@ async fn sign_in(
 /// Settings of a directory nobody listens for.
 fn closed_port_settings() -> DirectorySettings {
     let mut settings = Slapd::shared().settings();
-    settings.url = format!("ldap://127.0.0.1:{}/", free_port());
+    settings.url = vec![format!("ldap://127.0.0.1:{}/", free_port())
+        .parse()
+        .unwrap()];
     settings
 }
 
 /// The longest a call may take against a hung server: a connect and two operations.
 fn hang_bound(settings: &DirectorySettings) -> Duration {
-    Duration::from_millis(settings.connect_timeout_ms + 2 * settings.operation_timeout_ms)
+    settings.connect_timeout + 2 * settings.operation_timeout
 }
 
 fn first<'a>(user: &'a DirectoryUser, attribute: &str) -> Option<&'a str> {
@@ -80,7 +87,7 @@ async fn the_right_password_answers_the_entry_with_the_mapped_attributes() {
         assert_eq!(first(&ada, attribute), Some(value), "{attribute}");
     }
     assert!(!ada.attributes.contains_key("userpassword"));
-    let claims = ClaimMapping::default().claims(&ada.attributes).unwrap();
+    let claims = mapping().claims(&ada.attributes).unwrap();
     assert_eq!(claims.get("role"), Some("superadmin"));
 }
 
@@ -124,9 +131,7 @@ async fn a_user_with_attributes_unset_signs_in_without_them() {
     ] {
         assert!(!margaret.attributes.contains_key(unset), "{unset}");
     }
-    let claims = ClaimMapping::default()
-        .claims(&margaret.attributes)
-        .unwrap();
+    let claims = mapping().claims(&margaret.attributes).unwrap();
     assert_eq!(claims.get("email"), None);
     assert_eq!(claims.get("role"), Some("employee"));
 }
@@ -194,7 +199,7 @@ async fn the_user_whose_cn_and_dn_hold_filter_metacharacters_signs_in() {
         "cn=Dennis (dmr*) Ritchie,ou=people,dc=example,dc=com"
     );
     assert_eq!(first(&dennis, "cn"), Some("Dennis (dmr*) Ritchie"));
-    let claims = ClaimMapping::default().claims(&dennis.attributes).unwrap();
+    let claims = mapping().claims(&dennis.attributes).unwrap();
     assert_eq!(claims.get("role"), None, "contractor is not a role");
     assert_invalid(sign_in(&directory, "dennis", "ada-pw").await, "wrong");
 }
@@ -251,7 +256,7 @@ async fn lookup_of_an_unknown_or_wildcard_subject_is_none() {
 #[tokio::test]
 async fn a_refused_service_account_makes_the_directory_unavailable() {
     let mut settings = Slapd::shared().settings();
-    settings.bind_password = Some(SecretString::from("not-the-service-pw"));
+    settings.service_account.as_mut().unwrap().password = SecretString::from("not-the-service-pw");
     let directory = directory(&settings);
 
     let cause = assert_unavailable(sign_in(&directory, "ada", "ada-pw").await);
@@ -264,9 +269,16 @@ async fn a_refused_service_account_makes_the_directory_unavailable() {
 async fn the_service_password_can_come_from_a_file() {
     let file = tempfile::NamedTempFile::new().unwrap();
     std::fs::write(file.path(), "sso-bridge-pw\n").unwrap();
-    let mut settings = Slapd::shared().settings();
-    settings.bind_password = None;
-    settings.bind_password_file = Some(file.path().to_path_buf());
+    let slapd = Slapd::shared().settings();
+    let env = [
+        ("BACKEND", "ldap".to_owned()),
+        ("URL", slapd.url[0].to_string()),
+        ("BIND_DN", slapd.service_account.unwrap().dn),
+        ("BIND_PASSWORD_FILE", file.path().display().to_string()),
+        ("USER_BASE", slapd.user_base),
+    ];
+    let env = env.map(|(k, v)| (format!("SSO_BRIDGE__DIRECTORY__{k}"), v));
+    let settings = Settings::load_from(None, env).unwrap().directory;
     let directory = directory(&settings);
 
     assert!(sign_in(&directory, "ken", "ken-pw").await.is_ok());
@@ -276,7 +288,7 @@ async fn the_service_password_can_come_from_a_file() {
 async fn a_directory_that_is_down_is_unavailable_quickly() {
     let settings = closed_port_settings();
     let directory = directory(&settings);
-    let bound = Duration::from_millis(settings.connect_timeout_ms);
+    let bound = settings.connect_timeout;
 
     let started = Instant::now();
     let cause = assert_unavailable(sign_in(&directory, "ada", "ada-pw").await);
@@ -376,7 +388,7 @@ async fn starttls_with_the_ca_file_signs_in() {
 async fn ldaps_with_the_ca_file_signs_in() {
     let slapd = Slapd::shared();
     let mut settings = slapd.settings();
-    settings.url = slapd.ldaps_url();
+    settings.url = vec![slapd.ldaps_url().parse().unwrap()];
     settings.ca_file = Some(slapd.ca_file());
     let directory = directory(&settings);
 
@@ -389,7 +401,7 @@ async fn a_server_certificate_from_an_unknown_ca_is_unavailable() {
     let slapd = Slapd::shared();
     for (url, starttls) in [(slapd.ldaps_url(), false), (slapd.url(), true)] {
         let mut settings = slapd.settings();
-        settings.url = url;
+        settings.url = vec![url.parse().unwrap()];
         settings.starttls = starttls;
         settings.ca_file = Some(slapd.foreign_ca_file());
         let directory = directory(&settings);

@@ -65,6 +65,7 @@ pub fn settings(
     ];
     if let (Backends::Real, Some(redis)) = (backends, redis) {
         let dir = Slapd::shared().settings();
+        let account = dir.service_account.as_ref().unwrap();
         let mut prefix = [0u8; 6];
         rand::thread_rng().fill_bytes(&mut prefix);
         env.extend([
@@ -80,12 +81,11 @@ pub fn settings(
                 base64::engine::general_purpose::STANDARD.encode(random_key()),
             ),
             ("SSO_BRIDGE__DIRECTORY__BACKEND".into(), "ldap".into()),
-            ("SSO_BRIDGE__DIRECTORY__URL".into(), dir.url.clone()),
-            ("SSO_BRIDGE__DIRECTORY__BIND_DN".into(), dir.bind_dn.clone()),
+            ("SSO_BRIDGE__DIRECTORY__URL".into(), dir.url[0].to_string()),
+            ("SSO_BRIDGE__DIRECTORY__BIND_DN".into(), account.dn.clone()),
             (
                 "SSO_BRIDGE__DIRECTORY__BIND_PASSWORD".into(),
-                secrecy::ExposeSecret::expose_secret(dir.bind_password.as_ref().unwrap())
-                    .to_owned(),
+                secrecy::ExposeSecret::expose_secret(&account.password).to_owned(),
             ),
             (
                 "SSO_BRIDGE__DIRECTORY__USER_BASE".into(),

@@ -124,7 +124,7 @@ async fn gate(
     if record.sub != sso.claims.sub() {
         return Ok(Gate::SignIn);
     }
-    let idle = state.settings.admin.session_idle_secs;
+    let idle = state.settings.admin.session_idle.as_secs();
     state
         .store
         .put(Namespace::AdminScreen, key.as_hex(), &json, idle)
@@ -154,7 +154,7 @@ pub async fn open(
         csrf_token: random_id(32),
     };
     let id = session::create(state, claims, amr).await?;
-    let ttl = state.settings.session.ttl_secs;
+    let ttl = state.settings.session.ttl.as_secs();
     jar.add(respond::cookie(
         &state.settings,
         SESSION_COOKIE,
@@ -162,7 +162,7 @@ pub async fn open(
         Some(ttl),
     ));
     let json = serde_json::to_string(&record).map_err(|e| StoreError::Corrupt(e.to_string()))?;
-    let idle = state.settings.admin.session_idle_secs;
+    let idle = state.settings.admin.session_idle.as_secs();
     state
         .store
         .put(

@@ -66,14 +66,14 @@ fn show(
     status: StatusCode,
 ) -> Result<Response, PageError> {
     let token = random_id(32);
-    let ttl = state.settings.session.request_ttl_secs;
+    let ttl = state.settings.session.request_ttl.as_secs();
     jar.add(cookie(
         &state.settings,
         LOGIN_COOKIE,
         token.clone(),
         Some(ttl),
     ));
-    let idle_minutes = state.settings.admin.session_idle_secs.div_ceil(60);
+    let idle_minutes = state.settings.admin.session_idle.as_secs().div_ceil(60);
     let view = SignInView {
         csrf_token: token,
         username: username.to_owned(),
@@ -166,7 +166,7 @@ async fn run(
         Due::Verify => {
             let json = serde_json::to_string(&Halfway { claims })
                 .map_err(|e| StoreError::Corrupt(e.to_string()))?;
-            let ttl = state.settings.session.request_ttl_secs;
+            let ttl = state.settings.session.request_ttl.as_secs();
             state
                 .store
                 .put(Namespace::AdminScreen, &halfway_key(&cookie), &json, ttl)

@@ -7,12 +7,10 @@
 
 mod groups;
 mod pool;
-mod settings;
 mod tls;
 
 use self::pool::{describe, is_disconnect, text_suffix, Cause, Connector};
 use self::pool::{Conn, ServiceManager};
-use self::settings::{check_filter, check_url, service_account};
 use super::{Attributes, Directory, DirectoryError, DirectoryUser};
 use crate::config::ClaimMapping;
 use crate::config::DirectorySettings;
@@ -48,18 +46,9 @@ pub struct LdapDirectory {
 /// The directory settings cannot be used; found at start-up, before any connection.
 #[derive(Debug, thiserror::Error)]
 pub enum LdapConfigError {
-    /// `directory.url` is not an `ldap://` or `ldaps://` URL with a host.
-    #[error("directory.url `{0}`: must be an ldap:// or ldaps:// URL naming a host")]
-    Url(String),
-    /// A filter setting lacks its placeholder or is not a valid RFC 4515 filter.
-    #[error("directory.{key}: {reason}")]
-    Filter { key: &'static str, reason: String },
-    /// `bind_dn` is set without a password, or with both password settings.
-    #[error("directory.bind_password: {0}")]
-    Password(String),
-    /// `bind_password_file` cannot be read or is empty.
-    #[error("directory.bind_password_file {}: {reason}", path.display())]
-    PasswordFile { path: PathBuf, reason: String },
+    /// `directory.url` names no server (settings checked at load always name one).
+    #[error("directory.url names no LDAP server")]
+    NoUrl,
     /// `ca_file` cannot be read or holds no usable certificate.
     #[error("directory.ca_file {}: {reason}", path.display())]
     CaFile { path: PathBuf, reason: String },
@@ -78,30 +67,29 @@ impl LdapDirectory {
     /// Prepares the directory from its settings without connecting, so the service starts (and
     /// answers `Unavailable`) while the directory is down; connections open on first use.
     ///
-    /// Reads `bind_password_file` and `ca_file` now, so a bad path stops start-up.
+    /// Reads `ca_file` now, so a bad path stops start-up.
     pub fn new(
         settings: &DirectorySettings,
         mapping: &ClaimMapping,
     ) -> Result<Self, LdapConfigError> {
-        let url = check_url(&settings.url)?;
-        check_filter("user_filter", &settings.user_filter, "{username}")?;
-        check_filter("lookup_filter", &settings.lookup_filter, "{sub}")?;
+        // Connections go to the first server; the settings check every one at load.
+        let url = settings.url.first().ok_or(LdapConfigError::NoUrl)?;
         let tls = if url.scheme() == "ldaps" || settings.starttls {
             Some(tls::client_config(settings.ca_file.as_deref())?)
         } else {
             None
         };
-        let connect_timeout = Duration::from_millis(settings.connect_timeout_ms);
-        let operation_timeout = Duration::from_millis(settings.operation_timeout_ms);
+        let (connect_timeout, operation_timeout) =
+            (settings.connect_timeout, settings.operation_timeout);
         let connector = Connector::new(
-            settings.url.clone(),
+            url.as_str().to_owned(),
             settings.starttls,
             tls,
             connect_timeout,
         );
         let manager = ServiceManager::new(
             connector.clone(),
-            service_account(settings)?,
+            settings.service_account.clone(),
             operation_timeout,
         );
         let pool = Pool::builder(manager)
@@ -115,7 +103,7 @@ impl LdapDirectory {
         Ok(Self {
             pool,
             connector,
-            url: settings.url.clone(),
+            url: url.as_str().to_owned(),
             user_base: settings.user_base.clone(),
             user_filter: settings.user_filter.clone(),
             lookup_filter: settings.lookup_filter.clone(),

@@ -1,10 +1,11 @@
 //! Connections to the directory: opening one (plain, StartTLS or LDAPS) under the connect
 //! timeout, and the deadpool manager of service connections used for searches.
 
+use crate::config::ServiceAccount;
 use deadpool::managed::{Manager, Metrics, RecycleError, RecycleResult};
 use ldap3::{Ldap, LdapConnAsync, LdapConnSettings, LdapError};
 use rustls::ClientConfig;
-use secrecy::{ExposeSecret, SecretString};
+use secrecy::ExposeSecret;
 use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
@@ -89,12 +90,6 @@ impl Drop for Conn {
     fn drop(&mut self) {
         self.driver.abort();
     }
-}
-
-/// The service account that searches run as; `None` searches anonymously.
-pub(super) struct ServiceAccount {
-    pub(super) dn: String,
-    pub(super) password: SecretString,
 }
 
 /// Creates service connections (connected, then bound as the service account) for the pool.

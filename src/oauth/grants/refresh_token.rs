@@ -78,7 +78,7 @@ pub async fn exchange(
             "the refresh token's successor could not be sealed",
         ))
     })?;
-    let grace = cx.token_settings().refresh_grace_secs;
+    let grace = cx.token_settings().refresh_grace.as_secs();
     match cx
         .store()
         .rotate_refresh(&digest, &issuance, &sealed, now, grace)

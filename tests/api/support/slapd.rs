@@ -7,7 +7,7 @@
 
 use super::ports::{free_port, wait_for_port};
 use secrecy::SecretString;
-use sso_bridge::config::{DirectoryBackend, DirectorySettings};
+use sso_bridge::config::{DirectoryBackend, DirectorySettings, ServiceAccount};
 use std::ffi::OsStr;
 use std::io::{BufRead, BufReader};
 use std::os::unix::process::CommandExt;
@@ -122,17 +122,18 @@ impl Slapd {
         DirectorySettings {
             backend: DirectoryBackend::Ldap,
             ldif_path: None,
-            url: self.url(),
-            bind_dn: SERVICE_DN.into(),
-            bind_password: Some(SecretString::from(SERVICE_PASSWORD)),
-            bind_password_file: None,
+            url: vec![self.url().parse().expect("an ldap:// URL")],
+            service_account: Some(ServiceAccount {
+                dn: SERVICE_DN.into(),
+                password: SecretString::from(SERVICE_PASSWORD),
+            }),
             user_base: PEOPLE.into(),
             user_filter: "(&(objectClass=inetOrgPerson)(uid={username}))".into(),
             lookup_filter: "(&(objectClass=inetOrgPerson)(uid={sub}))".into(),
             starttls: false,
             ca_file: None,
-            connect_timeout_ms: 1000,
-            operation_timeout_ms: 1500,
+            connect_timeout: Duration::from_millis(1000),
+            operation_timeout: Duration::from_millis(1500),
             pool_size: 2,
         }
     }

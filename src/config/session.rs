@@ -1,0 +1,21 @@
+//! `[session]`: browser sign-in, single sign-on and remembered consent.
+
+use super::value;
+use serde::Deserialize;
+use std::time::Duration;
+
+/// `[session]` browser sign-in; the keys give the durations in seconds.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SessionSettings {
+    /// `session.ttl_secs`: how long a sign-in lasts for single sign-on.
+    #[serde(rename = "ttl_secs", deserialize_with = "value::positive_secs")]
+    pub ttl: Duration,
+    /// `session.request_ttl_secs`: how long an unfinished authorize request (sign-in, consent)
+    /// waits.
+    #[serde(rename = "request_ttl_secs", deserialize_with = "value::positive_secs")]
+    pub request_ttl: Duration,
+    /// `session.consent_ttl_secs`: how long an approval is remembered; 0 asks every time.
+    #[serde(rename = "consent_ttl_secs", deserialize_with = "value::secs")]
+    pub consent_ttl: Duration,
+}

@@ -1,0 +1,110 @@
+//! Readers of setting values that serde's derive cannot express: a choice among names, counts
+//! that must not be 0, durations given as whole numbers of a unit, and the lists that an
+//! environment variable gives as one string.
+
+use serde::de::Error as _;
+use serde::{Deserialize, Deserializer};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// One of `choices`, by its exact name; anything else is refused listing the names.
+pub(super) fn choice<'de, D: Deserializer<'de>, T: Copy>(
+    de: D,
+    choices: &[(&str, T)],
+) -> Result<T, D::Error> {
+    let name = String::deserialize(de)?;
+    if let Some((_, value)) = choices.iter().find(|(n, _)| *n == name) {
+        return Ok(*value);
+    }
+    let names: Vec<String> = choices.iter().map(|(n, _)| format!("`{n}`")).collect();
+    Err(D::Error::custom(format!(
+        "must be {}, not `{name}`",
+        names.join(" or ")
+    )))
+}
+
+/// A count that must not be 0 (a pool size, an attempt limit, a timeout in a unit of its own).
+pub(super) fn positive<'de, D, T>(de: D) -> Result<T, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de> + Default + PartialEq,
+{
+    let value = T::deserialize(de)?;
+    if value == T::default() {
+        return Err(D::Error::custom("must be greater than 0"));
+    }
+    Ok(value)
+}
+
+/// A duration given in whole seconds; 0 is allowed where it means "never" or "not at all".
+pub(super) fn secs<'de, D: Deserializer<'de>>(de: D) -> Result<Duration, D::Error> {
+    u64::deserialize(de).map(Duration::from_secs)
+}
+
+/// A duration given in whole seconds, at least one.
+pub(super) fn positive_secs<'de, D: Deserializer<'de>>(de: D) -> Result<Duration, D::Error> {
+    positive::<D, u64>(de).map(Duration::from_secs)
+}
+
+/// A duration given in milliseconds, at least one.
+pub(super) fn positive_millis<'de, D: Deserializer<'de>>(de: D) -> Result<Duration, D::Error> {
+    positive::<D, u64>(de).map(Duration::from_millis)
+}
+
+/// A duration given in whole days; 0 is allowed where it means "never".
+pub(super) fn days<'de, D: Deserializer<'de>>(de: D) -> Result<Duration, D::Error> {
+    from_days::<D>(u64::deserialize(de)?)
+}
+
+/// A duration given in whole days, at least one.
+pub(super) fn positive_days<'de, D: Deserializer<'de>>(de: D) -> Result<Duration, D::Error> {
+    from_days::<D>(positive(de)?)
+}
+
+fn from_days<'de, D: Deserializer<'de>>(days: u64) -> Result<Duration, D::Error> {
+    days.checked_mul(86_400)
+        .map(Duration::from_secs)
+        .ok_or_else(|| D::Error::custom("is too many days"))
+}
+
+/// A list given either as a TOML array or as one string (the form an environment variable
+/// takes) whose items are separated by any of `separators`. Items are trimmed and blank ones
+/// dropped, so `""` is the empty list.
+fn split_list<'de, D: Deserializer<'de>>(
+    de: D,
+    separators: &[char],
+) -> Result<Vec<String>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Raw {
+        List(Vec<String>),
+        Text(String),
+    }
+    let items = match Raw::deserialize(de)? {
+        Raw::List(items) => items,
+        Raw::Text(text) => text.split(separators).map(str::to_owned).collect(),
+    };
+    Ok(items
+        .into_iter()
+        .map(|s| s.trim().to_owned())
+        .filter(|s| !s.is_empty())
+        .collect())
+}
+
+/// Names: `"superadmin,admin"` (or `;`-separated) in an environment variable.
+pub(super) fn name_list<'de, D: Deserializer<'de>>(de: D) -> Result<Vec<String>, D::Error> {
+    split_list(de, &[',', ';'])
+}
+
+/// Paths: `"/a.pem,/b.pem"` in an environment variable.
+pub(super) fn path_list<'de, D: Deserializer<'de>>(de: D) -> Result<Vec<PathBuf>, D::Error> {
+    Ok(split_list(de, &[','])?
+        .into_iter()
+        .map(PathBuf::from)
+        .collect())
+}
+
+/// DNs, which hold commas: `"cn=a,ou=g,dc=x;cn=b,ou=g,dc=x"` in an environment variable.
+pub(super) fn dn_list<'de, D: Deserializer<'de>>(de: D) -> Result<Vec<String>, D::Error> {
+    split_list(de, &[';'])
+}
