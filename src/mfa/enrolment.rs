@@ -67,7 +67,7 @@ pub async fn setup(cx: &impl Context, sub: &str, holder: &str) -> Result<SetupVi
             let secret = totp::new_secret();
             let sealed = key(cx)?
                 .seal(sub, &secret)
-                .ok_or_else(|| corrupt("sealing failed"))?;
+                .ok_or(MfaError::Unusable("sealing failed"))?;
             let ttl = cx.setup_ttl_secs();
             cx.store()
                 .put(Namespace::MfaSetup, &slot, &sealed, ttl)
@@ -78,7 +78,7 @@ pub async fn setup(cx: &impl Context, sub: &str, holder: &str) -> Result<SetupVi
     let generator = generator(cx, &secret, sub)?;
     let url = generator.get_url();
     Ok(SetupView {
-        qr: totp::qr_data_uri(&url).ok_or_else(|| corrupt("QR code too large"))?,
+        qr: totp::qr_data_uri(&url).ok_or(MfaError::Unusable("QR code too large"))?,
         secret: totp::display_secret(&generator),
         url,
     })
@@ -97,7 +97,7 @@ async fn pending_secret(
 
 fn generator(cx: &impl Context, secret: &[u8], sub: &str) -> Result<totp_rs::TOTP, MfaError> {
     totp::generator(secret, &cx.mfa_settings().issuer_label, sub)
-        .ok_or_else(|| MfaError::Store(corrupt("unusable TOTP secret")))
+        .ok_or(MfaError::Unusable("TOTP secret rejected by the generator"))
 }
 
 /// Confirms `holder`'s set-up with a first code: stores the enrolment (replacing any earlier
@@ -119,7 +119,7 @@ pub async fn confirm(
     let record = EnrolmentRecord {
         sealed_secret: mfa_key
             .seal(sub, &secret)
-            .ok_or_else(|| corrupt("sealing failed"))?,
+            .ok_or(MfaError::Unusable("sealing failed"))?,
         enrolled_at: cx.now(),
     };
     let codes = recovery::generate();

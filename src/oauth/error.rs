@@ -150,7 +150,7 @@ impl From<StoreError> for OAuthError {
             StoreError::Unavailable(_) => OAuthError::TemporarilyUnavailable(
                 "the token store is unavailable; retry shortly".into(),
             ),
-            StoreError::Corrupt(_) => OAuthError::ServerError,
+            StoreError::Corrupt(_) | StoreError::Encoding { .. } => OAuthError::ServerError,
         }
     }
 }

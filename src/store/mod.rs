@@ -9,6 +9,7 @@
 //! disappears by itself. Operations whose outcome depends on what another request did at the same
 //! moment (redeeming a code, rotating a refresh token) are single atomic operations.
 
+mod codec;
 pub mod memory;
 pub mod records;
 pub mod redis;
@@ -28,6 +29,16 @@ pub enum StoreError {
     /// A record could not be read back (written by an incompatible version, or damaged).
     #[error("store record unreadable: {0}")]
     Corrupt(String),
+    /// A value could not be encoded for writing: a fault of the writer, not of the store.
+    /// Nothing was written.
+    #[error("{what} could not be encoded for the store")]
+    Encoding {
+        /// What was being written.
+        what: &'static str,
+        /// The serialiser's complaint.
+        #[source]
+        source: serde_json::Error,
+    },
 }
 
 /// Short-lived records kept as opaque JSON under a namespace, each with its own TTL.

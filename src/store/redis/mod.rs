@@ -200,14 +200,3 @@ impl Keys {
         format!("{}oidc:signing-keys", self.prefix)
     }
 }
-
-/// Parses a JSON record read back from Redis.
-fn decode<T: serde::de::DeserializeOwned>(what: &str, json: &str) -> Result<T, StoreError> {
-    serde_json::from_str(json).map_err(|e| StoreError::Corrupt(format!("{what}: {e}")))
-}
-
-/// Serialises a record for Redis. The records are plain data, so this cannot fail in practice;
-/// if it ever did, the write is refused rather than storing something unreadable.
-fn encode<T: serde::Serialize>(what: &str, value: &T) -> Result<String, StoreError> {
-    serde_json::to_string(value).map_err(|e| StoreError::Corrupt(format!("{what}: {e}")))
-}

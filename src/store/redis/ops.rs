@@ -1,8 +1,9 @@
 //! The [`Store`] operations of [`RedisStore`], one round trip each.
 
-use super::{decode, encode, RedisStore, Request};
+use super::{RedisStore, Request};
 use crate::clock::UnixTime;
 use crate::domain::{ClientId, ClientRecord, Digest};
+use crate::store::codec::{decode, encode};
 use crate::store::{
     AccessRecord, CodeRecord, Issuance, Namespace, Redemption, Rotation, Store, StoreError,
     StoredCode, StoredRefresh,
