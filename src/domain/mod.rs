@@ -1,5 +1,6 @@
 //! Domain types shared by every layer: ids, scopes, claims, secrets and the records they form.
 
+pub mod authorize;
 pub mod claims;
 pub mod client;
 pub mod redirect_uri;
@@ -7,6 +8,7 @@ pub mod scope;
 pub mod seal;
 pub mod secret;
 
+pub use authorize::{AuthorizationRequest, OidcParams};
 pub use claims::{Claims, Role};
 pub use client::{ClientId, ClientRecord};
 pub use redirect_uri::RedirectUri;
