@@ -14,8 +14,9 @@ use crate::mfa::{self, Due, MfaError};
 use crate::state::AppState;
 use crate::store::{Namespace, StoreError};
 use secrecy::SecretString;
-use serde::{Deserialize, Serialize};
 use std::net::IpAddr;
+
+pub use crate::store::AdminSession;
 
 /// Why an admin request was refused.
 #[derive(Debug, thiserror::Error)]
@@ -60,18 +61,6 @@ impl From<MfaError> for GuardError {
             other => GuardError::SecondFactor(other.to_string()),
         }
     }
-}
-
-/// An admin token's record.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct AdminSession {
-    /// The superadmin's user id.
-    pub sub: String,
-    /// When the token stops working.
-    pub expires_at: u64,
-    /// Authentication methods used to get the token (RFC 8176: `pwd`, `otp`).
-    #[serde(default)]
-    pub amr: Vec<String>,
 }
 
 /// Whether a user's role lets them administer: `superadmin`. The second factor is checked by

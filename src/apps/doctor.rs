@@ -11,25 +11,13 @@ use crate::domain::{ClientId, ClientRecord};
 use crate::events::{Event, Listener};
 use crate::store::{HasStore, StoreError, WithClock};
 use async_trait::async_trait;
-use serde::{Deserialize, Serialize};
+
+pub use crate::store::DoctorEntry;
 
 /// How many failures are kept per app.
 pub const KEEP: usize = 50;
 /// How long failures are kept after the last one (7 days).
 pub const TTL: u64 = 7 * 86_400;
-
-/// One failed request.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct DoctorEntry {
-    /// When, Unix seconds.
-    pub at: u64,
-    /// `authorize` or `token`.
-    pub endpoint: String,
-    /// What went wrong.
-    pub problem: String,
-    /// What the app should change.
-    pub fix: Option<String>,
-}
 
 /// An app's recent failures, newest first; unreadable entries are skipped.
 pub async fn recent(cx: &impl HasStore, id: &ClientId) -> Result<Vec<DoctorEntry>, StoreError> {

@@ -1,5 +1,7 @@
-//! Domain types shared by every layer: ids, scopes, claims, secrets and the records they form.
+//! Domain types shared by every layer: ids, scopes, claims, secrets, authorize requests, audit
+//! actions and the records they form.
 
+pub mod audit;
 pub mod authorize;
 pub mod claims;
 pub mod client;

@@ -2,20 +2,9 @@
 //! until a first code confirms it), then each sign-in proves it with a code or a recovery code.
 
 use super::{recovery, totp, Context, MfaError, MfaKey};
-use crate::clock::UnixTime;
 use crate::domain::Digest;
 use crate::events::Event;
-use crate::store::{Namespace, StoreError};
-use serde::{Deserialize, Serialize};
-
-/// What the store keeps for an enrolled user (recovery codes are kept beside it as digests).
-#[derive(Debug, Clone, Serialize, Deserialize)]
-struct EnrolmentRecord {
-    /// The TOTP secret, encrypted with `mfa.encryption_key` for this user.
-    sealed_secret: String,
-    /// When the enrolment was confirmed.
-    enrolled_at: UnixTime,
-}
+use crate::store::{EnrolmentRecord, Namespace, StoreError};
 
 /// What the enrolment page shows.
 pub struct SetupView {

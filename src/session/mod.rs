@@ -3,12 +3,13 @@
 pub mod consent;
 pub mod pending;
 
-use crate::clock::{HasClock, UnixTime};
+use crate::clock::HasClock;
 use crate::config::SessionSettings;
 use crate::domain::secret::random_id;
 use crate::domain::{Claims, Digest};
 use crate::store::{HasStore, Namespace, StoreError};
-use serde::{Deserialize, Serialize};
+
+pub use crate::store::SessionRecord;
 
 /// What the session flows need: the store, the clock and the `[session]` settings.
 pub trait Context: HasStore + HasClock + Sync {
@@ -20,19 +21,6 @@ pub trait Context: HasStore + HasClock + Sync {
 pub const SESSION_COOKIE: &str = "sso_session";
 /// Name of the cookie binding pending authorize requests to one browser.
 pub const FLOW_COOKIE: &str = "sso_flow";
-
-/// A signed-in browser.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct SessionRecord {
-    /// The user's claims at sign-in.
-    pub claims: Claims,
-    /// When the password was checked.
-    pub auth_time: UnixTime,
-    /// Authentication methods used (RFC 8176: `pwd`, then `otp` once the second factor passed).
-    pub amr: Vec<String>,
-    /// When the session ends.
-    pub expires_at: UnixTime,
-}
 
 /// Starts a session under a fresh id (never reusing one the browser brought) for a user who
 /// authenticated with the methods `amr` (RFC 8176: `pwd`, `otp`); answers the cookie value.

@@ -11,24 +11,11 @@ use crate::oauth::authorize::AuthorizationRequest;
 use crate::session::Context;
 use crate::session::SessionRecord;
 use crate::store::{Namespace, StoreError};
-use serde::{Deserialize, Serialize};
 use subtle::ConstantTimeEq;
 
-/// A stored pending request.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct PendingRequest {
-    /// The validated authorize request.
-    pub request: AuthorizationRequest,
-    /// Anti-CSRF token echoed by the forms.
-    pub csrf_token: String,
-    /// Digest of the flow cookie of the browser that started it.
-    pub browser: Digest,
-    /// Digest of the session cookie the browser held when `prompt=login` asked for a new
-    /// sign-in: that session may not finish the request.
-    #[serde(default)]
-    pub replaced_session: Option<Digest>,
-}
+pub use crate::store::PendingRequest;
 
+// The record is the store's; the rule of which session may finish it is this flow's.
 impl PendingRequest {
     /// Whether the session behind `cookie` may finish this request: not the one `prompt=login`
     /// replaced, and signed in recently enough for `max_age`. Checked on every page after the

@@ -11,18 +11,9 @@ use crate::pages::errors::PageError;
 use crate::pages::respond;
 use crate::session::{self, SESSION_COOKIE};
 use crate::state::AppState;
-use crate::store::{Namespace, StoreError};
+use crate::store::{Namespace, ScreenSignIn, StoreError};
 use poem::web::cookie::CookieJar;
-use serde::{Deserialize, Serialize};
 use subtle::ConstantTimeEq;
-
-/// The admin sign-in record, keyed by the digest of the SSO session cookie.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-struct ScreenRecord {
-    sub: String,
-    user: String,
-    csrf_token: String,
-}
 
 /// A superadmin on the admin screen.
 #[derive(Debug, Clone)]
@@ -95,7 +86,7 @@ pub async fn gate(
     else {
         return Ok(Gate::SignIn);
     };
-    let record: ScreenRecord =
+    let record: ScreenSignIn =
         serde_json::from_str(&json).map_err(|e| StoreError::Corrupt(e.to_string()))?;
     if record.sub != sso.claims.sub() {
         return Ok(Gate::SignIn);
@@ -124,7 +115,7 @@ pub async fn open(
     if let Some(old) = jar.get(SESSION_COOKIE) {
         close_id(state, old.value_str()).await?;
     }
-    let record = ScreenRecord {
+    let record = ScreenSignIn {
         sub: claims.sub().to_owned(),
         user: claims.get("name").unwrap_or(claims.sub()).to_owned(),
         csrf_token: random_id(32),

@@ -16,13 +16,13 @@ use crate::pages::errors::PageError;
 use crate::pages::respond::{self as pages, redirect};
 use crate::pages::second_factor::LOCKED;
 use crate::state::AppState;
-use crate::store::{Namespace, StoreError};
+use crate::store::{HalfwaySignIn, Namespace, StoreError};
 use poem::http::StatusCode;
 use poem::web::cookie::CookieJar;
 use poem::web::{Data, Form};
 use poem::{handler, Request, Response};
 use secrecy::SecretString;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use std::net::IpAddr;
 use subtle::ConstantTimeEq;
 
@@ -44,12 +44,6 @@ pub struct SignInForm {
     password: Option<SecretString>,
     #[serde(default)]
     otp: Option<String>,
-}
-
-/// A superadmin whose password was right and whose second factor is still due.
-#[derive(Serialize, Deserialize)]
-struct Halfway {
-    claims: Claims,
 }
 
 fn halfway_key(login_cookie: &str) -> String {
@@ -158,7 +152,7 @@ async fn run(
             StatusCode::FORBIDDEN,
         ),
         Due::Verify => {
-            let json = serde_json::to_string(&Halfway { claims })
+            let json = serde_json::to_string(&HalfwaySignIn { claims })
                 .map_err(|e| StoreError::Corrupt(e.to_string()))?;
             let ttl = state.settings.session.request_ttl_secs;
             state
@@ -183,7 +177,7 @@ async fn second_step(
         let message = "Your sign-in expired. Sign in again.";
         return show(state, jar, "", Some(message), StatusCode::BAD_REQUEST);
     };
-    let halfway: Halfway =
+    let halfway: HalfwaySignIn =
         serde_json::from_str(&json).map_err(|e| StoreError::Corrupt(e.to_string()))?;
     let sub = halfway.claims.sub().to_owned();
     match guard::second_factor(state, &sub, otp, address).await {
