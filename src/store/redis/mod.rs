@@ -19,14 +19,18 @@
 //! a code, rotating a refresh token and revoking a grant are each one Lua script, so they are
 //! atomic with respect to every other client of the same Redis.
 
-mod lifecycle;
-mod mfa;
-mod ops;
+mod audit;
+mod clients;
+mod grants;
+mod keys;
+mod limits;
+mod records;
 mod scripts;
+mod second_factor;
 
-use super::{Namespace, StoreError};
+use super::{Ping, StoreError};
 use crate::config::StoreSettings;
-use crate::domain::Digest;
+use async_trait::async_trait;
 use deadpool_redis::redis::{self, AsyncConnectionConfig, Cmd, FromRedisValue, Pipeline};
 use deadpool_redis::{Connection, Manager, Pool, PoolError, Runtime};
 use scripts::Scripts;
@@ -148,55 +152,14 @@ fn redis_error(e: &redis::RedisError) -> StoreError {
     }
 }
 
-/// Builds every key from the store-wide prefix.
-pub(super) struct Keys {
+/// Builds every key from the store-wide prefix; each capability's file adds the keys it uses.
+struct Keys {
     prefix: String,
 }
 
-impl Keys {
-    fn record(&self, ns: Namespace, key: &str) -> String {
-        format!("{}{}{key}", self.prefix, ns.prefix())
-    }
-
-    fn clients(&self) -> String {
-        format!("{}clients", self.prefix)
-    }
-
-    fn code(&self, code: &Digest) -> String {
-        format!("{}code:{}", self.prefix, code.as_hex())
-    }
-
-    fn access(&self, token: &Digest) -> String {
-        format!("{}at:{}", self.prefix, token.as_hex())
-    }
-
-    fn refresh(&self, token: &Digest) -> String {
-        format!("{}rt:{}", self.prefix, token.as_hex())
-    }
-
-    /// What a grant id is appended to, to name its index (also passed to the scripts).
-    fn grant_prefix(&self) -> String {
-        format!("{}grant:", self.prefix)
-    }
-
-    fn grant(&self, grant_id: &str) -> String {
-        format!("{}{grant_id}", self.grant_prefix())
-    }
-
-    /// Index of everything issued to a client (codes, grant indexes).
-    fn issued(&self, client: &crate::domain::ClientId) -> String {
-        format!("{}issued:{}", self.prefix, client.as_str())
-    }
-
-    fn audit(&self) -> String {
-        format!("{}audit", self.prefix)
-    }
-
-    fn failures(&self, client: &crate::domain::ClientId) -> String {
-        format!("{}failures:{}", self.prefix, client.as_str())
-    }
-
-    fn signing_keys(&self) -> String {
-        format!("{}oidc:signing-keys", self.prefix)
+#[async_trait]
+impl Ping for RedisStore {
+    async fn ping(&self) -> Result<(), StoreError> {
+        self.cmd::<String>(&redis::cmd("PING")).await.map(|_| ())
     }
 }

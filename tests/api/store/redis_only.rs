@@ -6,7 +6,9 @@ use deadpool_redis::redis::{self, aio::MultiplexedConnection, AsyncCommands};
 use sso_bridge::clock::{Clock, SystemClock};
 use sso_bridge::domain::{Digest, SecretToken};
 use sso_bridge::store::redis::RedisStore;
-use sso_bridge::store::{Namespace, Redemption, Rotation, Store, StoreError};
+use sso_bridge::store::{
+    GrantStore, Namespace, Ping, RecordStore, Redemption, Rotation, StoreError,
+};
 use std::net::TcpListener;
 use std::time::{Duration, Instant};
 

@@ -1,29 +1,30 @@
-//! The Redis store's part of the Connected Apps lifecycle: deleting a client, revoking
-//! everything issued to it, the audit log (a sorted set) and each app's recent failures (a
-//! capped list). One round trip each.
+//! What the event listeners keep in Redis, one round trip each.
+//!
+//! | key | type | holds |
+//! |---|---|---|
+//! | `{p}audit` | sorted set | audit events (JSON) scored by time |
+//! | `{p}failures:<client id>` | list, EXPIRE | the client's recent failed requests (JSON) |
 
-use super::{RedisStore, Request};
+use super::{Keys, RedisStore, Request};
 use crate::clock::UnixTime;
 use crate::domain::ClientId;
-use crate::store::StoreError;
+use crate::store::{AuditStore, StoreError};
+use async_trait::async_trait;
 use deadpool_redis::redis;
 
-impl RedisStore {
-    pub(super) async fn remove_client(&self, id: &ClientId) -> Result<(), StoreError> {
-        let mut cmd = redis::cmd("HDEL");
-        cmd.arg(self.keys.clients()).arg(id.as_str());
-        let _: i64 = self.cmd(&cmd).await?;
-        Ok(())
+impl Keys {
+    fn audit(&self) -> String {
+        format!("{}audit", self.prefix)
     }
 
-    pub(super) async fn revoke_everything_of(&self, id: &ClientId) -> Result<(), StoreError> {
-        let mut call = self.scripts.revoke_client.key(self.keys.issued(id));
-        call.arg(self.keys.grant_prefix());
-        let _: i64 = self.call(Request::Script(&call)).await?;
-        Ok(())
+    fn failures(&self, client: &ClientId) -> String {
+        format!("{}failures:{}", self.prefix, client.as_str())
     }
+}
 
-    pub(super) async fn add_audit(
+#[async_trait]
+impl AuditStore for RedisStore {
+    async fn append_audit(
         &self,
         at: UnixTime,
         event: &str,
@@ -54,11 +55,7 @@ impl RedisStore {
         self.call(Request::Pipe(&pipe)).await
     }
 
-    pub(super) async fn read_audit(
-        &self,
-        offset: usize,
-        limit: usize,
-    ) -> Result<Vec<String>, StoreError> {
+    async fn audit_events(&self, offset: usize, limit: usize) -> Result<Vec<String>, StoreError> {
         if limit == 0 {
             return Ok(Vec::new());
         }
@@ -69,7 +66,7 @@ impl RedisStore {
         self.cmd(&cmd).await
     }
 
-    pub(super) async fn add_failure(
+    async fn push_failure(
         &self,
         id: &ClientId,
         event: &str,
@@ -95,7 +92,7 @@ impl RedisStore {
         self.call(Request::Pipe(&pipe)).await
     }
 
-    pub(super) async fn read_failures(&self, id: &ClientId) -> Result<Vec<String>, StoreError> {
+    async fn failures(&self, id: &ClientId) -> Result<Vec<String>, StoreError> {
         let mut cmd = redis::cmd("LRANGE");
         cmd.arg(self.keys.failures(id)).arg(0).arg(-1);
         self.cmd(&cmd).await

@@ -1,0 +1,58 @@
+//! Short-lived records in Redis: one string per record, `{p}<namespace prefix><key>`, with an
+//! expiry.
+
+use super::{Keys, RedisStore};
+use crate::store::{Namespace, RecordStore, StoreError};
+use async_trait::async_trait;
+use deadpool_redis::redis;
+
+impl Keys {
+    fn record(&self, ns: Namespace, key: &str) -> String {
+        format!("{}{}{key}", self.prefix, ns.prefix())
+    }
+}
+
+#[async_trait]
+impl RecordStore for RedisStore {
+    async fn put(&self, ns: Namespace, key: &str, value: &str, ttl: u64) -> Result<(), StoreError> {
+        let mut cmd = redis::cmd("SET");
+        cmd.arg(self.keys.record(ns, key))
+            .arg(value)
+            .arg("EX")
+            .arg(ttl);
+        self.cmd(&cmd).await
+    }
+
+    async fn get(&self, ns: Namespace, key: &str) -> Result<Option<String>, StoreError> {
+        self.cmd(redis::cmd("GET").arg(self.keys.record(ns, key)))
+            .await
+    }
+
+    async fn take(&self, ns: Namespace, key: &str) -> Result<Option<String>, StoreError> {
+        // GETDEL (Redis 6.2+) reads and deletes in one step: at most one caller sees the value.
+        self.cmd(redis::cmd("GETDEL").arg(self.keys.record(ns, key)))
+            .await
+    }
+
+    async fn delete(&self, ns: Namespace, key: &str) -> Result<(), StoreError> {
+        self.cmd(redis::cmd("DEL").arg(self.keys.record(ns, key)))
+            .await
+    }
+
+    async fn put_new(
+        &self,
+        ns: Namespace,
+        key: &str,
+        value: &str,
+        ttl: u64,
+    ) -> Result<bool, StoreError> {
+        let mut cmd = redis::cmd("SET");
+        cmd.arg(self.keys.record(ns, key))
+            .arg(value)
+            .arg("NX")
+            .arg("EX")
+            .arg(ttl);
+        let reply: Option<String> = self.cmd(&cmd).await?;
+        Ok(reply.is_some())
+    }
+}
