@@ -7,7 +7,7 @@ use crate::clock::HasClock;
 use crate::config::SessionSettings;
 use crate::domain::secret::random_id;
 use crate::domain::{Claims, Digest};
-use crate::store::{HasStore, Namespace, StoreError};
+use crate::store::{HasStore, StoreError};
 
 pub use crate::store::SessionRecord;
 
@@ -38,9 +38,8 @@ pub async fn create(
         amr,
         expires_at: now + ttl,
     };
-    let json = serde_json::to_string(&record).map_err(|e| StoreError::Corrupt(e.to_string()))?;
     cx.store()
-        .put(Namespace::Session, Digest::of(&id).as_hex(), &json, ttl)
+        .put_session(&Digest::of(&id), &record, ttl)
         .await?;
     Ok(id)
 }
@@ -53,23 +52,15 @@ pub async fn load(
     let Some(id) = cookie.filter(|c| !c.is_empty() && c.len() <= 128) else {
         return Ok(None);
     };
-    let Some(json) = cx
-        .store()
-        .get(Namespace::Session, Digest::of(id).as_hex())
-        .await?
-    else {
+    let Some(record) = cx.store().session(&Digest::of(id)).await? else {
         return Ok(None);
     };
-    let record: SessionRecord =
-        serde_json::from_str(&json).map_err(|e| StoreError::Corrupt(e.to_string()))?;
     Ok((record.expires_at > cx.now()).then_some(record))
 }
 
 /// Ends a session.
 pub async fn destroy(cx: &impl Context, cookie: &str) -> Result<(), StoreError> {
-    cx.store()
-        .delete(Namespace::Session, Digest::of(cookie).as_hex())
-        .await
+    cx.store().delete_session(&Digest::of(cookie)).await
 }
 
 /// Records one more authentication method (`otp`) on a session, under a fresh id: the old
@@ -86,9 +77,8 @@ pub async fn add_method(
         record.amr.push(method.to_owned());
     }
     let id = random_id(32);
-    let json = serde_json::to_string(&record).map_err(|e| StoreError::Corrupt(e.to_string()))?;
     cx.store()
-        .put(Namespace::Session, Digest::of(&id).as_hex(), &json, ttl)
+        .put_session(&Digest::of(&id), &record, ttl)
         .await?;
     destroy(cx, cookie).await?;
     Ok(id)

@@ -10,7 +10,7 @@ use crate::domain::Digest;
 use crate::oauth::authorize::AuthorizationRequest;
 use crate::session::Context;
 use crate::session::SessionRecord;
-use crate::store::{Namespace, StoreError};
+use crate::store::StoreError;
 use subtle::ConstantTimeEq;
 
 pub use crate::store::PendingRequest;
@@ -59,15 +59,8 @@ pub async fn start(
         browser: Digest::of(flow_cookie),
         replaced_session,
     };
-    let json = serde_json::to_string(&pending).map_err(|e| StoreError::Corrupt(e.to_string()))?;
-    cx.store()
-        .put(
-            Namespace::AuthRequest,
-            &id,
-            &json,
-            cx.session_settings().request_ttl_secs,
-        )
-        .await?;
+    let ttl = cx.session_settings().request_ttl_secs;
+    cx.store().put_pending(&id, &pending, ttl).await?;
     Ok((id, pending))
 }
 
@@ -97,19 +90,10 @@ pub async fn load(
     if request_id.is_empty() || request_id.len() > 64 {
         return Ok(None);
     }
-    match cx.store().get(Namespace::AuthRequest, request_id).await? {
-        None => Ok(None),
-        Some(json) => serde_json::from_str(&json)
-            .map(Some)
-            .map_err(|e| StoreError::Corrupt(e.to_string())),
-    }
+    cx.store().pending(request_id).await
 }
 
 /// Ends a pending request (once a code or an error has been sent); at most one caller wins.
 pub async fn finish(cx: &impl Context, request_id: &str) -> Result<bool, StoreError> {
-    Ok(cx
-        .store()
-        .take(Namespace::AuthRequest, request_id)
-        .await?
-        .is_some())
+    cx.store().finish_pending(request_id).await
 }

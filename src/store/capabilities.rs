@@ -5,11 +5,11 @@
 //! application clock.
 
 use super::{
-    AccessRecord, CodeRecord, Issuance, Namespace, Redemption, Rotation, StoreError, StoredCode,
-    StoredRefresh,
+    AccessRecord, CodeRecord, Issuance, Namespace, PendingRequest, Redemption, Rotation,
+    SessionRecord, StoreError, StoredCode, StoredRefresh,
 };
 use crate::clock::UnixTime;
-use crate::domain::{ClientId, ClientRecord, Digest};
+use crate::domain::{ClientId, ClientRecord, Digest, ScopeSet};
 use async_trait::async_trait;
 
 /// Whether the store can be reached at all.
@@ -85,6 +85,47 @@ pub trait GrantStore: Send + Sync {
     async fn revoke_grant(&self, grant_id: &str) -> Result<(), StoreError>;
     /// Deletes every code and every access and refresh token issued to a client. Idempotent.
     async fn revoke_client(&self, id: &ClientId) -> Result<(), StoreError>;
+}
+
+/// The browser side of sign-on: SSO sessions, authorize requests waiting for sign-in or
+/// consent, and remembered consents. Everything here expires by itself.
+#[async_trait]
+pub trait SessionStore: Send + Sync {
+    /// Writes a session under the digest of its cookie value, replacing any previous one,
+    /// expiring after `ttl` seconds.
+    async fn put_session(
+        &self,
+        id: &Digest,
+        session: &SessionRecord,
+        ttl: u64,
+    ) -> Result<(), StoreError>;
+    /// Reads a session; `None` if absent or expired.
+    async fn session(&self, id: &Digest) -> Result<Option<SessionRecord>, StoreError>;
+    /// Ends a session; ending an absent one is not an error.
+    async fn delete_session(&self, id: &Digest) -> Result<(), StoreError>;
+    /// Writes a pending authorize request under its id, expiring after `ttl` seconds.
+    async fn put_pending(
+        &self,
+        id: &str,
+        pending: &PendingRequest,
+        ttl: u64,
+    ) -> Result<(), StoreError>;
+    /// Reads a pending request; `None` if absent, expired or finished.
+    async fn pending(&self, id: &str) -> Result<Option<PendingRequest>, StoreError>;
+    /// Ends a pending request and answers whether it was still there: of concurrent calls for
+    /// one request, at most one gets `true`.
+    async fn finish_pending(&self, id: &str) -> Result<bool, StoreError>;
+    /// The scopes `sub` approved for `client`, if the approval is remembered.
+    async fn consent(&self, sub: &str, client: &ClientId) -> Result<Option<ScopeSet>, StoreError>;
+    /// Remembers that `sub` approved `scopes` for `client`, replacing what was remembered,
+    /// for `ttl` seconds.
+    async fn put_consent(
+        &self,
+        sub: &str,
+        client: &ClientId,
+        scopes: &ScopeSet,
+        ttl: u64,
+    ) -> Result<(), StoreError>;
 }
 
 /// Short-lived records kept as opaque JSON under a namespace, each with its own TTL.

@@ -13,10 +13,12 @@
 mod capabilities;
 mod codec;
 pub mod memory;
+mod namespace;
 pub mod records;
 pub mod redis;
 
 pub use capabilities::*;
+pub use namespace::Namespace;
 pub use records::*;
 
 /// The store could not answer. Never reported to a client as a grant error: it is a 503.
@@ -38,50 +40,6 @@ pub enum StoreError {
         #[source]
         source: serde_json::Error,
     },
-}
-
-/// Short-lived records kept as opaque JSON under a namespace, each with its own TTL.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Namespace {
-    /// A pending `/oauth/authorize` request between sign-in and consent (`authreq:`).
-    AuthRequest,
-    /// A browser SSO session, keyed by the digest of the cookie value (`sess:`).
-    Session,
-    /// A remembered consent, keyed by `<sub>\n<client_id>` (`consent:`).
-    Consent,
-    /// An admin API token, keyed by its digest (`admtok:`).
-    AdminToken,
-    // --- second factor ---
-    /// A TOTP time step already accepted for a user, keyed by `<sub>\n<step>` (`otpused:`).
-    OtpUsed,
-    /// An authenticator being set up, keyed by the user's subject (`mfasetup:`).
-    MfaSetup,
-    /// A lockout already audited in the current window, keyed like its attempt window
-    /// (`lockout:`).
-    Lockout,
-    // --- admin screen and app lifecycle ---
-    /// An admin screen sign-in (idle timeout, CSRF token), keyed by the digest of the SSO
-    /// session cookie (`admscr:`).
-    AdminScreen,
-    /// When an app last obtained tokens, keyed by client id (`lastused:`).
-    AppLastUsed,
-}
-
-impl Namespace {
-    /// The key prefix of the namespace, without the store-wide prefix.
-    pub fn prefix(self) -> &'static str {
-        match self {
-            Namespace::AuthRequest => "authreq:",
-            Namespace::Session => "sess:",
-            Namespace::Consent => "consent:",
-            Namespace::AdminToken => "admtok:",
-            Namespace::OtpUsed => "otpused:",
-            Namespace::MfaSetup => "mfasetup:",
-            Namespace::Lockout => "lockout:",
-            Namespace::AdminScreen => "admscr:",
-            Namespace::AppLastUsed => "lastused:",
-        }
-    }
 }
 
 /// A context that reaches the store: what a flow's context declares when it needs one.
@@ -117,6 +75,7 @@ pub trait Store:
     Ping
     + ClientStore
     + GrantStore
+    + SessionStore
     + RecordStore
     + SecondFactorStore
     + LimitStore
@@ -130,6 +89,7 @@ impl<T> Store for T where
     T: Ping
         + ClientStore
         + GrantStore
+        + SessionStore
         + RecordStore
         + SecondFactorStore
         + LimitStore

@@ -13,6 +13,7 @@ mod keys;
 mod limits;
 mod records;
 mod second_factor;
+mod sessions;
 
 use super::{Ping, StoreError};
 use crate::clock::{Clock, UnixTime};

@@ -3,6 +3,7 @@
 
 use super::{live, MemoryStore, Timed};
 use crate::clock::UnixTime;
+use crate::store::namespace::Records as RecordBackend;
 use crate::store::{Namespace, RecordStore, StoreError};
 use async_trait::async_trait;
 use std::collections::HashMap;
@@ -89,5 +90,30 @@ impl RecordStore for MemoryStore {
     ) -> Result<bool, StoreError> {
         let (mut state, now) = self.lock();
         Ok(state.records.put_new(ns, key, value.to_owned(), ttl, now))
+    }
+}
+
+#[async_trait]
+impl RecordBackend for MemoryStore {
+    async fn put_text(
+        &self,
+        ns: Namespace,
+        key: &str,
+        value: String,
+        ttl: u64,
+    ) -> Result<(), StoreError> {
+        let (mut state, now) = self.lock();
+        state.records.put(ns, key, value, ttl, now);
+        Ok(())
+    }
+
+    async fn text(&self, ns: Namespace, key: &str) -> Result<Option<String>, StoreError> {
+        let (mut state, now) = self.lock();
+        Ok(state.records.get(ns, key, now))
+    }
+
+    async fn remove(&self, ns: Namespace, key: &str) -> Result<bool, StoreError> {
+        let (mut state, now) = self.lock();
+        Ok(state.records.take(ns, key, now).is_some())
     }
 }

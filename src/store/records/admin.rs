@@ -4,7 +4,7 @@ use crate::domain::Claims;
 use serde::{Deserialize, Serialize};
 
 /// An admin API token's record, kept under the digest of the token.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AdminSession {
     /// The superadmin's user id.
     pub sub: String,
@@ -17,7 +17,7 @@ pub struct AdminSession {
 
 /// An admin screen sign-in, kept under the digest of the SSO session cookie; it ends after
 /// `admin.session_idle_secs` without a request.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ScreenSignIn {
     /// The superadmin's user id.
     pub sub: String,
@@ -29,7 +29,7 @@ pub struct ScreenSignIn {
 
 /// A superadmin whose password was right and whose second factor is still due, kept under
 /// the digest of the sign-in form's cookie.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HalfwaySignIn {
     /// The claims the password sign-in found.
     pub claims: Claims,

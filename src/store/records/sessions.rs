@@ -6,7 +6,7 @@ use crate::domain::{AuthorizationRequest, Claims, Digest};
 use serde::{Deserialize, Serialize};
 
 /// A signed-in browser.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SessionRecord {
     /// The user's claims at sign-in.
     pub claims: Claims,
@@ -19,7 +19,7 @@ pub struct SessionRecord {
 }
 
 /// A stored pending request.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PendingRequest {
     /// The validated authorize request.
     pub request: AuthorizationRequest,

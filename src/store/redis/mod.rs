@@ -27,6 +27,7 @@ mod limits;
 mod records;
 mod scripts;
 mod second_factor;
+mod sessions;
 
 use super::{Ping, StoreError};
 use crate::config::StoreSettings;

@@ -2,6 +2,7 @@
 //! expiry.
 
 use super::{Keys, RedisStore};
+use crate::store::namespace::Records as RecordBackend;
 use crate::store::{Namespace, RecordStore, StoreError};
 use async_trait::async_trait;
 use deadpool_redis::redis;
@@ -54,5 +55,36 @@ impl RecordStore for RedisStore {
             .arg(ttl);
         let reply: Option<String> = self.cmd(&cmd).await?;
         Ok(reply.is_some())
+    }
+}
+
+#[async_trait]
+impl RecordBackend for RedisStore {
+    async fn put_text(
+        &self,
+        ns: Namespace,
+        key: &str,
+        value: String,
+        ttl: u64,
+    ) -> Result<(), StoreError> {
+        let mut cmd = redis::cmd("SET");
+        cmd.arg(self.keys.record(ns, key))
+            .arg(value)
+            .arg("EX")
+            .arg(ttl);
+        self.cmd(&cmd).await
+    }
+
+    async fn text(&self, ns: Namespace, key: &str) -> Result<Option<String>, StoreError> {
+        self.cmd(redis::cmd("GET").arg(self.keys.record(ns, key)))
+            .await
+    }
+
+    async fn remove(&self, ns: Namespace, key: &str) -> Result<bool, StoreError> {
+        // DEL answers how many keys it deleted: of concurrent calls, one sees 1.
+        let deleted: i64 = self
+            .cmd(redis::cmd("DEL").arg(self.keys.record(ns, key)))
+            .await?;
+        Ok(deleted > 0)
     }
 }
