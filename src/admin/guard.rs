@@ -12,7 +12,7 @@ use crate::mfa::enrolment;
 use crate::mfa::limits::{self, Kind, PasswordCheck};
 use crate::mfa::{self, Due, MfaError};
 use crate::state::AppState;
-use crate::store::{Namespace, StoreError};
+use crate::store::StoreError;
 use secrecy::SecretString;
 use std::net::IpAddr;
 
@@ -293,10 +293,9 @@ async fn issue(
         expires_at: state.now() + ttl,
         amr,
     };
-    let json = serde_json::to_string(&record).map_err(|e| StoreError::Corrupt(e.to_string()))?;
     state
         .store
-        .put(Namespace::AdminToken, token.digest().as_hex(), &json, ttl)
+        .put_admin_token(&token.digest(), &record, ttl)
         .await?;
     Ok((token, ttl))
 }
@@ -308,13 +307,11 @@ pub async fn check(
 ) -> Result<AdminSession, GuardError> {
     let token = crate::oauth::userinfo::parse_bearer(authorization)
         .map_err(|_| GuardError::Unauthenticated)?;
-    let json = state
+    let session = state
         .store
-        .get(Namespace::AdminToken, Digest::of(token.expose()).as_hex())
+        .admin_token(&Digest::of(token.expose()))
         .await?
         .ok_or(GuardError::Unauthenticated)?;
-    let session: AdminSession =
-        serde_json::from_str(&json).map_err(|e| StoreError::Corrupt(e.to_string()))?;
     if session.expires_at <= state.now() {
         return Err(GuardError::Unauthenticated);
     }

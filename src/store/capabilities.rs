@@ -5,8 +5,8 @@
 //! application clock.
 
 use super::{
-    AccessRecord, CodeRecord, Issuance, Namespace, PendingRequest, Redemption, Rotation,
-    SessionRecord, StoreError, StoredCode, StoredRefresh,
+    AccessRecord, AdminSession, CodeRecord, HalfwaySignIn, Issuance, Namespace, PendingRequest,
+    Redemption, Rotation, ScreenSignIn, SessionRecord, StoreError, StoredCode, StoredRefresh,
 };
 use crate::clock::UnixTime;
 use crate::domain::{ClientId, ClientRecord, Digest, ScopeSet};
@@ -126,6 +126,48 @@ pub trait SessionStore: Send + Sync {
         scopes: &ScopeSet,
         ttl: u64,
     ) -> Result<(), StoreError>;
+}
+
+/// What the admin API and screen keep: admin API tokens, admin screen sign-ins and sign-ins
+/// waiting for their second factor. Everything here expires by itself.
+#[async_trait]
+pub trait AdminSessionStore: Send + Sync {
+    /// Writes an admin API token's record under the token's digest, expiring after `ttl`
+    /// seconds.
+    async fn put_admin_token(
+        &self,
+        token: &Digest,
+        session: &AdminSession,
+        ttl: u64,
+    ) -> Result<(), StoreError>;
+    /// Reads an admin API token's record; `None` if absent or expired.
+    async fn admin_token(&self, token: &Digest) -> Result<Option<AdminSession>, StoreError>;
+    /// Writes an admin screen sign-in under the digest of the SSO session cookie, replacing
+    /// any previous one, expiring after `ttl` seconds (written again on each request, so that
+    /// it ends after `ttl` idle seconds).
+    async fn put_screen_sign_in(
+        &self,
+        session: &Digest,
+        sign_in: &ScreenSignIn,
+        ttl: u64,
+    ) -> Result<(), StoreError>;
+    /// Reads an admin screen sign-in; `None` if absent or idle too long.
+    async fn screen_sign_in(&self, session: &Digest) -> Result<Option<ScreenSignIn>, StoreError>;
+    /// Ends an admin screen sign-in; ending an absent one is not an error.
+    async fn delete_screen_sign_in(&self, session: &Digest) -> Result<(), StoreError>;
+    /// Writes a sign-in whose second factor is due under the digest of the sign-in form's
+    /// cookie, expiring after `ttl` seconds.
+    async fn put_halfway_sign_in(
+        &self,
+        login: &Digest,
+        sign_in: &HalfwaySignIn,
+        ttl: u64,
+    ) -> Result<(), StoreError>;
+    /// Reads a sign-in waiting for its second factor; `None` if absent or expired.
+    async fn halfway_sign_in(&self, login: &Digest) -> Result<Option<HalfwaySignIn>, StoreError>;
+    /// Forgets a sign-in waiting for its second factor; forgetting an absent one is not an
+    /// error.
+    async fn delete_halfway_sign_in(&self, login: &Digest) -> Result<(), StoreError>;
 }
 
 /// Short-lived records kept as opaque JSON under a namespace, each with its own TTL.

@@ -76,6 +76,7 @@ pub trait Store:
     + ClientStore
     + GrantStore
     + SessionStore
+    + AdminSessionStore
     + RecordStore
     + SecondFactorStore
     + LimitStore
@@ -90,6 +91,7 @@ impl<T> Store for T where
         + ClientStore
         + GrantStore
         + SessionStore
+        + AdminSessionStore
         + RecordStore
         + SecondFactorStore
         + LimitStore

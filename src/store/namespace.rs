@@ -5,7 +5,7 @@
 
 use super::codec::{decode, encode};
 use super::StoreError;
-use crate::domain::ClientId;
+use crate::domain::{ClientId, Digest};
 use async_trait::async_trait;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -102,4 +102,9 @@ pub(super) trait Records: Send + Sync {
 /// The key of a remembered consent.
 pub(super) fn consent_key(sub: &str, client: &ClientId) -> String {
     format!("{sub}\n{}", client.as_str())
+}
+
+/// The key of a sign-in waiting for its second factor, beside the screen sign-ins.
+pub(super) fn halfway_key(login: &Digest) -> String {
+    format!("halfway:{}", login.as_hex())
 }

@@ -29,6 +29,7 @@ macro_rules! on_both_backends {
 }
 
 // Declared after the macro, which they use.
+mod admin;
 mod second_factor;
 mod sessions;
 

@@ -11,7 +11,7 @@ use crate::pages::errors::PageError;
 use crate::pages::respond;
 use crate::session::{self, SESSION_COOKIE};
 use crate::state::AppState;
-use crate::store::{Namespace, ScreenSignIn, StoreError};
+use crate::store::{ScreenSignIn, StoreError};
 use poem::web::cookie::CookieJar;
 use subtle::ConstantTimeEq;
 
@@ -79,23 +79,14 @@ pub async fn gate(
         return Ok(Gate::Refused);
     }
     let key = Digest::of(cookie.as_deref().unwrap_or_default());
-    let Some(json) = state
-        .store
-        .get(Namespace::AdminScreen, key.as_hex())
-        .await?
-    else {
+    let Some(record) = state.store.screen_sign_in(&key).await? else {
         return Ok(Gate::SignIn);
     };
-    let record: ScreenSignIn =
-        serde_json::from_str(&json).map_err(|e| StoreError::Corrupt(e.to_string()))?;
     if record.sub != sso.claims.sub() {
         return Ok(Gate::SignIn);
     }
     let idle = state.settings.admin.session_idle_secs;
-    state
-        .store
-        .put(Namespace::AdminScreen, key.as_hex(), &json, idle)
-        .await?;
+    state.store.put_screen_sign_in(&key, &record, idle).await?;
     Ok(Gate::Allowed(Ctx {
         sub: record.sub,
         user: record.user,
@@ -128,16 +119,10 @@ pub async fn open(
         id.clone(),
         Some(ttl),
     ));
-    let json = serde_json::to_string(&record).map_err(|e| StoreError::Corrupt(e.to_string()))?;
     let idle = state.settings.admin.session_idle_secs;
     state
         .store
-        .put(
-            Namespace::AdminScreen,
-            Digest::of(&id).as_hex(),
-            &json,
-            idle,
-        )
+        .put_screen_sign_in(&Digest::of(&id), &record, idle)
         .await
 }
 
@@ -151,10 +136,6 @@ pub async fn close(state: &AppState, jar: &CookieJar) -> Result<(), StoreError> 
 }
 
 async fn close_id(state: &AppState, id: &str) -> Result<(), StoreError> {
-    let key = Digest::of(id);
-    state
-        .store
-        .delete(Namespace::AdminScreen, key.as_hex())
-        .await?;
+    state.store.delete_screen_sign_in(&Digest::of(id)).await?;
     session::destroy(state, id).await
 }

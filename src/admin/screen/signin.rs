@@ -16,7 +16,7 @@ use crate::pages::errors::PageError;
 use crate::pages::respond::{self as pages, redirect};
 use crate::pages::second_factor::LOCKED;
 use crate::state::AppState;
-use crate::store::{HalfwaySignIn, Namespace, StoreError};
+use crate::store::HalfwaySignIn;
 use poem::http::StatusCode;
 use poem::web::cookie::CookieJar;
 use poem::web::{Data, Form};
@@ -44,10 +44,6 @@ pub struct SignInForm {
     password: Option<SecretString>,
     #[serde(default)]
     otp: Option<String>,
-}
-
-fn halfway_key(login_cookie: &str) -> String {
-    format!("halfway:{}", Digest::of(login_cookie).as_hex())
 }
 
 /// The password form under a fresh CSRF token.
@@ -152,12 +148,10 @@ async fn run(
             StatusCode::FORBIDDEN,
         ),
         Due::Verify => {
-            let json = serde_json::to_string(&HalfwaySignIn { claims })
-                .map_err(|e| StoreError::Corrupt(e.to_string()))?;
             let ttl = state.settings.session.request_ttl_secs;
             state
                 .store
-                .put(Namespace::AdminScreen, &halfway_key(&cookie), &json, ttl)
+                .put_halfway_sign_in(&Digest::of(&cookie), &HalfwaySignIn { claims }, ttl)
                 .await?;
             show_otp(state, &cookie, username, None, StatusCode::OK)
         }
@@ -172,17 +166,15 @@ async fn second_step(
     otp: &str,
     address: Option<IpAddr>,
 ) -> Result<Response, PageError> {
-    let key = halfway_key(cookie);
-    let Some(json) = state.store.get(Namespace::AdminScreen, &key).await? else {
+    let key = Digest::of(cookie);
+    let Some(halfway) = state.store.halfway_sign_in(&key).await? else {
         let message = "Your sign-in expired. Sign in again.";
         return show(state, jar, "", Some(message), StatusCode::BAD_REQUEST);
     };
-    let halfway: HalfwaySignIn =
-        serde_json::from_str(&json).map_err(|e| StoreError::Corrupt(e.to_string()))?;
     let sub = halfway.claims.sub().to_owned();
     match guard::second_factor(state, &sub, otp, address).await {
         Ok(()) => {
-            state.store.delete(Namespace::AdminScreen, &key).await?;
+            state.store.delete_halfway_sign_in(&key).await?;
             let amr = vec!["pwd".to_owned(), AMR_OTP.to_owned()];
             finish(state, jar, halfway.claims, amr, address).await
         }
@@ -194,7 +186,7 @@ async fn second_step(
             StatusCode::UNAUTHORIZED,
         ),
         Err(e) => {
-            state.store.delete(Namespace::AdminScreen, &key).await?;
+            state.store.delete_halfway_sign_in(&key).await?;
             refused(state, jar, &sub, e)
         }
     }

@@ -6,7 +6,9 @@ use deadpool_redis::redis::{self, aio::MultiplexedConnection, AsyncCommands};
 use sso_bridge::clock::{Clock, SystemClock};
 use sso_bridge::domain::{ClientId, Digest, ScopeSet, SecretToken};
 use sso_bridge::store::redis::RedisStore;
-use sso_bridge::store::{GrantStore, Ping, Redemption, Rotation, SessionStore, StoreError};
+use sso_bridge::store::{
+    AdminSessionStore, GrantStore, Ping, Redemption, Rotation, SessionStore, StoreError,
+};
 use std::net::TcpListener;
 use std::time::{Duration, Instant};
 
@@ -208,6 +210,18 @@ fn deployed_records(p: &str, client: &ClientId) -> Vec<(String, &'static str)> {
             format!("{p}consent:ada\n{}", client.as_str()),
             r#"["openid","profile"]"#,
         ),
+        (
+            format!("{p}admtok:{}", Digest::of("admin token").as_hex()),
+            r#"{"sub":"root","expires_at":1700000600,"amr":["pwd","otp"]}"#,
+        ),
+        (
+            format!("{p}admscr:{}", Digest::of("cookie").as_hex()),
+            r#"{"sub":"root","user":"Root","csrf_token":"csrf"}"#,
+        ),
+        (
+            format!("{p}admscr:halfway:{}", Digest::of("login").as_hex()),
+            r#"{"claims":{"sub":"root"}}"#,
+        ),
     ]
 }
 
@@ -242,6 +256,18 @@ async fn records_written_before_the_typed_store_read_back_under_the_same_keys() 
     assert_eq!(pending.browser, browser);
     let consent = store.consent("ada", &client).await.unwrap();
     assert_eq!(consent, Some(ScopeSet::parse("profile openid").unwrap()));
+    let token = store.admin_token(&Digest::of("admin token")).await.unwrap();
+    assert_eq!(
+        token.map(|t| (t.sub, t.amr.len())),
+        Some(("root".into(), 2))
+    );
+    let screen = store.screen_sign_in(&Digest::of("cookie")).await.unwrap();
+    assert_eq!(screen.map(|s| s.user), Some("Root".into()));
+    let halfway = store.halfway_sign_in(&Digest::of("login")).await.unwrap();
+    assert_eq!(
+        halfway.map(|h| h.claims.sub().to_owned()),
+        Some("root".into())
+    );
 
     // Written back, each record lands under the key it was read from, as the same JSON.
     let written = Digest::of("another cookie");
