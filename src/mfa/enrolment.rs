@@ -4,7 +4,7 @@
 use super::{recovery, totp, Context, MfaError, MfaKey};
 use crate::domain::Digest;
 use crate::events::Event;
-use crate::store::{EnrolmentRecord, Namespace, StoreError};
+use crate::store::EnrolmentRecord;
 
 /// What the enrolment page shows.
 pub struct SetupView {
@@ -30,27 +30,18 @@ fn key(cx: &impl Context) -> Result<&MfaKey, MfaError> {
     cx.mfa_key().ok_or(MfaError::NotConfigured)
 }
 
-fn corrupt(e: impl std::fmt::Display) -> StoreError {
-    StoreError::Corrupt(e.to_string())
-}
-
 /// Whether `sub` has a confirmed enrolment.
 pub async fn is_enrolled(cx: &impl Context, sub: &str) -> Result<bool, MfaError> {
     Ok(cx.store().second_factor(sub).await?.is_some())
-}
-
-/// The key of a set-up: per user *and* per holder (the browser, or one admin API set-up), so
-/// a set-up is never shown to anyone but the one who started it.
-fn setup_key(sub: &str, holder: &str) -> String {
-    format!("{sub}\n{holder}")
 }
 
 /// The authenticator `holder` is setting up for `sub`: the one it started earlier (a reload
 /// shows the same QR code) or a new one, kept encrypted until confirmed or
 /// `session.request_ttl_secs` pass.
 pub async fn setup(cx: &impl Context, sub: &str, holder: &str) -> Result<SetupView, MfaError> {
-    let slot = setup_key(sub, holder);
-    let secret = match pending_secret(cx, sub, &slot).await? {
+    // A set-up is kept per user *and* per holder (the browser, or one admin API set-up), so it
+    // is never shown to anyone but the one who started it.
+    let secret = match pending_secret(cx, sub, holder).await? {
         Some(secret) => secret,
         None => {
             let secret = totp::new_secret();
@@ -58,9 +49,7 @@ pub async fn setup(cx: &impl Context, sub: &str, holder: &str) -> Result<SetupVi
                 .seal(sub, &secret)
                 .ok_or(MfaError::Unusable("sealing failed"))?;
             let ttl = cx.setup_ttl_secs();
-            cx.store()
-                .put(Namespace::MfaSetup, &slot, &sealed, ttl)
-                .await?;
+            cx.store().put_setup(sub, holder, &sealed, ttl).await?;
             secret
         }
     };
@@ -76,9 +65,9 @@ pub async fn setup(cx: &impl Context, sub: &str, holder: &str) -> Result<SetupVi
 async fn pending_secret(
     cx: &impl Context,
     sub: &str,
-    slot: &str,
+    holder: &str,
 ) -> Result<Option<Vec<u8>>, MfaError> {
-    let Some(sealed) = cx.store().get(Namespace::MfaSetup, slot).await? else {
+    let Some(sealed) = cx.store().setup(sub, holder).await? else {
         return Ok(None);
     };
     Ok(key(cx)?.open(sub, &sealed))
@@ -97,8 +86,7 @@ pub async fn confirm(
     holder: &str,
     code: &str,
 ) -> Result<Vec<String>, MfaError> {
-    let slot = setup_key(sub, holder);
-    let secret = pending_secret(cx, sub, &slot)
+    let secret = pending_secret(cx, sub, holder)
         .await?
         .ok_or(MfaError::NoSetup)?;
     let generator = generator(cx, &secret, sub)?;
@@ -116,9 +104,8 @@ pub async fn confirm(
         .iter()
         .filter_map(|c| recovery::digest(mfa_key, sub, c))
         .collect();
-    let json = serde_json::to_string(&record).map_err(corrupt)?;
-    cx.store().put_second_factor(sub, &json, &digests).await?;
-    cx.store().delete(Namespace::MfaSetup, &slot).await?;
+    cx.store().put_second_factor(sub, &record, &digests).await?;
+    cx.store().delete_setup(sub, holder).await?;
     let event = Event::SecondFactorEnrolled {
         sub: sub.to_owned(),
     };
@@ -128,12 +115,11 @@ pub async fn confirm(
 
 /// Checks a code from the enrolled authenticator, or else a recovery code.
 pub async fn verify(cx: &impl Context, sub: &str, code: &str) -> Result<Proof, MfaError> {
-    let json = cx
+    let record = cx
         .store()
         .second_factor(sub)
         .await?
         .ok_or(MfaError::NotEnrolled)?;
-    let record: EnrolmentRecord = serde_json::from_str(&json).map_err(corrupt)?;
     let code = code.trim();
     if code.len() == totp::DIGITS && code.bytes().all(|b| b.is_ascii_digit()) {
         let secret = key(cx)?
@@ -170,15 +156,7 @@ async fn spend_step(
     // A short tag of the secret's digest tells authenticators apart without revealing anything.
     let digest = Digest::of(&hex::encode(secret));
     let tag = &digest.as_hex()[..8];
-    let fresh = cx
-        .store()
-        .put_new(
-            Namespace::OtpUsed,
-            &format!("{sub}\n{tag}\n{step}"),
-            "1",
-            ttl,
-        )
-        .await?;
+    let fresh = cx.store().spend_otp_step(sub, tag, step, ttl).await?;
     if fresh {
         Ok(())
     } else {

@@ -9,7 +9,7 @@
 use super::Context;
 use crate::domain::secret::random_id;
 use crate::events::Event;
-use crate::store::{Namespace, StoreError};
+use crate::store::StoreError;
 use std::net::IpAddr;
 
 /// What is being guessed.
@@ -82,10 +82,7 @@ pub async fn begin(
     for key in over {
         // One audit event per lockout, not per refused attempt: a client hammering a locked
         // account must not be able to flood the audit log.
-        let first = cx
-            .store()
-            .put_new(Namespace::Lockout, key, "1", limits.window_secs)
-            .await?;
+        let first = cx.store().note_lockout(key, limits.window_secs).await?;
         if first {
             let event = Event::Lockout {
                 account: account.to_owned(),

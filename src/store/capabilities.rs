@@ -5,8 +5,9 @@
 //! application clock.
 
 use super::{
-    AccessRecord, AdminSession, CodeRecord, HalfwaySignIn, Issuance, Namespace, PendingRequest,
-    Redemption, Rotation, ScreenSignIn, SessionRecord, StoreError, StoredCode, StoredRefresh,
+    AccessRecord, AdminSession, CodeRecord, EnrolmentRecord, HalfwaySignIn, Issuance, Namespace,
+    PendingRequest, Redemption, Rotation, ScreenSignIn, SessionRecord, StoreError, StoredCode,
+    StoredRefresh,
 };
 use crate::clock::UnixTime;
 use crate::domain::{ClientId, ClientRecord, Digest, ScopeSet};
@@ -193,26 +194,49 @@ pub trait RecordStore: Send + Sync {
     ) -> Result<bool, StoreError>;
 }
 
-/// Second-factor enrolments and their recovery codes.
+/// The second factor: enrolments with their recovery codes, authenticators being set up, and
+/// the TOTP time steps already accepted.
 #[async_trait]
 pub trait SecondFactorStore: Send + Sync {
-    /// Writes a user's second-factor enrolment (opaque JSON, its secret already encrypted)
-    /// with the digests of its recovery codes, replacing any previous enrolment and codes in
-    /// one step. Enrolments do not expire.
+    /// Writes a user's enrolment (its secret already sealed) with the digests of its recovery
+    /// codes, replacing any previous enrolment and codes in one step. Enrolments do not expire.
     async fn put_second_factor(
         &self,
         sub: &str,
-        record: &str,
+        record: &EnrolmentRecord,
         recovery: &[Digest],
     ) -> Result<(), StoreError>;
     /// Reads a user's enrolment, `None` when the user has none.
-    async fn second_factor(&self, sub: &str) -> Result<Option<String>, StoreError>;
+    async fn second_factor(&self, sub: &str) -> Result<Option<EnrolmentRecord>, StoreError>;
     /// Spends a recovery code: `true` once per code, `false` for an unknown or spent one.
     async fn use_recovery_code(&self, sub: &str, code: &Digest) -> Result<bool, StoreError>;
     /// How many unspent recovery codes a user has.
     async fn recovery_codes_left(&self, sub: &str) -> Result<u64, StoreError>;
     /// Deletes a user's enrolment and recovery codes; answers whether there was one.
     async fn delete_second_factor(&self, sub: &str) -> Result<bool, StoreError>;
+    /// Keeps the sealed secret of an authenticator `holder` is setting up for `sub`,
+    /// replacing any earlier one of the same holder, for `ttl` seconds.
+    async fn put_setup(
+        &self,
+        sub: &str,
+        holder: &str,
+        sealed_secret: &str,
+        ttl: u64,
+    ) -> Result<(), StoreError>;
+    /// The sealed secret of `holder`'s set-up for `sub`; `None` if absent or expired.
+    async fn setup(&self, sub: &str, holder: &str) -> Result<Option<String>, StoreError>;
+    /// Forgets `holder`'s set-up for `sub`; forgetting an absent one is not an error.
+    async fn delete_setup(&self, sub: &str, holder: &str) -> Result<(), StoreError>;
+    /// Marks TOTP time `step` of `sub`'s authenticator (told apart by the short tag
+    /// `authenticator`) as used for `ttl` seconds; answers whether it was still unused. Of
+    /// concurrent calls for one step, at most one gets `true`.
+    async fn spend_otp_step(
+        &self,
+        sub: &str,
+        authenticator: &str,
+        step: u64,
+        ttl: u64,
+    ) -> Result<bool, StoreError>;
 }
 
 /// Sliding windows of password and code attempts, shared by every node.
@@ -230,6 +254,10 @@ pub trait LimitStore: Send + Sync {
     ) -> Result<u64, StoreError>;
     /// Removes attempt `id` from the window under `key` (it succeeded, or was never checked).
     async fn remove_attempt(&self, key: &str, id: &str) -> Result<(), StoreError>;
+    /// Notes that the window under `key` is over its limit, for `ttl` seconds; answers whether
+    /// this is the first note (so a lockout is reported once, not on every refused attempt).
+    /// Of concurrent calls for one key, at most one gets `true`.
+    async fn note_lockout(&self, key: &str, ttl: u64) -> Result<bool, StoreError>;
 }
 
 /// What the event listeners keep: the audit log and each app's recent failed requests.

@@ -68,6 +68,15 @@ pub(super) trait Records: Send + Sync {
         value: String,
         ttl: u64,
     ) -> Result<(), StoreError>;
+    /// Writes `value` under `ns` + `key` only if nothing live is there; answers whether it
+    /// wrote. Of concurrent calls for one key, at most one gets `true`.
+    async fn put_text_new(
+        &self,
+        ns: Namespace,
+        key: &str,
+        value: &str,
+        ttl: u64,
+    ) -> Result<bool, StoreError>;
     /// The live value under `ns` + `key`, if any.
     async fn text(&self, ns: Namespace, key: &str) -> Result<Option<String>, StoreError>;
     /// Deletes the value under `ns` + `key` and answers whether one was live: of concurrent
@@ -107,4 +116,14 @@ pub(super) fn consent_key(sub: &str, client: &ClientId) -> String {
 /// The key of a sign-in waiting for its second factor, beside the screen sign-ins.
 pub(super) fn halfway_key(login: &Digest) -> String {
     format!("halfway:{}", login.as_hex())
+}
+
+/// The key of an authenticator set-up: per user *and* per holder.
+pub(super) fn setup_key(sub: &str, holder: &str) -> String {
+    format!("{sub}\n{holder}")
+}
+
+/// The key of a TOTP time step already accepted.
+pub(super) fn otp_step_key(sub: &str, authenticator: &str, step: u64) -> String {
+    format!("{sub}\n{authenticator}\n{step}")
 }

@@ -1,8 +1,9 @@
-//! Attempt windows in the memory store.
+//! Attempt windows in the memory store, and lockouts already reported (short-lived records).
 
 use super::{MemoryStore, Timed};
 use crate::clock::UnixTime;
-use crate::store::{LimitStore, StoreError};
+use crate::store::namespace::Records;
+use crate::store::{LimitStore, Namespace, StoreError};
 use async_trait::async_trait;
 use std::collections::HashMap;
 
@@ -45,5 +46,9 @@ impl LimitStore for MemoryStore {
             entry.value.retain(|(_, other)| other != id);
         }
         Ok(())
+    }
+
+    async fn note_lockout(&self, key: &str, ttl: u64) -> Result<bool, StoreError> {
+        self.put_text_new(Namespace::Lockout, key, "1", ttl).await
     }
 }

@@ -107,6 +107,17 @@ impl RecordBackend for MemoryStore {
         Ok(())
     }
 
+    async fn put_text_new(
+        &self,
+        ns: Namespace,
+        key: &str,
+        value: &str,
+        ttl: u64,
+    ) -> Result<bool, StoreError> {
+        let (mut state, now) = self.lock();
+        Ok(state.records.put_new(ns, key, value.to_owned(), ttl, now))
+    }
+
     async fn text(&self, ns: Namespace, key: &str) -> Result<Option<String>, StoreError> {
         let (mut state, now) = self.lock();
         Ok(state.records.get(ns, key, now))

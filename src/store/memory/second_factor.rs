@@ -1,14 +1,16 @@
-//! Second-factor enrolments and recovery codes in the memory store.
+//! The second factor in the memory store: enrolments with their recovery codes in a map of
+//! their own; set-ups and used time steps as short-lived records.
 
 use super::MemoryStore;
 use crate::domain::Digest;
-use crate::store::{SecondFactorStore, StoreError};
+use crate::store::namespace::{otp_step_key, setup_key, Records};
+use crate::store::{EnrolmentRecord, Namespace, SecondFactorStore, StoreError};
 use async_trait::async_trait;
 use std::collections::{HashMap, HashSet};
 
 /// A user's enrolment and unspent recovery-code digests.
 struct Enrolment {
-    record: String,
+    record: EnrolmentRecord,
     recovery: HashSet<Digest>,
 }
 
@@ -21,11 +23,11 @@ impl SecondFactorStore for MemoryStore {
     async fn put_second_factor(
         &self,
         sub: &str,
-        record: &str,
+        record: &EnrolmentRecord,
         recovery: &[Digest],
     ) -> Result<(), StoreError> {
         let enrolment = Enrolment {
-            record: record.to_owned(),
+            record: record.clone(),
             recovery: recovery.iter().cloned().collect(),
         };
         self.lock()
@@ -36,7 +38,7 @@ impl SecondFactorStore for MemoryStore {
         Ok(())
     }
 
-    async fn second_factor(&self, sub: &str) -> Result<Option<String>, StoreError> {
+    async fn second_factor(&self, sub: &str) -> Result<Option<EnrolmentRecord>, StoreError> {
         let (state, _) = self.lock();
         Ok(state.second_factor.0.get(sub).map(|e| e.record.clone()))
     }
@@ -55,5 +57,38 @@ impl SecondFactorStore for MemoryStore {
 
     async fn delete_second_factor(&self, sub: &str) -> Result<bool, StoreError> {
         Ok(self.lock().0.second_factor.0.remove(sub).is_some())
+    }
+
+    async fn put_setup(
+        &self,
+        sub: &str,
+        holder: &str,
+        sealed_secret: &str,
+        ttl: u64,
+    ) -> Result<(), StoreError> {
+        let key = setup_key(sub, holder);
+        self.put_text(Namespace::MfaSetup, &key, sealed_secret.to_owned(), ttl)
+            .await
+    }
+
+    async fn setup(&self, sub: &str, holder: &str) -> Result<Option<String>, StoreError> {
+        self.text(Namespace::MfaSetup, &setup_key(sub, holder))
+            .await
+    }
+
+    async fn delete_setup(&self, sub: &str, holder: &str) -> Result<(), StoreError> {
+        let key = setup_key(sub, holder);
+        self.remove(Namespace::MfaSetup, &key).await.map(drop)
+    }
+
+    async fn spend_otp_step(
+        &self,
+        sub: &str,
+        authenticator: &str,
+        step: u64,
+        ttl: u64,
+    ) -> Result<bool, StoreError> {
+        let key = otp_step_key(sub, authenticator, step);
+        self.put_text_new(Namespace::OtpUsed, &key, "1", ttl).await
     }
 }

@@ -1,10 +1,12 @@
 //! Attempt windows in Redis: `{p}attempts:<key>`, a sorted set of attempt ids scored by Unix
-//! time, expiring with its newest attempt. Each operation is one round trip; adding runs as a
-//! MULTI/EXEC transaction, so every node counts the same window.
+//! time, expiring with its newest attempt; and `{p}lockout:<key>`, a string with an expiry
+//! noting a lockout already reported. Each operation is one round trip; adding an attempt runs
+//! as a MULTI/EXEC transaction, so every node counts the same window.
 
 use super::{Keys, RedisStore, Request};
 use crate::clock::UnixTime;
-use crate::store::{LimitStore, StoreError};
+use crate::store::namespace::Records;
+use crate::store::{LimitStore, Namespace, StoreError};
 use async_trait::async_trait;
 use deadpool_redis::redis;
 
@@ -58,5 +60,9 @@ impl LimitStore for RedisStore {
         cmd.arg(self.keys.attempts(key)).arg(id);
         let _: i64 = self.cmd(&cmd).await?;
         Ok(())
+    }
+
+    async fn note_lockout(&self, key: &str, ttl: u64) -> Result<bool, StoreError> {
+        self.put_text_new(Namespace::Lockout, key, "1", ttl).await
     }
 }

@@ -75,6 +75,23 @@ impl RecordBackend for RedisStore {
         self.cmd(&cmd).await
     }
 
+    async fn put_text_new(
+        &self,
+        ns: Namespace,
+        key: &str,
+        value: &str,
+        ttl: u64,
+    ) -> Result<bool, StoreError> {
+        let mut cmd = redis::cmd("SET");
+        cmd.arg(self.keys.record(ns, key))
+            .arg(value)
+            .arg("NX")
+            .arg("EX")
+            .arg(ttl);
+        let reply: Option<String> = self.cmd(&cmd).await?;
+        Ok(reply.is_some())
+    }
+
     async fn text(&self, ns: Namespace, key: &str) -> Result<Option<String>, StoreError> {
         self.cmd(redis::cmd("GET").arg(self.keys.record(ns, key)))
             .await

@@ -7,7 +7,8 @@ use sso_bridge::clock::{Clock, SystemClock};
 use sso_bridge::domain::{ClientId, Digest, ScopeSet, SecretToken};
 use sso_bridge::store::redis::RedisStore;
 use sso_bridge::store::{
-    AdminSessionStore, GrantStore, Ping, Redemption, Rotation, SessionStore, StoreError,
+    AdminSessionStore, GrantStore, LimitStore, Ping, Redemption, Rotation, SecondFactorStore,
+    SessionStore, StoreError,
 };
 use std::net::TcpListener;
 use std::time::{Duration, Instant};
@@ -222,6 +223,13 @@ fn deployed_records(p: &str, client: &ClientId) -> Vec<(String, &'static str)> {
             format!("{p}admscr:halfway:{}", Digest::of("login").as_hex()),
             r#"{"claims":{"sub":"root"}}"#,
         ),
+        (
+            format!("{p}mfa:ada"),
+            r#"{"sealed_secret":"v1.sealed","enrolled_at":1700000000}"#,
+        ),
+        (format!("{p}mfasetup:ada\nbrowser"), "v1.pending"),
+        (format!("{p}otpused:ada\ntag1\n42"), "1"),
+        (format!("{p}lockout:password:ada"), "1"),
     ]
 }
 
@@ -268,6 +276,12 @@ async fn records_written_before_the_typed_store_read_back_under_the_same_keys() 
         halfway.map(|h| h.claims.sub().to_owned()),
         Some("root".into())
     );
+    let enrolment = store.second_factor("ada").await.unwrap().unwrap();
+    assert_eq!(enrolment.sealed_secret, "v1.sealed");
+    let setup = store.setup("ada", "browser").await.unwrap();
+    assert_eq!(setup.as_deref(), Some("v1.pending"));
+    assert!(!store.spend_otp_step("ada", "tag1", 42, 60).await.unwrap());
+    assert!(!store.note_lockout("password:ada", 60).await.unwrap());
 
     // Written back, each record lands under the key it was read from, as the same JSON.
     let written = Digest::of("another cookie");
