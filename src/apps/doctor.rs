@@ -21,11 +21,7 @@ pub const TTL: u64 = 7 * 86_400;
 
 /// An app's recent failures, newest first; unreadable entries are skipped.
 pub async fn recent(cx: &impl HasStore, id: &ClientId) -> Result<Vec<DoctorEntry>, StoreError> {
-    let raw = cx.store().failures(id).await?;
-    Ok(raw
-        .iter()
-        .filter_map(|j| serde_json::from_str(j).ok())
-        .collect())
+    cx.store().failures(id).await
 }
 
 /// Explains the refusals the flows publish.
@@ -78,10 +74,7 @@ async fn note(cx: &WithClock, id: &ClientId, endpoint: &str, problem: String, fi
         problem,
         fix,
     };
-    let Ok(json) = serde_json::to_string(&entry) else {
-        return;
-    };
-    if let Err(e) = cx.store().push_failure(id, &json, KEEP, TTL).await {
+    if let Err(e) = cx.store().push_failure(id, &entry, KEEP, TTL).await {
         tracing::warn!(error = %e, client_id = %id, "app doctor: failure not recorded");
     }
 }

@@ -105,21 +105,10 @@ pub async fn record(cx: &impl Context, event: AuditEvent) {
         detail = record.detail.as_deref().unwrap_or(""),
         "audit event"
     );
-    let json = match serde_json::to_string(&record) {
-        Ok(json) => json,
-        Err(e) => {
-            tracing::error!(error = %e, "audit event could not be encoded");
-            return;
-        }
-    };
     let settings = cx.audit_settings();
     let retention = settings.retention_days.saturating_mul(86_400);
     let keep = settings.max_events;
-    if let Err(e) = cx
-        .store()
-        .append_audit(record.at, &json, retention, keep)
-        .await
-    {
+    if let Err(e) = cx.store().append_audit(&record, retention, keep).await {
         tracing::error!(error = %e, action = record.action.as_str(), "audit event not stored");
     }
 }

@@ -5,9 +5,9 @@
 //! application clock.
 
 use super::{
-    AccessRecord, AdminSession, CodeRecord, EnrolmentRecord, HalfwaySignIn, Issuance, Namespace,
-    PendingRequest, Redemption, Rotation, ScreenSignIn, SessionRecord, StoreError, StoredCode,
-    StoredRefresh,
+    AccessRecord, AdminSession, AuditRecord, CodeRecord, DoctorEntry, EnrolmentRecord,
+    HalfwaySignIn, Issuance, Namespace, PendingRequest, Redemption, Rotation, ScreenSignIn,
+    SessionRecord, StoreError, StoredCode, StoredRefresh,
 };
 use crate::clock::UnixTime;
 use crate::domain::{ClientId, ClientRecord, Digest, ScopeSet};
@@ -260,31 +260,41 @@ pub trait LimitStore: Send + Sync {
     async fn note_lockout(&self, key: &str, ttl: u64) -> Result<bool, StoreError>;
 }
 
-/// What the event listeners keep: the audit log and each app's recent failed requests.
+/// What the event listeners keep: the audit log, each app's recent failed requests (for the
+/// app doctor) and when each app last obtained tokens.
 #[async_trait]
 pub trait AuditStore: Send + Sync {
-    /// Appends an audit event (JSON, unique) stamped `at`, and forgets events stamped before
-    /// `at - retention` and all but the `keep` newest.
+    /// Appends an audit event stamped `record.at` (events are told apart by their id), and
+    /// forgets events stamped before `record.at - retention` and all but the `keep` newest.
     async fn append_audit(
         &self,
-        at: UnixTime,
-        event: &str,
+        record: &AuditRecord,
         retention: u64,
         keep: usize,
     ) -> Result<(), StoreError>;
     /// Audit events newest first, skipping `offset` and answering at most `limit`.
-    async fn audit_events(&self, offset: usize, limit: usize) -> Result<Vec<String>, StoreError>;
-    /// Records a failed request of a client (JSON), keeping the `keep` newest for `ttl`
-    /// seconds after the last one.
+    async fn audit_events(
+        &self,
+        offset: usize,
+        limit: usize,
+    ) -> Result<Vec<AuditRecord>, StoreError>;
+    /// Records a failed request of a client, keeping the `keep` newest for `ttl` seconds
+    /// after the last one.
     async fn push_failure(
         &self,
         id: &ClientId,
-        event: &str,
+        entry: &DoctorEntry,
         keep: usize,
         ttl: u64,
     ) -> Result<(), StoreError>;
-    /// A client's recent failed requests, newest first.
-    async fn failures(&self, id: &ClientId) -> Result<Vec<String>, StoreError>;
+    /// A client's recent failed requests, newest first. An entry that does not read back is
+    /// skipped rather than failing the list: the list only explains, it decides nothing.
+    async fn failures(&self, id: &ClientId) -> Result<Vec<DoctorEntry>, StoreError>;
+    /// Notes that a client obtained tokens at `at`, remembered for `ttl` seconds.
+    async fn mark_used(&self, id: &ClientId, at: UnixTime, ttl: u64) -> Result<(), StoreError>;
+    /// When a client last obtained tokens, if noted within the mark's TTL. A mark that does
+    /// not read back counts as none, like a missing one: it only feeds a column of a list.
+    async fn last_used(&self, id: &ClientId) -> Result<Option<UnixTime>, StoreError>;
 }
 
 /// The generated OpenID Connect signing key set (never expires). It stays the JSON text that

@@ -1,10 +1,11 @@
-//! What the event listeners keep in the memory store: the audit log and each app's recent
-//! failed requests.
+//! What the event listeners keep in the memory store: the audit log, each app's recent failed
+//! requests, and last-used marks (short-lived records).
 
 use super::{live, MemoryStore, Timed};
 use crate::clock::UnixTime;
 use crate::domain::ClientId;
-use crate::store::{AuditStore, StoreError};
+use crate::store::namespace::Records;
+use crate::store::{AuditRecord, AuditStore, DoctorEntry, Namespace, StoreError};
 use async_trait::async_trait;
 use std::collections::{HashMap, VecDeque};
 
@@ -15,10 +16,10 @@ const MAX_AUDIT: usize = 100_000;
 /// The audit log and the failure lists.
 #[derive(Default)]
 pub(super) struct Activity {
-    /// Audit events, oldest first, with their time.
-    audit: VecDeque<(UnixTime, String)>,
+    /// Audit events, oldest first.
+    audit: VecDeque<AuditRecord>,
     /// Recent failed requests of each client, newest first.
-    failures: HashMap<ClientId, Timed<VecDeque<String>>>,
+    failures: HashMap<ClientId, Timed<VecDeque<DoctorEntry>>>,
 }
 
 impl Activity {
@@ -31,58 +32,70 @@ impl Activity {
 impl AuditStore for MemoryStore {
     async fn append_audit(
         &self,
-        at: UnixTime,
-        event: &str,
+        record: &AuditRecord,
         retention: u64,
         keep: usize,
     ) -> Result<(), StoreError> {
         let (mut state, _) = self.lock();
         let audit = &mut state.audit.audit;
-        let oldest = at.saturating_sub(retention);
-        while audit.front().is_some_and(|(t, _)| *t < oldest) {
+        let oldest = record.at.saturating_sub(retention);
+        while audit.front().is_some_and(|r| r.at < oldest) {
             audit.pop_front();
         }
-        audit.push_back((at, event.to_owned()));
+        audit.push_back(record.clone());
         while audit.len() > keep.min(MAX_AUDIT) {
             audit.pop_front();
         }
         Ok(())
     }
 
-    async fn audit_events(&self, offset: usize, limit: usize) -> Result<Vec<String>, StoreError> {
+    async fn audit_events(
+        &self,
+        offset: usize,
+        limit: usize,
+    ) -> Result<Vec<AuditRecord>, StoreError> {
         let (state, _) = self.lock();
-        let audit = &state.audit.audit;
-        let page = audit.iter().rev().skip(offset).take(limit);
-        Ok(page.map(|(_, e)| e.clone()).collect())
+        let page = state.audit.audit.iter().rev().skip(offset).take(limit);
+        Ok(page.cloned().collect())
     }
 
     async fn push_failure(
         &self,
         id: &ClientId,
-        event: &str,
+        entry: &DoctorEntry,
         keep: usize,
         ttl: u64,
     ) -> Result<(), StoreError> {
         let (mut state, now) = self.lock();
-        let entry = state
+        let list = state
             .audit
             .failures
             .entry(id.clone())
             .or_insert_with(|| Timed::new(VecDeque::new(), now, ttl));
-        if !entry.live(now) {
-            entry.value.clear();
+        if !list.live(now) {
+            list.value.clear();
         }
-        entry.expires_at = now.saturating_add(ttl);
-        entry.value.push_front(event.to_owned());
-        entry.value.truncate(keep);
+        list.expires_at = now.saturating_add(ttl);
+        list.value.push_front(entry.clone());
+        list.value.truncate(keep);
         Ok(())
     }
 
-    async fn failures(&self, id: &ClientId) -> Result<Vec<String>, StoreError> {
+    async fn failures(&self, id: &ClientId) -> Result<Vec<DoctorEntry>, StoreError> {
         let (mut state, now) = self.lock();
         let failures = live(&mut state.audit.failures, id, now);
         Ok(failures
             .map(|f| f.iter().cloned().collect())
             .unwrap_or_default())
+    }
+
+    async fn mark_used(&self, id: &ClientId, at: UnixTime, ttl: u64) -> Result<(), StoreError> {
+        self.put_text(Namespace::AppLastUsed, id.as_str(), at.to_string(), ttl)
+            .await
+    }
+
+    async fn last_used(&self, id: &ClientId) -> Result<Option<UnixTime>, StoreError> {
+        let mark = self.text(Namespace::AppLastUsed, id.as_str()).await?;
+        Ok(mark.and_then(|t| t.parse().ok()))
     }
 }

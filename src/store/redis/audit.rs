@@ -4,11 +4,14 @@
 //! |---|---|---|
 //! | `{p}audit` | sorted set | audit events (JSON) scored by time |
 //! | `{p}failures:<client id>` | list, EXPIRE | the client's recent failed requests (JSON) |
+//! | `{p}lastused:<client id>` | string, EX | when the client last obtained tokens (Unix time) |
 
 use super::{Keys, RedisStore, Request};
 use crate::clock::UnixTime;
 use crate::domain::ClientId;
-use crate::store::{AuditStore, StoreError};
+use crate::store::codec::{decode, encode};
+use crate::store::namespace::Records;
+use crate::store::{AuditRecord, AuditStore, DoctorEntry, Namespace, StoreError};
 use async_trait::async_trait;
 use deadpool_redis::redis;
 
@@ -26,11 +29,12 @@ impl Keys {
 impl AuditStore for RedisStore {
     async fn append_audit(
         &self,
-        at: UnixTime,
-        event: &str,
+        record: &AuditRecord,
         retention: u64,
         keep: usize,
     ) -> Result<(), StoreError> {
+        let event = encode("audit event", record)?;
+        let at = record.at;
         let key = self.keys.audit();
         // Ranks count from the oldest: everything below the `keep` newest goes.
         let over = -(i64::try_from(keep).unwrap_or(i64::MAX).saturating_add(1));
@@ -40,7 +44,7 @@ impl AuditStore for RedisStore {
             .cmd("ZADD")
             .arg(&key)
             .arg(at)
-            .arg(event)
+            .arg(&event)
             .ignore()
             .cmd("ZREMRANGEBYSCORE")
             .arg(&key)
@@ -55,7 +59,11 @@ impl AuditStore for RedisStore {
         self.call(Request::Pipe(&pipe)).await
     }
 
-    async fn audit_events(&self, offset: usize, limit: usize) -> Result<Vec<String>, StoreError> {
+    async fn audit_events(
+        &self,
+        offset: usize,
+        limit: usize,
+    ) -> Result<Vec<AuditRecord>, StoreError> {
         if limit == 0 {
             return Ok(Vec::new());
         }
@@ -63,22 +71,24 @@ impl AuditStore for RedisStore {
         cmd.arg(self.keys.audit())
             .arg(offset)
             .arg(offset + limit - 1);
-        self.cmd(&cmd).await
+        let events: Vec<String> = self.cmd(&cmd).await?;
+        events.iter().map(|e| decode("audit event", e)).collect()
     }
 
     async fn push_failure(
         &self,
         id: &ClientId,
-        event: &str,
+        entry: &DoctorEntry,
         keep: usize,
         ttl: u64,
     ) -> Result<(), StoreError> {
+        let event = encode("app doctor entry", entry)?;
         let key = self.keys.failures(id);
         let mut pipe = redis::pipe();
         pipe.atomic()
             .cmd("LPUSH")
             .arg(&key)
-            .arg(event)
+            .arg(&event)
             .ignore()
             .cmd("LTRIM")
             .arg(&key)
@@ -92,9 +102,23 @@ impl AuditStore for RedisStore {
         self.call(Request::Pipe(&pipe)).await
     }
 
-    async fn failures(&self, id: &ClientId) -> Result<Vec<String>, StoreError> {
+    async fn failures(&self, id: &ClientId) -> Result<Vec<DoctorEntry>, StoreError> {
         let mut cmd = redis::cmd("LRANGE");
         cmd.arg(self.keys.failures(id)).arg(0).arg(-1);
-        self.cmd(&cmd).await
+        let entries: Vec<String> = self.cmd(&cmd).await?;
+        Ok(entries
+            .iter()
+            .filter_map(|e| decode("app doctor entry", e).ok())
+            .collect())
+    }
+
+    async fn mark_used(&self, id: &ClientId, at: UnixTime, ttl: u64) -> Result<(), StoreError> {
+        self.put_text(Namespace::AppLastUsed, id.as_str(), at.to_string(), ttl)
+            .await
+    }
+
+    async fn last_used(&self, id: &ClientId) -> Result<Option<UnixTime>, StoreError> {
+        let mark = self.text(Namespace::AppLastUsed, id.as_str()).await?;
+        Ok(mark.and_then(|t| t.parse().ok()))
     }
 }

@@ -3,12 +3,13 @@
 use super::fixtures::{code_record, issuance, redis_settings, session_record};
 use crate::support::redis::RedisServer;
 use deadpool_redis::redis::{self, aio::MultiplexedConnection, AsyncCommands};
+use sso_bridge::audit::Action;
 use sso_bridge::clock::{Clock, SystemClock};
 use sso_bridge::domain::{ClientId, Digest, ScopeSet, SecretToken};
 use sso_bridge::store::redis::RedisStore;
 use sso_bridge::store::{
-    AdminSessionStore, GrantStore, LimitStore, Ping, Redemption, Rotation, SecondFactorStore,
-    SessionStore, StoreError,
+    AdminSessionStore, AuditStore, GrantStore, LimitStore, Ping, Redemption, Rotation,
+    SecondFactorStore, SessionStore, StoreError,
 };
 use std::net::TcpListener;
 use std::time::{Duration, Instant};
@@ -230,6 +231,7 @@ fn deployed_records(p: &str, client: &ClientId) -> Vec<(String, &'static str)> {
         (format!("{p}mfasetup:ada\nbrowser"), "v1.pending"),
         (format!("{p}otpused:ada\ntag1\n42"), "1"),
         (format!("{p}lockout:password:ada"), "1"),
+        (format!("{p}lastused:{}", client.as_str()), "1700000000"),
     ]
 }
 
@@ -282,6 +284,34 @@ async fn records_written_before_the_typed_store_read_back_under_the_same_keys() 
     assert_eq!(setup.as_deref(), Some("v1.pending"));
     assert!(!store.spend_otp_step("ada", "tag1", 42, 60).await.unwrap());
     assert!(!store.note_lockout("password:ada", 60).await.unwrap());
+    let last_used = store.last_used(&client).await.unwrap();
+    assert_eq!(last_used, Some(1_700_000_000));
+
+    // The audit log and the failure lists are a sorted set and a list.
+    let audit = r#"{"id":"a1","at":1700000000,"action":"lockout","actor":"ada","client_id":null,"address":"192.0.2.1","success":false,"detail":"too many attempts"}"#;
+    let _: i64 = conn
+        .zadd(format!("{p}audit"), audit, 1_700_000_000)
+        .await
+        .unwrap();
+    let events = store.audit_events(0, 10).await.unwrap();
+    assert_eq!(
+        events
+            .iter()
+            .map(|e| (e.id.as_str(), e.action, e.success))
+            .collect::<Vec<_>>(),
+        [("a1", Action::Lockout, false)]
+    );
+    let failure =
+        r#"{"at":1700000000,"endpoint":"token","problem":"wrong client secret","fix":null}"#;
+    let failures = format!("{p}failures:{}", client.as_str());
+    let _: i64 = conn.lpush(&failures, &[failure, "{damaged"]).await.unwrap();
+    let entries = store.failures(&client).await.unwrap();
+    let problems: Vec<_> = entries.into_iter().map(|e| e.problem).collect();
+    assert_eq!(
+        problems,
+        ["wrong client secret"],
+        "damaged entries are skipped"
+    );
 
     // Written back, each record lands under the key it was read from, as the same JSON.
     let written = Digest::of("another cookie");
