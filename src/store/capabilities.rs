@@ -6,8 +6,8 @@
 
 use super::{
     AccessRecord, AdminSession, AuditRecord, CodeRecord, DoctorEntry, EnrolmentRecord,
-    HalfwaySignIn, Issuance, Namespace, PendingRequest, Redemption, Rotation, ScreenSignIn,
-    SessionRecord, StoreError, StoredCode, StoredRefresh,
+    HalfwaySignIn, Issuance, PendingRequest, Redemption, Rotation, ScreenSignIn, SessionRecord,
+    StoreError, StoredCode, StoredRefresh,
 };
 use crate::clock::UnixTime;
 use crate::domain::{ClientId, ClientRecord, Digest, ScopeSet};
@@ -169,29 +169,6 @@ pub trait AdminSessionStore: Send + Sync {
     /// Forgets a sign-in waiting for its second factor; forgetting an absent one is not an
     /// error.
     async fn delete_halfway_sign_in(&self, login: &Digest) -> Result<(), StoreError>;
-}
-
-/// Short-lived records kept as opaque JSON under a namespace, each with its own TTL.
-#[async_trait]
-pub trait RecordStore: Send + Sync {
-    /// Writes `value` (JSON text) under `ns` + `key`, replacing any previous value, expiring
-    /// after `ttl` seconds.
-    async fn put(&self, ns: Namespace, key: &str, value: &str, ttl: u64) -> Result<(), StoreError>;
-    /// Reads a value written by [`RecordStore::put`], `None` if absent or expired.
-    async fn get(&self, ns: Namespace, key: &str) -> Result<Option<String>, StoreError>;
-    /// Reads and deletes in one step: at most one caller gets the value.
-    async fn take(&self, ns: Namespace, key: &str) -> Result<Option<String>, StoreError>;
-    /// Deletes a value; deleting an absent key is not an error.
-    async fn delete(&self, ns: Namespace, key: &str) -> Result<(), StoreError>;
-    /// Writes `value` under `ns` + `key` only if nothing live is there; answers whether it
-    /// wrote. Of concurrent calls for one key, at most one gets `true`.
-    async fn put_new(
-        &self,
-        ns: Namespace,
-        key: &str,
-        value: &str,
-        ttl: u64,
-    ) -> Result<bool, StoreError>;
 }
 
 /// The second factor: enrolments with their recovery codes, authenticators being set up, and

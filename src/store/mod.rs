@@ -5,10 +5,16 @@
 //! (embedded default, one process, lost on restart). Both give the same answers; the shared test
 //! suite in `tests/api/store.rs` holds them to it.
 //!
-//! Secrets never reach the store: codes and tokens are keyed by their SHA-256 [`Digest`](crate::domain::Digest), client
-//! secrets are kept as digests. Every code, token, session and pending request carries a TTL and
-//! disappears by itself. Operations whose outcome depends on what another request did at the same
-//! moment (redeeming a code, rotating a refresh token) are single atomic operations.
+//! Callers hand in and get back typed records ([`records`]); only the store turns them into
+//! stored text (`codec`), so a value that cannot be encoded is [`StoreError::Encoding`] and text
+//! that does not decode is [`StoreError::Corrupt`]. The store names only base types (`domain`,
+//! `config`, `clock`), never a flow.
+//!
+//! Secrets never reach the store: codes and tokens are keyed by their SHA-256
+//! [`Digest`](crate::domain::Digest), client secrets are kept as digests. Every code, token,
+//! session and pending request carries a TTL and disappears by itself. Operations whose outcome
+//! depends on what another request did at the same moment (redeeming a code, rotating a refresh
+//! token) are single atomic operations.
 
 mod capabilities;
 mod codec;
@@ -18,7 +24,6 @@ pub mod records;
 pub mod redis;
 
 pub use capabilities::*;
-pub use namespace::Namespace;
 pub use records::*;
 
 /// The store could not answer. Never reported to a client as a grant error: it is a 503.
@@ -77,7 +82,6 @@ pub trait Store:
     + GrantStore
     + SessionStore
     + AdminSessionStore
-    + RecordStore
     + SecondFactorStore
     + LimitStore
     + AuditStore
@@ -92,7 +96,6 @@ impl<T> Store for T where
         + GrantStore
         + SessionStore
         + AdminSessionStore
-        + RecordStore
         + SecondFactorStore
         + LimitStore
         + AuditStore

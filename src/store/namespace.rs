@@ -10,9 +10,9 @@ use async_trait::async_trait;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
-/// Short-lived records kept as opaque JSON under a namespace, each with its own TTL.
+/// What a short-lived record is, naming its key prefix (after the store-wide one in Redis).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Namespace {
+pub(super) enum Namespace {
     /// A pending `/oauth/authorize` request between sign-in and consent (`authreq:`).
     AuthRequest,
     /// A browser SSO session, keyed by the digest of the cookie value (`sess:`).
@@ -41,7 +41,7 @@ pub enum Namespace {
 
 impl Namespace {
     /// The key prefix of the namespace, without the store-wide prefix.
-    pub fn prefix(self) -> &'static str {
+    pub(super) fn prefix(self) -> &'static str {
         match self {
             Namespace::AuthRequest => "authreq:",
             Namespace::Session => "sess:",

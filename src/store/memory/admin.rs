@@ -3,10 +3,8 @@
 
 use super::MemoryStore;
 use crate::domain::Digest;
-use crate::store::namespace::{halfway_key, Records};
-use crate::store::{
-    AdminSession, AdminSessionStore, HalfwaySignIn, Namespace, ScreenSignIn, StoreError,
-};
+use crate::store::namespace::{halfway_key, Namespace, Records};
+use crate::store::{AdminSession, AdminSessionStore, HalfwaySignIn, ScreenSignIn, StoreError};
 use async_trait::async_trait;
 
 #[async_trait]

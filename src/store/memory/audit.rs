@@ -4,8 +4,8 @@
 use super::{live, MemoryStore, Timed};
 use crate::clock::UnixTime;
 use crate::domain::ClientId;
-use crate::store::namespace::Records;
-use crate::store::{AuditRecord, AuditStore, DoctorEntry, Namespace, StoreError};
+use crate::store::namespace::{Namespace, Records};
+use crate::store::{AuditRecord, AuditStore, DoctorEntry, StoreError};
 use async_trait::async_trait;
 use std::collections::{HashMap, VecDeque};
 

@@ -2,8 +2,8 @@
 
 use super::{MemoryStore, Timed};
 use crate::clock::UnixTime;
-use crate::store::namespace::Records;
-use crate::store::{LimitStore, Namespace, StoreError};
+use crate::store::namespace::{Namespace, Records};
+use crate::store::{LimitStore, StoreError};
 use async_trait::async_trait;
 use std::collections::HashMap;
 

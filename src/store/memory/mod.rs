@@ -55,7 +55,7 @@ impl<T> Timed<T> {
 /// Every map of the store.
 #[derive(Default)]
 struct State {
-    records: records::Records,
+    records: records::RecordMap,
     clients: HashMap<ClientId, ClientRecord>,
     grants: grants::Grants,
     second_factor: second_factor::Enrolments,
@@ -119,17 +119,17 @@ impl Ping for MemoryStore {
 mod tests {
     use super::*;
     use crate::clock::OffsetClock;
-    use crate::store::{Namespace, RecordStore};
+    use crate::store::SecondFactorStore;
 
     #[tokio::test]
     async fn expired_entries_are_swept_without_being_read_again() -> Result<(), StoreError> {
         let clock = OffsetClock::default();
         let store = MemoryStore::new(Arc::new(clock.clone()));
-        store.put(Namespace::Session, "a", "{}", 5).await?;
-        store.put(Namespace::Consent, "b", "{}", 5).await?;
+        store.put_setup("ada", "browser", "sealed", 5).await?;
+        store.spend_otp_step("ada", "tag", 1, 5).await?;
 
         clock.advance(PURGE_INTERVAL as i64 + 6);
-        store.get(Namespace::Session, "unrelated").await?;
+        store.setup("unrelated", "browser").await?;
 
         let state = store.state.lock().unwrap_or_else(|e| e.into_inner());
         assert!(state.records.is_empty());

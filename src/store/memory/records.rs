@@ -3,16 +3,16 @@
 
 use super::{live, MemoryStore, Timed};
 use crate::clock::UnixTime;
-use crate::store::namespace::Records as RecordBackend;
-use crate::store::{Namespace, RecordStore, StoreError};
+use crate::store::namespace::{Namespace, Records};
+use crate::store::StoreError;
 use async_trait::async_trait;
 use std::collections::HashMap;
 
 /// Every short-lived record, by namespace and key.
 #[derive(Default)]
-pub(super) struct Records(HashMap<(Namespace, String), Timed<String>>);
+pub(super) struct RecordMap(HashMap<(Namespace, String), Timed<String>>);
 
-impl Records {
+impl RecordMap {
     pub(super) fn purge(&mut self, now: UnixTime) {
         self.0.retain(|_, e| e.live(now));
     }
@@ -58,43 +58,7 @@ impl Records {
 }
 
 #[async_trait]
-impl RecordStore for MemoryStore {
-    async fn put(&self, ns: Namespace, key: &str, value: &str, ttl: u64) -> Result<(), StoreError> {
-        let (mut state, now) = self.lock();
-        state.records.put(ns, key, value.to_owned(), ttl, now);
-        Ok(())
-    }
-
-    async fn get(&self, ns: Namespace, key: &str) -> Result<Option<String>, StoreError> {
-        let (mut state, now) = self.lock();
-        Ok(state.records.get(ns, key, now))
-    }
-
-    async fn take(&self, ns: Namespace, key: &str) -> Result<Option<String>, StoreError> {
-        let (mut state, now) = self.lock();
-        Ok(state.records.take(ns, key, now))
-    }
-
-    async fn delete(&self, ns: Namespace, key: &str) -> Result<(), StoreError> {
-        let (mut state, now) = self.lock();
-        state.records.take(ns, key, now);
-        Ok(())
-    }
-
-    async fn put_new(
-        &self,
-        ns: Namespace,
-        key: &str,
-        value: &str,
-        ttl: u64,
-    ) -> Result<bool, StoreError> {
-        let (mut state, now) = self.lock();
-        Ok(state.records.put_new(ns, key, value.to_owned(), ttl, now))
-    }
-}
-
-#[async_trait]
-impl RecordBackend for MemoryStore {
+impl Records for MemoryStore {
     async fn put_text(
         &self,
         ns: Namespace,

@@ -3,8 +3,8 @@
 
 use super::MemoryStore;
 use crate::domain::Digest;
-use crate::store::namespace::{otp_step_key, setup_key, Records};
-use crate::store::{EnrolmentRecord, Namespace, SecondFactorStore, StoreError};
+use crate::store::namespace::{otp_step_key, setup_key, Namespace, Records};
+use crate::store::{EnrolmentRecord, SecondFactorStore, StoreError};
 use async_trait::async_trait;
 use std::collections::{HashMap, HashSet};
 

@@ -2,8 +2,8 @@
 
 use super::MemoryStore;
 use crate::domain::{ClientId, Digest, ScopeSet};
-use crate::store::namespace::{consent_key, Records};
-use crate::store::{Namespace, PendingRequest, SessionRecord, SessionStore, StoreError};
+use crate::store::namespace::{consent_key, Namespace, Records};
+use crate::store::{PendingRequest, SessionRecord, SessionStore, StoreError};
 use async_trait::async_trait;
 
 #[async_trait]

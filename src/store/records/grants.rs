@@ -102,7 +102,7 @@ pub struct Issuance {
     pub refresh_ttl: u64,
 }
 
-/// Outcome of [`crate::store::Store::redeem_code`].
+/// Outcome of [`crate::store::GrantStore::redeem_code`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Redemption {
     /// The code was valid and unused; the issuance was written.
@@ -113,7 +113,7 @@ pub enum Redemption {
     Replayed,
 }
 
-/// Outcome of [`crate::store::Store::rotate_refresh`].
+/// Outcome of [`crate::store::GrantStore::rotate_refresh`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Rotation {
     /// The token was active; the issuance was written.

@@ -10,8 +10,8 @@ use super::{Keys, RedisStore, Request};
 use crate::clock::UnixTime;
 use crate::domain::ClientId;
 use crate::store::codec::{decode, encode};
-use crate::store::namespace::Records;
-use crate::store::{AuditRecord, AuditStore, DoctorEntry, Namespace, StoreError};
+use crate::store::namespace::{Namespace, Records};
+use crate::store::{AuditRecord, AuditStore, DoctorEntry, StoreError};
 use async_trait::async_trait;
 use deadpool_redis::redis;
 

@@ -5,8 +5,8 @@
 
 use super::{Keys, RedisStore, Request};
 use crate::clock::UnixTime;
-use crate::store::namespace::Records;
-use crate::store::{LimitStore, Namespace, StoreError};
+use crate::store::namespace::{Namespace, Records};
+use crate::store::{LimitStore, StoreError};
 use async_trait::async_trait;
 use deadpool_redis::redis;
 

@@ -4,7 +4,17 @@
 //!
 //! | key | type | holds |
 //! |---|---|---|
-//! | `{p}<namespace prefix><key>` | string, EX | a generic record ([`super::Namespace`]) |
+//! | `{p}sess:<hex>` | string, EX | SSO session JSON, by the digest of its cookie |
+//! | `{p}authreq:<request id>` | string, EX | pending authorize request JSON |
+//! | `{p}consent:<sub>\n<client id>` | string, EX | remembered scopes (JSON list) |
+//! | `{p}admtok:<hex>` | string, EX | admin API token JSON |
+//! | `{p}admscr:<hex>` | string, EX | admin screen sign-in JSON, by the SSO cookie's digest |
+//! | `{p}admscr:halfway:<hex>` | string, EX | sign-in waiting for its second factor (JSON) |
+//! | `{p}mfa:<sub>`, `{p}mfarc:<sub>` | string, set | enrolment JSON, recovery code digests |
+//! | `{p}mfasetup:<sub>\n<holder>` | string, EX | sealed secret of a set-up |
+//! | `{p}otpused:<sub>\n<tag>\n<step>` | string, EX | `1`: the TOTP step was accepted |
+//! | `{p}attempts:<key>` | sorted set, EXPIRE | attempt ids scored by time |
+//! | `{p}lockout:<key>` | string, EX | `1`: the lockout was reported |
 //! | `{p}clients` | hash | client id → client JSON |
 //! | `{p}code:<hex>` | hash, EXPIRE | `data` (code JSON), `consumed_by` (grant id) |
 //! | `{p}at:<hex>` | string, EX | access token JSON |
@@ -13,9 +23,11 @@
 //! | `{p}issued:<client id>` | set, EXPIRE | full keys of the client's codes and grant indexes |
 //! | `{p}audit` | sorted set | audit events (JSON) scored by time |
 //! | `{p}failures:<client id>` | list, EXPIRE | the client's recent failed requests (JSON) |
+//! | `{p}lastused:<client id>` | string, EX | when the app last obtained tokens (Unix time) |
 //! | `{p}oidc:signing-keys` | string | the generated id_token signing keys (JSON list, see `oidc::stored_keys`) |
 //!
-//! `<hex>` is the SHA-256 digest of the secret: raw codes and tokens never reach Redis. Redeeming
+//! Each capability's file names the keys it uses. `<hex>` is the SHA-256 digest of the secret:
+//! raw codes, tokens and cookies never reach Redis. Redeeming
 //! a code, rotating a refresh token and revoking a grant are each one Lua script, so they are
 //! atomic with respect to every other client of the same Redis.
 

@@ -2,8 +2,8 @@
 //! expiry.
 
 use super::{Keys, RedisStore};
-use crate::store::namespace::Records as RecordBackend;
-use crate::store::{Namespace, RecordStore, StoreError};
+use crate::store::namespace::{Namespace, Records};
+use crate::store::StoreError;
 use async_trait::async_trait;
 use deadpool_redis::redis;
 
@@ -14,52 +14,7 @@ impl Keys {
 }
 
 #[async_trait]
-impl RecordStore for RedisStore {
-    async fn put(&self, ns: Namespace, key: &str, value: &str, ttl: u64) -> Result<(), StoreError> {
-        let mut cmd = redis::cmd("SET");
-        cmd.arg(self.keys.record(ns, key))
-            .arg(value)
-            .arg("EX")
-            .arg(ttl);
-        self.cmd(&cmd).await
-    }
-
-    async fn get(&self, ns: Namespace, key: &str) -> Result<Option<String>, StoreError> {
-        self.cmd(redis::cmd("GET").arg(self.keys.record(ns, key)))
-            .await
-    }
-
-    async fn take(&self, ns: Namespace, key: &str) -> Result<Option<String>, StoreError> {
-        // GETDEL (Redis 6.2+) reads and deletes in one step: at most one caller sees the value.
-        self.cmd(redis::cmd("GETDEL").arg(self.keys.record(ns, key)))
-            .await
-    }
-
-    async fn delete(&self, ns: Namespace, key: &str) -> Result<(), StoreError> {
-        self.cmd(redis::cmd("DEL").arg(self.keys.record(ns, key)))
-            .await
-    }
-
-    async fn put_new(
-        &self,
-        ns: Namespace,
-        key: &str,
-        value: &str,
-        ttl: u64,
-    ) -> Result<bool, StoreError> {
-        let mut cmd = redis::cmd("SET");
-        cmd.arg(self.keys.record(ns, key))
-            .arg(value)
-            .arg("NX")
-            .arg("EX")
-            .arg(ttl);
-        let reply: Option<String> = self.cmd(&cmd).await?;
-        Ok(reply.is_some())
-    }
-}
-
-#[async_trait]
-impl RecordBackend for RedisStore {
+impl Records for RedisStore {
     async fn put_text(
         &self,
         ns: Namespace,

@@ -13,8 +13,8 @@
 use super::{Keys, RedisStore, Request};
 use crate::domain::Digest;
 use crate::store::codec::{decode, encode};
-use crate::store::namespace::{otp_step_key, setup_key, Records};
-use crate::store::{EnrolmentRecord, Namespace, SecondFactorStore, StoreError};
+use crate::store::namespace::{otp_step_key, setup_key, Namespace, Records};
+use crate::store::{EnrolmentRecord, SecondFactorStore, StoreError};
 use async_trait::async_trait;
 use deadpool_redis::redis;
 

@@ -4,8 +4,8 @@
 
 use super::RedisStore;
 use crate::domain::{ClientId, Digest, ScopeSet};
-use crate::store::namespace::{consent_key, Records};
-use crate::store::{Namespace, PendingRequest, SessionRecord, SessionStore, StoreError};
+use crate::store::namespace::{consent_key, Namespace, Records};
+use crate::store::{PendingRequest, SessionRecord, SessionStore, StoreError};
 use async_trait::async_trait;
 
 #[async_trait]
