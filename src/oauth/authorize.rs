@@ -6,7 +6,7 @@
 use super::{pkce, OAuthError};
 use crate::domain::{ClientId, ClientRecord, OidcParams, ScopeSet};
 use crate::events::{Event, HasEvents};
-use crate::store::{Store, StoreError};
+use crate::store::{ClientStore, StoreError};
 use std::collections::HashMap;
 
 /// The request [`validate`] produces; it lives in `domain`, where the store can keep it.
@@ -70,7 +70,7 @@ impl Params {
 
 /// Validates an authorize query string against the registered clients.
 pub async fn validate(
-    store: &dyn Store,
+    store: &dyn ClientStore,
     raw_query: &str,
 ) -> Result<(ClientRecord, AuthorizationRequest), AuthorizeError> {
     let params = Params::parse(raw_query);
