@@ -12,10 +12,11 @@ use crate::mfa::enrolment;
 use crate::mfa::limits::{self, Kind, PasswordCheck};
 use crate::mfa::{self, Due, MfaError};
 use crate::state::AppState;
-use crate::store::{Namespace, StoreError};
+use crate::store::StoreError;
 use secrecy::SecretString;
-use serde::{Deserialize, Serialize};
 use std::net::IpAddr;
+
+pub use crate::store::AdminSession;
 
 /// Why an admin request was refused.
 #[derive(Debug, thiserror::Error)]
@@ -60,18 +61,6 @@ impl From<MfaError> for GuardError {
             other => GuardError::SecondFactor(other.to_string()),
         }
     }
-}
-
-/// An admin token's record.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct AdminSession {
-    /// The superadmin's user id.
-    pub sub: String,
-    /// When the token stops working.
-    pub expires_at: u64,
-    /// Authentication methods used to get the token (RFC 8176: `pwd`, `otp`).
-    #[serde(default)]
-    pub amr: Vec<String>,
 }
 
 /// Whether a user's role lets them administer: `superadmin`. The second factor is checked by
@@ -306,10 +295,9 @@ async fn issue(
         expires_at: state.now() + ttl,
         amr,
     };
-    let json = serde_json::to_string(&record).map_err(|e| StoreError::Corrupt(e.to_string()))?;
     state
         .store
-        .put(Namespace::AdminToken, token.digest().as_hex(), &json, ttl)
+        .put_admin_token(&token.digest(), &record, ttl)
         .await?;
     Ok((token, ttl))
 }
@@ -321,13 +309,11 @@ pub async fn check(
 ) -> Result<AdminSession, GuardError> {
     let token = crate::oauth::userinfo::parse_bearer(authorization)
         .map_err(|_| GuardError::Unauthenticated)?;
-    let json = state
+    let session = state
         .store
-        .get(Namespace::AdminToken, Digest::of(token.expose()).as_hex())
+        .admin_token(&Digest::of(token.expose()))
         .await?
         .ok_or(GuardError::Unauthenticated)?;
-    let session: AdminSession =
-        serde_json::from_str(&json).map_err(|e| StoreError::Corrupt(e.to_string()))?;
     if session.expires_at <= state.now() {
         return Err(GuardError::Unauthenticated);
     }

@@ -11,33 +11,17 @@ use crate::domain::{ClientId, ClientRecord};
 use crate::events::{Event, Listener};
 use crate::store::{HasStore, StoreError, WithClock};
 use async_trait::async_trait;
-use serde::{Deserialize, Serialize};
+
+pub use crate::store::DoctorEntry;
 
 /// How many failures are kept per app.
 pub const KEEP: usize = 50;
 /// How long failures are kept after the last one (7 days).
 pub const TTL: u64 = 7 * 86_400;
 
-/// One failed request.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct DoctorEntry {
-    /// When, Unix seconds.
-    pub at: u64,
-    /// `authorize` or `token`.
-    pub endpoint: String,
-    /// What went wrong.
-    pub problem: String,
-    /// What the app should change.
-    pub fix: Option<String>,
-}
-
 /// An app's recent failures, newest first; unreadable entries are skipped.
 pub async fn recent(cx: &impl HasStore, id: &ClientId) -> Result<Vec<DoctorEntry>, StoreError> {
-    let raw = cx.store().failures(id).await?;
-    Ok(raw
-        .iter()
-        .filter_map(|j| serde_json::from_str(j).ok())
-        .collect())
+    cx.store().failures(id).await
 }
 
 /// Explains the refusals the flows publish.
@@ -90,10 +74,7 @@ async fn note(cx: &WithClock, id: &ClientId, endpoint: &str, problem: String, fi
         problem,
         fix,
     };
-    let Ok(json) = serde_json::to_string(&entry) else {
-        return;
-    };
-    if let Err(e) = cx.store().push_failure(id, &json, KEEP, TTL).await {
+    if let Err(e) = cx.store().push_failure(id, &entry, KEEP, TTL).await {
         tracing::warn!(error = %e, client_id = %id, "app doctor: failure not recorded");
     }
 }

@@ -3,7 +3,7 @@
 use crate::clock::HasClock;
 use crate::domain::ClientId;
 use crate::events::{Event, Listener};
-use crate::store::{HasStore, Namespace, StoreError, WithClock};
+use crate::store::{HasStore, StoreError, WithClock};
 use async_trait::async_trait;
 
 /// How long "last used" is remembered (a year and a bit).
@@ -11,16 +11,12 @@ const LAST_USED_TTL: u64 = 400 * 86_400;
 
 /// Notes that an app just obtained tokens.
 pub async fn touch<C: HasStore + HasClock>(cx: &C, id: &ClientId) -> Result<(), StoreError> {
-    let now = cx.now().to_string();
-    cx.store()
-        .put(Namespace::AppLastUsed, id.as_str(), &now, LAST_USED_TTL)
-        .await
+    cx.store().mark_used(id, cx.now(), LAST_USED_TTL).await
 }
 
 /// When an app last obtained tokens, if within the last [`LAST_USED_TTL`] seconds.
 pub async fn last_used(cx: &impl HasStore, id: &ClientId) -> Result<Option<u64>, StoreError> {
-    let raw = cx.store().get(Namespace::AppLastUsed, id.as_str()).await?;
-    Ok(raw.and_then(|t| t.parse().ok()))
+    cx.store().last_used(id).await
 }
 
 /// Marks an app as used whenever it is issued tokens.

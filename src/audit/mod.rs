@@ -13,106 +13,18 @@ mod trail;
 pub use query::{search, AuditFilter};
 pub use trail::AuditTrail;
 
-use crate::clock::{HasClock, UnixTime};
+use crate::clock::HasClock;
 use crate::config::AuditSettings;
 use crate::domain::secret::random_id;
 use crate::store::HasStore;
-use serde::{Deserialize, Serialize};
+
+pub use crate::domain::audit::Action;
+pub use crate::store::AuditRecord;
 
 /// What the audit log needs: the store, the clock and its settings.
 pub trait Context: HasStore + HasClock + Sync {
     /// The `[audit]` settings.
     fn audit_settings(&self) -> &AuditSettings;
-}
-
-/// What happened.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Action {
-    /// A user signed in (or failed to) at the authorize sign-in page.
-    SignIn,
-    /// A superadmin signed in (or failed to) to the admin screen or API.
-    AdminSignIn,
-    /// A superadmin signed out of the admin screen.
-    AdminSignOut,
-    /// An app was registered.
-    AppCreated,
-    /// An app's name, redirect URIs or PKCE rule changed.
-    AppUpdated,
-    /// An app got a new secret; the old one stopped working.
-    SecretRotated,
-    /// An app was disabled; its codes and tokens were revoked.
-    AppDisabled,
-    /// An app was enabled again.
-    AppEnabled,
-    /// An app was deleted; its codes and tokens were revoked.
-    AppDeleted,
-    /// Tokens were issued for an authorization code.
-    TokenIssued,
-    /// A refresh token was exchanged for a new pair.
-    TokenRefreshed,
-    /// Tokens were revoked (code replay, refresh reuse, user gone, app disabled or deleted).
-    TokenRevoked,
-    /// A user set up a second factor (authenticator app and recovery codes).
-    SecondFactorEnrolled,
-    /// A second-factor code was refused (wrong, or already used).
-    SecondFactorFailed,
-    /// A user signed in with one of their recovery codes.
-    RecoveryCodeUsed,
-    /// A superadmin removed a user's second factor.
-    SecondFactorReset,
-    /// Password or code attempts were refused: too many failures for the account or address.
-    Lockout,
-    /// A user signed out of single sign-on (OpenID Connect logout).
-    SignOut,
-}
-
-impl Action {
-    /// Every action, for the filter of the audit page.
-    pub const ALL: [Action; 18] = [
-        Action::SignIn,
-        Action::AdminSignIn,
-        Action::AdminSignOut,
-        Action::AppCreated,
-        Action::AppUpdated,
-        Action::SecretRotated,
-        Action::AppDisabled,
-        Action::AppEnabled,
-        Action::AppDeleted,
-        Action::TokenIssued,
-        Action::TokenRefreshed,
-        Action::TokenRevoked,
-        Action::SecondFactorEnrolled,
-        Action::SecondFactorFailed,
-        Action::RecoveryCodeUsed,
-        Action::SecondFactorReset,
-        Action::Lockout,
-        Action::SignOut,
-    ];
-
-    /// The snake_case name, as stored and filtered by.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Action::SignIn => "sign_in",
-            Action::AdminSignIn => "admin_sign_in",
-            Action::AdminSignOut => "admin_sign_out",
-            Action::AppCreated => "app_created",
-            Action::AppUpdated => "app_updated",
-            Action::SecretRotated => "secret_rotated",
-            Action::AppDisabled => "app_disabled",
-            Action::AppEnabled => "app_enabled",
-            Action::AppDeleted => "app_deleted",
-            Action::TokenIssued => "token_issued",
-            Action::TokenRefreshed => "token_refreshed",
-            Action::TokenRevoked => "token_revoked",
-            Action::SecondFactorEnrolled => "second_factor_enrolled",
-            Action::SecondFactorFailed => "second_factor_failed",
-            Action::RecoveryCodeUsed => "recovery_code_used",
-            Action::SecondFactorReset => "second_factor_reset",
-            Action::Lockout => "lockout",
-            Action::SignOut => "sign_out",
-        }
-    }
 }
 
 /// Longest actor name kept; longer ones are cut.
@@ -169,27 +81,6 @@ impl AuditEvent {
     }
 }
 
-/// An event as stored and shown.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct AuditRecord {
-    /// Random id: keeps two identical events in the same second apart.
-    pub id: String,
-    /// When, Unix seconds.
-    pub at: UnixTime,
-    /// What.
-    pub action: Action,
-    /// Who (user id or username), if a person did it.
-    pub actor: Option<String>,
-    /// Which app.
-    pub client_id: Option<String>,
-    /// From which address.
-    pub address: Option<String>,
-    /// Whether it succeeded.
-    pub success: bool,
-    /// Reason of a failure, or what changed.
-    pub detail: Option<String>,
-}
-
 /// Records an event: one log line under target `audit`, and a store entry kept for
 /// `audit.retention_days`. A store failure is logged, never passed on: auditing must not turn
 /// a sign-in or a token request into an error.
@@ -214,21 +105,10 @@ pub async fn record(cx: &impl Context, event: AuditEvent) {
         detail = record.detail.as_deref().unwrap_or(""),
         "audit event"
     );
-    let json = match serde_json::to_string(&record) {
-        Ok(json) => json,
-        Err(e) => {
-            tracing::error!(error = %e, "audit event could not be encoded");
-            return;
-        }
-    };
     let settings = cx.audit_settings();
     let retention = settings.retention.as_secs();
     let keep = settings.max_events;
-    if let Err(e) = cx
-        .store()
-        .append_audit(record.at, &json, retention, keep)
-        .await
-    {
+    if let Err(e) = cx.store().append_audit(&record, retention, keep).await {
         tracing::error!(error = %e, action = record.action.as_str(), "audit event not stored");
     }
 }

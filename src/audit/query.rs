@@ -88,9 +88,7 @@ pub async fn search(
         let page = cx.store().audit_events(offset, PAGE).await?;
         offset += PAGE;
         let done = page.len() < PAGE;
-        for json in page {
-            let record: AuditRecord = serde_json::from_str(&json)
-                .map_err(|e| StoreError::Corrupt(format!("audit event: {e}")))?;
+        for record in page {
             if filter.matches(&record) {
                 found.push(record);
                 if found.len() == limit {

@@ -1,5 +1,8 @@
-//! Domain types shared by every layer: ids, scopes, claims, secrets and the records they form.
+//! Domain types shared by every layer: ids, scopes, claims, secrets, authorize requests, audit
+//! actions and the records they form.
 
+pub mod audit;
+pub mod authorize;
 pub mod claims;
 pub mod client;
 pub mod redirect_uri;
@@ -8,6 +11,7 @@ pub mod seal;
 pub mod secret;
 pub mod username;
 
+pub use authorize::{AuthorizationRequest, OidcParams};
 pub use claims::{Claims, Role};
 pub use client::{ClientId, ClientRecord};
 pub use redirect_uri::RedirectUri;

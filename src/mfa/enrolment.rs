@@ -2,20 +2,9 @@
 //! until a first code confirms it), then each sign-in proves it with a code or a recovery code.
 
 use super::{recovery, totp, Context, MfaError, MfaKey};
-use crate::clock::UnixTime;
 use crate::domain::Digest;
 use crate::events::Event;
-use crate::store::{Namespace, StoreError};
-use serde::{Deserialize, Serialize};
-
-/// What the store keeps for an enrolled user (recovery codes are kept beside it as digests).
-#[derive(Debug, Clone, Serialize, Deserialize)]
-struct EnrolmentRecord {
-    /// The TOTP secret, encrypted with `mfa.encryption_key` for this user.
-    sealed_secret: String,
-    /// When the enrolment was confirmed.
-    enrolled_at: UnixTime,
-}
+use crate::store::EnrolmentRecord;
 
 /// What the enrolment page shows.
 pub struct SetupView {
@@ -41,44 +30,33 @@ fn key(cx: &impl Context) -> Result<&MfaKey, MfaError> {
     cx.mfa_key().ok_or(MfaError::NotConfigured)
 }
 
-fn corrupt(e: impl std::fmt::Display) -> StoreError {
-    StoreError::Corrupt(e.to_string())
-}
-
 /// Whether `sub` has a confirmed enrolment.
 pub async fn is_enrolled(cx: &impl Context, sub: &str) -> Result<bool, MfaError> {
     Ok(cx.store().second_factor(sub).await?.is_some())
-}
-
-/// The key of a set-up: per user *and* per holder (the browser, or one admin API set-up), so
-/// a set-up is never shown to anyone but the one who started it.
-fn setup_key(sub: &str, holder: &str) -> String {
-    format!("{sub}\n{holder}")
 }
 
 /// The authenticator `holder` is setting up for `sub`: the one it started earlier (a reload
 /// shows the same QR code) or a new one, kept encrypted until confirmed or
 /// `session.request_ttl_secs` pass.
 pub async fn setup(cx: &impl Context, sub: &str, holder: &str) -> Result<SetupView, MfaError> {
-    let slot = setup_key(sub, holder);
-    let secret = match pending_secret(cx, sub, &slot).await? {
+    // A set-up is kept per user *and* per holder (the browser, or one admin API set-up), so it
+    // is never shown to anyone but the one who started it.
+    let secret = match pending_secret(cx, sub, holder).await? {
         Some(secret) => secret,
         None => {
             let secret = totp::new_secret();
             let sealed = key(cx)?
                 .seal(sub, &secret)
-                .ok_or_else(|| corrupt("sealing failed"))?;
+                .ok_or(MfaError::Unusable("sealing failed"))?;
             let ttl = cx.setup_ttl().as_secs();
-            cx.store()
-                .put(Namespace::MfaSetup, &slot, &sealed, ttl)
-                .await?;
+            cx.store().put_setup(sub, holder, &sealed, ttl).await?;
             secret
         }
     };
     let generator = generator(cx, &secret, sub)?;
     let url = generator.get_url();
     Ok(SetupView {
-        qr: totp::qr_data_uri(&url).ok_or_else(|| corrupt("QR code too large"))?,
+        qr: totp::qr_data_uri(&url).ok_or(MfaError::Unusable("QR code too large"))?,
         secret: totp::display_secret(&generator),
         url,
     })
@@ -87,9 +65,9 @@ pub async fn setup(cx: &impl Context, sub: &str, holder: &str) -> Result<SetupVi
 async fn pending_secret(
     cx: &impl Context,
     sub: &str,
-    slot: &str,
+    holder: &str,
 ) -> Result<Option<Vec<u8>>, MfaError> {
-    let Some(sealed) = cx.store().get(Namespace::MfaSetup, slot).await? else {
+    let Some(sealed) = cx.store().setup(sub, holder).await? else {
         return Ok(None);
     };
     Ok(key(cx)?.open(sub, &sealed))
@@ -97,7 +75,7 @@ async fn pending_secret(
 
 fn generator(cx: &impl Context, secret: &[u8], sub: &str) -> Result<totp_rs::TOTP, MfaError> {
     totp::generator(secret, &cx.mfa_settings().issuer_label, sub)
-        .ok_or_else(|| MfaError::Store(corrupt("unusable TOTP secret")))
+        .ok_or(MfaError::Unusable("TOTP secret rejected by the generator"))
 }
 
 /// Confirms `holder`'s set-up with a first code: stores the enrolment (replacing any earlier
@@ -108,8 +86,7 @@ pub async fn confirm(
     holder: &str,
     code: &str,
 ) -> Result<Vec<String>, MfaError> {
-    let slot = setup_key(sub, holder);
-    let secret = pending_secret(cx, sub, &slot)
+    let secret = pending_secret(cx, sub, holder)
         .await?
         .ok_or(MfaError::NoSetup)?;
     let generator = generator(cx, &secret, sub)?;
@@ -119,7 +96,7 @@ pub async fn confirm(
     let record = EnrolmentRecord {
         sealed_secret: mfa_key
             .seal(sub, &secret)
-            .ok_or_else(|| corrupt("sealing failed"))?,
+            .ok_or(MfaError::Unusable("sealing failed"))?,
         enrolled_at: cx.now(),
     };
     let codes = recovery::generate();
@@ -127,9 +104,8 @@ pub async fn confirm(
         .iter()
         .filter_map(|c| recovery::digest(mfa_key, sub, c))
         .collect();
-    let json = serde_json::to_string(&record).map_err(corrupt)?;
-    cx.store().put_second_factor(sub, &json, &digests).await?;
-    cx.store().delete(Namespace::MfaSetup, &slot).await?;
+    cx.store().put_second_factor(sub, &record, &digests).await?;
+    cx.store().delete_setup(sub, holder).await?;
     let event = Event::SecondFactorEnrolled {
         sub: sub.to_owned(),
     };
@@ -139,12 +115,11 @@ pub async fn confirm(
 
 /// Checks a code from the enrolled authenticator, or else a recovery code.
 pub async fn verify(cx: &impl Context, sub: &str, code: &str) -> Result<Proof, MfaError> {
-    let json = cx
+    let record = cx
         .store()
         .second_factor(sub)
         .await?
         .ok_or(MfaError::NotEnrolled)?;
-    let record: EnrolmentRecord = serde_json::from_str(&json).map_err(corrupt)?;
     let code = code.trim();
     if code.len() == totp::DIGITS && code.bytes().all(|b| b.is_ascii_digit()) {
         let secret = key(cx)?
@@ -181,15 +156,7 @@ async fn spend_step(
     // A short tag of the secret's digest tells authenticators apart without revealing anything.
     let digest = Digest::of(&hex::encode(secret));
     let tag = &digest.as_hex()[..8];
-    let fresh = cx
-        .store()
-        .put_new(
-            Namespace::OtpUsed,
-            &format!("{sub}\n{tag}\n{step}"),
-            "1",
-            ttl,
-        )
-        .await?;
+    let fresh = cx.store().spend_otp_step(sub, tag, step, ttl).await?;
     if fresh {
         Ok(())
     } else {

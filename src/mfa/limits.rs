@@ -10,7 +10,7 @@ use super::Context;
 use crate::domain::secret::random_id;
 use crate::domain::Username;
 use crate::events::Event;
-use crate::store::{Namespace, StoreError};
+use crate::store::StoreError;
 use std::net::IpAddr;
 
 /// What is being guessed.
@@ -85,7 +85,7 @@ pub async fn begin(
         // account must not be able to flood the audit log.
         let first = cx
             .store()
-            .put_new(Namespace::Lockout, key, "1", limits.window.as_secs())
+            .note_lockout(key, limits.window.as_secs())
             .await?;
         if first {
             let event = Event::Lockout {

@@ -58,6 +58,10 @@ pub enum MfaError {
     /// The stored secret does not open with the configured key (the key was changed).
     #[error("the enrolment secret cannot be decrypted with mfa.encryption_key")]
     Undecryptable,
+    /// A new authenticator secret could not be sealed, shown or used (a fault here, not in
+    /// the store or the user's input).
+    #[error("the authenticator secret cannot be used: {0}")]
+    Unusable(&'static str),
     /// The store is down.
     #[error(transparent)]
     Store(#[from] StoreError),

@@ -4,29 +4,13 @@
 //! every error is shown as a page, never sent to a redirect URI (RFC 6749 §4.1.2.1).
 
 use super::{pkce, OAuthError};
-use crate::domain::{ClientId, ClientRecord, ScopeSet};
+use crate::domain::{ClientId, ClientRecord, OidcParams, ScopeSet};
 use crate::events::{Event, HasEvents};
-use crate::store::{Store, StoreError};
-use serde::{Deserialize, Serialize};
+use crate::store::{ClientStore, StoreError};
 use std::collections::HashMap;
 
-/// A validated authorization request, kept while the user signs in and approves.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct AuthorizationRequest {
-    /// The app.
-    pub client_id: ClientId,
-    /// The exact registered redirect URI the request named.
-    pub redirect_uri: String,
-    /// Requested scopes (always with `openid`).
-    pub scopes: ScopeSet,
-    /// Returned unchanged with the code or error.
-    pub state: Option<String>,
-    /// PKCE S256 challenge.
-    pub code_challenge: Option<String>,
-    /// OpenID Connect parameters (`nonce`, `prompt`, `max_age`, `login_hint`).
-    #[serde(default)]
-    pub oidc: crate::oidc::authorize::OidcParams,
-}
+/// The request [`validate`] produces; it lives in `domain`, where the store can keep it.
+pub use crate::domain::AuthorizationRequest;
 
 /// Why an authorize request cannot go on.
 #[derive(Debug)]
@@ -86,7 +70,7 @@ impl Params {
 
 /// Validates an authorize query string against the registered clients.
 pub async fn validate(
-    store: &dyn Store,
+    store: &dyn ClientStore,
     raw_query: &str,
 ) -> Result<(ClientRecord, AuthorizationRequest), AuthorizeError> {
     let params = Params::parse(raw_query);
@@ -195,8 +179,7 @@ pub async fn validate(
         (None, None) => None,
     };
     refuse_unsupported(|name| params.0.contains_key(name)).map_err(fail)?;
-    let oidc = crate::oidc::authorize::OidcParams::parse(|name| params.non_empty(name))
-        .map_err(invalid)?;
+    let oidc = OidcParams::parse(|name| params.non_empty(name)).map_err(invalid)?;
     Ok((
         client.clone(),
         AuthorizationRequest {

@@ -9,7 +9,7 @@ use super::keys::{public_jwk, Jwk, KeyError, SigningKey};
 use super::stored_keys::{StoredKeys, Vault, RELOAD_SECS};
 use crate::clock::UnixTime;
 use crate::config::OidcSettings;
-use crate::store::Store;
+use crate::store::KeyStore;
 use std::path::Path;
 use std::sync::Arc;
 use tokio::sync::Mutex;
@@ -80,7 +80,7 @@ impl Keys {
     }
 
     /// The key set at `now`.
-    pub async fn get(&self, store: &dyn Store, now: UnixTime) -> Result<Arc<KeySet>, KeyError> {
+    pub async fn get(&self, store: &dyn KeyStore, now: UnixTime) -> Result<Arc<KeySet>, KeyError> {
         if let Some(fixed) = &self.fixed {
             return Ok(Arc::clone(fixed));
         }
@@ -97,7 +97,7 @@ impl Keys {
     }
 
     /// Reads the stored keys, creating the first one or rotating when due.
-    async fn load(&self, store: &dyn Store, now: UnixTime) -> Result<KeySet, KeyError> {
+    async fn load(&self, store: &dyn KeyStore, now: UnixTime) -> Result<KeySet, KeyError> {
         let alg = self.settings.signing_alg;
         let json = match store.signing_keys().await? {
             Some(json) => json,
@@ -137,7 +137,7 @@ impl Keys {
 
     async fn rotate(
         &self,
-        store: &dyn Store,
+        store: &dyn KeyStore,
         json: &str,
         keys: StoredKeys,
         now: UnixTime,

@@ -2,11 +2,7 @@
 
 use super::Context;
 use crate::domain::{ClientId, ScopeSet};
-use crate::store::{Namespace, StoreError};
-
-fn key(sub: &str, client: &ClientId) -> String {
-    format!("{}\n{}", sub, client.as_str())
-}
+use crate::store::StoreError;
 
 /// Whether the user already approved at least `scopes` for the app.
 pub async fn covers(
@@ -15,16 +11,8 @@ pub async fn covers(
     client: &ClientId,
     scopes: &ScopeSet,
 ) -> Result<bool, StoreError> {
-    let Some(json) = cx
-        .store()
-        .get(Namespace::Consent, &key(sub, client))
-        .await?
-    else {
-        return Ok(false);
-    };
-    let granted: ScopeSet =
-        serde_json::from_str(&json).map_err(|e| StoreError::Corrupt(e.to_string()))?;
-    Ok(scopes.is_subset(&granted))
+    let granted = cx.store().consent(sub, client).await?;
+    Ok(granted.is_some_and(|granted| scopes.is_subset(&granted)))
 }
 
 /// Remembers an approval, adding to what the user approved before (unless remembering is
@@ -39,13 +27,11 @@ pub async fn remember(
     if ttl == 0 {
         return Ok(());
     }
-    let key = key(sub, client);
-    let mut approved = scopes.clone();
-    if let Some(json) = cx.store().get(Namespace::Consent, &key).await? {
-        if let Ok(before) = serde_json::from_str::<ScopeSet>(&json) {
-            approved = approved.union(&before);
-        }
-    }
-    let json = serde_json::to_string(&approved).map_err(|e| StoreError::Corrupt(e.to_string()))?;
-    cx.store().put(Namespace::Consent, &key, &json, ttl).await
+    let approved = match cx.store().consent(sub, client).await {
+        Ok(Some(before)) => scopes.union(&before),
+        // An approval that no longer reads back is replaced by this one.
+        Ok(None) | Err(StoreError::Corrupt(_)) => scopes.clone(),
+        Err(e) => return Err(e),
+    };
+    cx.store().put_consent(sub, client, &approved, ttl).await
 }

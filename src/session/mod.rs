@@ -3,12 +3,13 @@
 pub mod consent;
 pub mod pending;
 
-use crate::clock::{HasClock, UnixTime};
+use crate::clock::HasClock;
 use crate::config::SessionSettings;
 use crate::domain::secret::random_id;
 use crate::domain::{Claims, Digest};
-use crate::store::{HasStore, Namespace, StoreError};
-use serde::{Deserialize, Serialize};
+use crate::store::{HasStore, StoreError};
+
+pub use crate::store::SessionRecord;
 
 /// What the session flows need: the store, the clock and the `[session]` settings.
 pub trait Context: HasStore + HasClock + Sync {
@@ -20,19 +21,6 @@ pub trait Context: HasStore + HasClock + Sync {
 pub const SESSION_COOKIE: &str = "sso_session";
 /// Name of the cookie binding pending authorize requests to one browser.
 pub const FLOW_COOKIE: &str = "sso_flow";
-
-/// A signed-in browser.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct SessionRecord {
-    /// The user's claims at sign-in.
-    pub claims: Claims,
-    /// When the password was checked.
-    pub auth_time: UnixTime,
-    /// Authentication methods used (RFC 8176: `pwd`, then `otp` once the second factor passed).
-    pub amr: Vec<String>,
-    /// When the session ends.
-    pub expires_at: UnixTime,
-}
 
 /// Starts a session under a fresh id (never reusing one the browser brought) for a user who
 /// authenticated with the methods `amr` (RFC 8176: `pwd`, `otp`); answers the cookie value.
@@ -50,9 +38,8 @@ pub async fn create(
         amr,
         expires_at: now + ttl,
     };
-    let json = serde_json::to_string(&record).map_err(|e| StoreError::Corrupt(e.to_string()))?;
     cx.store()
-        .put(Namespace::Session, Digest::of(&id).as_hex(), &json, ttl)
+        .put_session(&Digest::of(&id), &record, ttl)
         .await?;
     Ok(id)
 }
@@ -65,23 +52,15 @@ pub async fn load(
     let Some(id) = cookie.filter(|c| !c.is_empty() && c.len() <= 128) else {
         return Ok(None);
     };
-    let Some(json) = cx
-        .store()
-        .get(Namespace::Session, Digest::of(id).as_hex())
-        .await?
-    else {
+    let Some(record) = cx.store().session(&Digest::of(id)).await? else {
         return Ok(None);
     };
-    let record: SessionRecord =
-        serde_json::from_str(&json).map_err(|e| StoreError::Corrupt(e.to_string()))?;
     Ok((record.expires_at > cx.now()).then_some(record))
 }
 
 /// Ends a session.
 pub async fn destroy(cx: &impl Context, cookie: &str) -> Result<(), StoreError> {
-    cx.store()
-        .delete(Namespace::Session, Digest::of(cookie).as_hex())
-        .await
+    cx.store().delete_session(&Digest::of(cookie)).await
 }
 
 /// Records one more authentication method (`otp`) on a session, under a fresh id: the old
@@ -98,9 +77,8 @@ pub async fn add_method(
         record.amr.push(method.to_owned());
     }
     let id = random_id(32);
-    let json = serde_json::to_string(&record).map_err(|e| StoreError::Corrupt(e.to_string()))?;
     cx.store()
-        .put(Namespace::Session, Digest::of(&id).as_hex(), &json, ttl)
+        .put_session(&Digest::of(&id), &record, ttl)
         .await?;
     destroy(cx, cookie).await?;
     Ok(id)

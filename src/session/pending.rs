@@ -10,25 +10,12 @@ use crate::domain::Digest;
 use crate::oauth::authorize::AuthorizationRequest;
 use crate::session::Context;
 use crate::session::SessionRecord;
-use crate::store::{Namespace, StoreError};
-use serde::{Deserialize, Serialize};
+use crate::store::StoreError;
 use subtle::ConstantTimeEq;
 
-/// A stored pending request.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct PendingRequest {
-    /// The validated authorize request.
-    pub request: AuthorizationRequest,
-    /// Anti-CSRF token echoed by the forms.
-    pub csrf_token: String,
-    /// Digest of the flow cookie of the browser that started it.
-    pub browser: Digest,
-    /// Digest of the session cookie the browser held when `prompt=login` asked for a new
-    /// sign-in: that session may not finish the request.
-    #[serde(default)]
-    pub replaced_session: Option<Digest>,
-}
+pub use crate::store::PendingRequest;
 
+// The record is the store's; the rule of which session may finish it is this flow's.
 impl PendingRequest {
     /// Whether the session behind `cookie` may finish this request: not the one `prompt=login`
     /// replaced, and signed in recently enough for `max_age`. Checked on every page after the
@@ -72,15 +59,8 @@ pub async fn start(
         browser: Digest::of(flow_cookie),
         replaced_session,
     };
-    let json = serde_json::to_string(&pending).map_err(|e| StoreError::Corrupt(e.to_string()))?;
-    cx.store()
-        .put(
-            Namespace::AuthRequest,
-            &id,
-            &json,
-            cx.session_settings().request_ttl.as_secs(),
-        )
-        .await?;
+    let ttl = cx.session_settings().request_ttl.as_secs();
+    cx.store().put_pending(&id, &pending, ttl).await?;
     Ok((id, pending))
 }
 
@@ -110,19 +90,10 @@ pub async fn load(
     if request_id.is_empty() || request_id.len() > 64 {
         return Ok(None);
     }
-    match cx.store().get(Namespace::AuthRequest, request_id).await? {
-        None => Ok(None),
-        Some(json) => serde_json::from_str(&json)
-            .map(Some)
-            .map_err(|e| StoreError::Corrupt(e.to_string())),
-    }
+    cx.store().pending(request_id).await
 }
 
 /// Ends a pending request (once a code or an error has been sent); at most one caller wins.
 pub async fn finish(cx: &impl Context, request_id: &str) -> Result<bool, StoreError> {
-    Ok(cx
-        .store()
-        .take(Namespace::AuthRequest, request_id)
-        .await?
-        .is_some())
+    cx.store().finish_pending(request_id).await
 }

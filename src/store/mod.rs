@@ -1,23 +1,30 @@
-//! The store: everything sso-bridge remembers between requests, behind one trait.
+//! The store: everything sso-bridge remembers between requests, behind small capability traits
+//! ([`ClientStore`], [`GrantStore`], ...) that [`Store`] combines.
 //!
 //! Backends: [`redis::RedisStore`] (production, shared by every node) and [`memory::MemoryStore`]
 //! (embedded default, one process, lost on restart). Both give the same answers; the shared test
 //! suite in `tests/api/store.rs` holds them to it.
 //!
-//! Secrets never reach the store: codes and tokens are keyed by their SHA-256 [`Digest`], client
-//! secrets are kept as digests. Every code, token, session and pending request carries a TTL and
-//! disappears by itself. Operations whose outcome depends on what another request did at the same
-//! moment (redeeming a code, rotating a refresh token) are single atomic operations.
+//! Callers hand in and get back typed records ([`records`]); only the store turns them into
+//! stored text (`codec`), so a value that cannot be encoded is [`StoreError::Encoding`] and text
+//! that does not decode is [`StoreError::Corrupt`]. The store names only base types (`domain`,
+//! `config`, `clock`), never a flow.
+//!
+//! Secrets never reach the store: codes and tokens are keyed by their SHA-256
+//! [`Digest`](crate::domain::Digest), client secrets are kept as digests. Every code, token,
+//! session and pending request carries a TTL and disappears by itself. Operations whose outcome
+//! depends on what another request did at the same moment (redeeming a code, rotating a refresh
+//! token) are single atomic operations.
 
+mod capabilities;
+mod codec;
 pub mod memory;
+mod namespace;
 pub mod records;
 pub mod redis;
 
+pub use capabilities::*;
 pub use records::*;
-
-use crate::clock::UnixTime;
-use crate::domain::{ClientId, ClientRecord, Digest};
-use async_trait::async_trait;
 
 /// The store could not answer. Never reported to a client as a grant error: it is a 503.
 #[derive(Debug, thiserror::Error)]
@@ -28,50 +35,16 @@ pub enum StoreError {
     /// A record could not be read back (written by an incompatible version, or damaged).
     #[error("store record unreadable: {0}")]
     Corrupt(String),
-}
-
-/// Short-lived records kept as opaque JSON under a namespace, each with its own TTL.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Namespace {
-    /// A pending `/oauth/authorize` request between sign-in and consent (`authreq:`).
-    AuthRequest,
-    /// A browser SSO session, keyed by the digest of the cookie value (`sess:`).
-    Session,
-    /// A remembered consent, keyed by `<sub>\n<client_id>` (`consent:`).
-    Consent,
-    /// An admin API token, keyed by its digest (`admtok:`).
-    AdminToken,
-    // --- second factor ---
-    /// A TOTP time step already accepted for a user, keyed by `<sub>\n<step>` (`otpused:`).
-    OtpUsed,
-    /// An authenticator being set up, keyed by the user's subject (`mfasetup:`).
-    MfaSetup,
-    /// A lockout already audited in the current window, keyed like its attempt window
-    /// (`lockout:`).
-    Lockout,
-    // --- admin screen and app lifecycle ---
-    /// An admin screen sign-in (idle timeout, CSRF token), keyed by the digest of the SSO
-    /// session cookie (`admscr:`).
-    AdminScreen,
-    /// When an app last obtained tokens, keyed by client id (`lastused:`).
-    AppLastUsed,
-}
-
-impl Namespace {
-    /// The key prefix of the namespace, without the store-wide prefix.
-    pub fn prefix(self) -> &'static str {
-        match self {
-            Namespace::AuthRequest => "authreq:",
-            Namespace::Session => "sess:",
-            Namespace::Consent => "consent:",
-            Namespace::AdminToken => "admtok:",
-            Namespace::OtpUsed => "otpused:",
-            Namespace::MfaSetup => "mfasetup:",
-            Namespace::Lockout => "lockout:",
-            Namespace::AdminScreen => "admscr:",
-            Namespace::AppLastUsed => "lastused:",
-        }
-    }
+    /// A value could not be encoded for writing: a fault of the writer, not of the store.
+    /// Nothing was written.
+    #[error("{what} could not be encoded for the store")]
+    Encoding {
+        /// What was being written.
+        what: &'static str,
+        /// The serialiser's complaint.
+        #[source]
+        source: serde_json::Error,
+    },
 }
 
 /// A context that reaches the store: what a flow's context declares when it needs one.
@@ -101,167 +74,32 @@ impl crate::clock::HasClock for WithClock {
     }
 }
 
-/// What sso-bridge keeps between requests.
-///
-/// TTLs are in seconds and always greater than zero. `now` arguments are Unix seconds from the
-/// application clock.
-#[async_trait]
-pub trait Store: Send + Sync + 'static {
-    /// Answers whether the store is reachable (readiness probe).
-    async fn ping(&self) -> Result<(), StoreError>;
+/// What sso-bridge keeps between requests: every capability together, as each backend
+/// provides it. Anything implementing all of them is a `Store`.
+pub trait Store:
+    Ping
+    + ClientStore
+    + GrantStore
+    + SessionStore
+    + AdminSessionStore
+    + SecondFactorStore
+    + LimitStore
+    + AuditStore
+    + KeyStore
+    + 'static
+{
+}
 
-    // --- generic short-lived records -------------------------------------------------------
-
-    /// Writes `value` (JSON text) under `ns` + `key`, replacing any previous value, expiring
-    /// after `ttl` seconds.
-    async fn put(&self, ns: Namespace, key: &str, value: &str, ttl: u64) -> Result<(), StoreError>;
-    /// Reads a value written by [`Store::put`], `None` if absent or expired.
-    async fn get(&self, ns: Namespace, key: &str) -> Result<Option<String>, StoreError>;
-    /// Reads and deletes in one step: at most one caller gets the value.
-    async fn take(&self, ns: Namespace, key: &str) -> Result<Option<String>, StoreError>;
-    /// Deletes a value; deleting an absent key is not an error.
-    async fn delete(&self, ns: Namespace, key: &str) -> Result<(), StoreError>;
-
-    // --- clients (never expire) --------------------------------------------------------------
-
-    /// Inserts or replaces a client.
-    async fn put_client(&self, client: &ClientRecord) -> Result<(), StoreError>;
-    /// Reads a client.
-    async fn client(&self, id: &ClientId) -> Result<Option<ClientRecord>, StoreError>;
-    /// Every client, in no particular order.
-    async fn clients(&self) -> Result<Vec<ClientRecord>, StoreError>;
-
-    // --- authorization codes -----------------------------------------------------------------
-
-    /// Stores a fresh, unconsumed code under its digest, expiring after `ttl` seconds.
-    async fn put_code(
-        &self,
-        code: &Digest,
-        record: &CodeRecord,
-        ttl: u64,
-    ) -> Result<(), StoreError>;
-    /// Reads a code without consuming it; `None` if absent or expired.
-    async fn code(&self, code: &Digest) -> Result<Option<StoredCode>, StoreError>;
-    /// Redeems a code atomically.
-    ///
-    /// - absent or expired: [`Redemption::NotFound`], nothing written;
-    /// - already consumed: the grant it issued is revoked ([`Store::revoke_grant`] semantics)
-    ///   and [`Redemption::Replayed`] returned, nothing else written;
-    /// - otherwise: the code is marked consumed by `issue.grant_id` *keeping its remaining TTL*
-    ///   (so a later replay can still find the grant), `issue` is written, and
-    ///   [`Redemption::Issued`] returned.
-    ///
-    /// Of any number of concurrent calls for one code, at most one gets `Issued`.
-    async fn redeem_code(&self, code: &Digest, issue: &Issuance) -> Result<Redemption, StoreError>;
-
-    // --- access and refresh tokens -----------------------------------------------------------
-
-    /// Reads an access token; `None` if absent, expired or revoked. One store round trip.
-    async fn access_token(&self, token: &Digest) -> Result<Option<AccessRecord>, StoreError>;
-    /// Reads a refresh token and its rotation state without changing it.
-    async fn refresh_token(&self, token: &Digest) -> Result<Option<StoredRefresh>, StoreError>;
-    /// Rotates a refresh token atomically.
-    ///
-    /// - absent, expired or revoked: [`Rotation::NotFound`];
-    /// - active: marked rotated at `now` with `sealed_successor` kept beside it (the old
-    ///   record keeps its remaining TTL), `issue` written, [`Rotation::Rotated`];
-    /// - rotated at most `grace` seconds before `now`: nothing written,
-    ///   [`Rotation::Grace`] with the sealed successor stored by the rotation;
-    /// - rotated longer ago: the whole grant (`old`'s family) is revoked, [`Rotation::Reused`].
-    async fn rotate_refresh(
-        &self,
-        old: &Digest,
-        issue: &Issuance,
-        sealed_successor: &str,
-        now: UnixTime,
-        grace: u64,
-    ) -> Result<Rotation, StoreError>;
-    /// Deletes every access and refresh token issued under a grant. Idempotent.
-    async fn revoke_grant(&self, grant_id: &str) -> Result<(), StoreError>;
-
-    // --- second factor and attempt limits --------------------------------------------------
-
-    /// Writes `value` under `ns` + `key` only if nothing live is there; answers whether it
-    /// wrote. Of concurrent calls for one key, at most one gets `true`.
-    async fn put_new(
-        &self,
-        ns: Namespace,
-        key: &str,
-        value: &str,
-        ttl: u64,
-    ) -> Result<bool, StoreError>;
-
-    /// Adds attempt `id` at `now` to the sliding window under `key`, drops attempts made
-    /// `window` seconds or more before `now`, and answers how many the window now holds
-    /// (this one included). One atomic step, shared by every node.
-    async fn add_attempt(
-        &self,
-        key: &str,
-        id: &str,
-        now: UnixTime,
-        window: u64,
-    ) -> Result<u64, StoreError>;
-    /// Removes attempt `id` from the window under `key` (it succeeded, or was never checked).
-    async fn remove_attempt(&self, key: &str, id: &str) -> Result<(), StoreError>;
-
-    /// Writes a user's second-factor enrolment (opaque JSON, its secret already encrypted)
-    /// with the digests of its recovery codes, replacing any previous enrolment and codes in
-    /// one step. Enrolments do not expire.
-    async fn put_second_factor(
-        &self,
-        sub: &str,
-        record: &str,
-        recovery: &[Digest],
-    ) -> Result<(), StoreError>;
-    /// Reads a user's enrolment, `None` when the user has none.
-    async fn second_factor(&self, sub: &str) -> Result<Option<String>, StoreError>;
-    /// Spends a recovery code: `true` once per code, `false` for an unknown or spent one.
-    async fn use_recovery_code(&self, sub: &str, code: &Digest) -> Result<bool, StoreError>;
-    /// How many unspent recovery codes a user has.
-    async fn recovery_codes_left(&self, sub: &str) -> Result<u64, StoreError>;
-    /// Deletes a user's enrolment and recovery codes; answers whether there was one.
-    async fn delete_second_factor(&self, sub: &str) -> Result<bool, StoreError>;
-    // --- Connected Apps lifecycle, audit log, app doctor --------------------------------------
-    //
-    // `put_code`, `redeem_code` and `rotate_refresh` also index what they write under the
-    // client (`CodeRecord::client_id`, `AccessRecord::client_id`), in the same atomic step, so
-    // that `revoke_client` finds every live code and token of an app.
-
-    /// Deletes a client record; deleting an absent client is not an error. Its codes and
-    /// tokens are left to [`Store::revoke_client`].
-    async fn delete_client(&self, id: &ClientId) -> Result<(), StoreError>;
-    /// Deletes every code and every access and refresh token issued to a client. Idempotent.
-    async fn revoke_client(&self, id: &ClientId) -> Result<(), StoreError>;
-    /// Appends an audit event (JSON, unique) stamped `at`, and forgets events stamped before
-    /// `at - retention` and all but the `keep` newest.
-    async fn append_audit(
-        &self,
-        at: UnixTime,
-        event: &str,
-        retention: u64,
-        keep: usize,
-    ) -> Result<(), StoreError>;
-    /// Audit events newest first, skipping `offset` and answering at most `limit`.
-    async fn audit_events(&self, offset: usize, limit: usize) -> Result<Vec<String>, StoreError>;
-    /// Records a failed request of a client (JSON), keeping the `keep` newest for `ttl`
-    /// seconds after the last one.
-    async fn push_failure(
-        &self,
-        id: &ClientId,
-        event: &str,
-        keep: usize,
-        ttl: u64,
-    ) -> Result<(), StoreError>;
-    /// A client's recent failed requests, newest first.
-    async fn failures(&self, id: &ClientId) -> Result<Vec<String>, StoreError>;
-    // --- OpenID Connect signing keys (never expire) -------------------------------------------
-
-    /// The generated id_token signing key set (JSON), if one has been stored.
-    async fn signing_keys(&self) -> Result<Option<String>, StoreError>;
-    /// Stores `keys` unless a key set is stored already, atomically, and answers the stored one:
-    /// of several nodes starting together with no key, all end up signing with the same key.
-    async fn signing_keys_or_insert(&self, keys: &str) -> Result<String, StoreError>;
-    /// Replaces the stored key set only if it still equals `expected` (compare-and-set) and
-    /// answers whether it did: of two nodes rotating at once, one wins and the other re-reads.
-    async fn replace_signing_keys(&self, expected: &str, keys: &str) -> Result<bool, StoreError>;
+impl<T> Store for T where
+    T: Ping
+        + ClientStore
+        + GrantStore
+        + SessionStore
+        + AdminSessionStore
+        + SecondFactorStore
+        + LimitStore
+        + AuditStore
+        + KeyStore
+        + 'static
+{
 }

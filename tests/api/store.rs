@@ -5,7 +5,10 @@ mod fixtures;
 mod lifecycle;
 mod redis_only;
 
-use fixtures::{any_token_left, client, code_record, issuance, redeemed, Subject};
+use fixtures::{
+    any_token_left, client, code_record, issuance, pending_request, redeemed, session_record,
+    Subject,
+};
 use sso_bridge::domain::secret::random_id;
 use sso_bridge::domain::{ClientId, Digest};
 use sso_bridge::store::*;
@@ -25,14 +28,14 @@ macro_rules! on_both_backends {
     };
 }
 
-// Declared after the macro, which it uses.
+// Declared after the macro, which they use.
+mod admin;
 mod second_factor;
+mod sessions;
 
 on_both_backends!(
     the_store_answers_a_ping,
-    records_are_put_read_replaced_taken_and_deleted,
-    a_record_is_taken_by_exactly_one_of_many_concurrent_callers,
-    records_codes_and_tokens_disappear_when_their_ttl_runs_out,
+    sessions_codes_and_tokens_disappear_when_their_ttl_runs_out,
     clients_are_stored_read_listed_and_replaced,
     a_fresh_code_reads_back_unconsumed,
     a_redeemed_code_is_marked_with_the_grant_it_issued,
@@ -53,56 +56,17 @@ async fn the_store_answers_a_ping(s: Subject) {
     s.store.ping().await.unwrap();
 }
 
-async fn records_are_put_read_replaced_taken_and_deleted(s: Subject) {
-    let (ns, other) = (Namespace::Session, Namespace::Consent);
-    s.store.put(ns, "k", r#"{"v":1}"#, 60).await.unwrap();
-    s.store
-        .put(other, "k", r#"{"v":"other"}"#, 60)
-        .await
-        .unwrap();
-    assert_eq!(
-        s.store.get(ns, "k").await.unwrap().as_deref(),
-        Some(r#"{"v":1}"#)
-    );
-
-    s.store.put(ns, "k", r#"{"v":2}"#, 60).await.unwrap();
-    assert_eq!(
-        s.store.take(ns, "k").await.unwrap().as_deref(),
-        Some(r#"{"v":2}"#)
-    );
-    assert_eq!(s.store.take(ns, "k").await.unwrap(), None);
-    assert_eq!(s.store.get(ns, "k").await.unwrap(), None);
-
-    assert!(s.store.get(other, "k").await.unwrap().is_some());
-    s.store.delete(other, "k").await.unwrap();
-    s.store.delete(other, "k").await.unwrap();
-    assert_eq!(s.store.get(other, "k").await.unwrap(), None);
-}
-
-async fn a_record_is_taken_by_exactly_one_of_many_concurrent_callers(s: Subject) {
-    s.store
-        .put(Namespace::AuthRequest, "once", "{}", 60)
-        .await
-        .unwrap();
-    let takers = (0..20).map(|_| {
-        let store = s.store.clone();
-        tokio::spawn(async move { store.take(Namespace::AuthRequest, "once").await })
-    });
-    let mut winners = 0;
-    for taker in takers.collect::<Vec<_>>() {
-        winners += taker.await.unwrap().unwrap().is_some() as usize;
-    }
-    assert_eq!(winners, 1);
-}
-
-async fn records_codes_and_tokens_disappear_when_their_ttl_runs_out(s: Subject) {
+async fn sessions_codes_and_tokens_disappear_when_their_ttl_runs_out(s: Subject) {
     let ttl = s.short_ttl();
+    let (short, long) = (Digest::of("short"), Digest::of("long"));
+    let session = session_record(s.now(), "ada");
+    s.store.put_session(&short, &session, ttl).await.unwrap();
     s.store
-        .put(Namespace::Session, "short", "{}", ttl)
+        .put_session(&long, &session, ttl + 3600)
         .await
         .unwrap();
     s.store
-        .put(Namespace::Session, "long", "{}", ttl + 3600)
+        .put_pending("short", &pending_request(), ttl)
         .await
         .unwrap();
     let code = Digest::of(&random_id(32));
@@ -116,20 +80,10 @@ async fn records_codes_and_tokens_disappear_when_their_ttl_runs_out(s: Subject) 
 
     s.outlive(ttl).await;
 
-    assert_eq!(
-        s.store.get(Namespace::Session, "short").await.unwrap(),
-        None
-    );
-    assert_eq!(
-        s.store.take(Namespace::Session, "short").await.unwrap(),
-        None
-    );
-    assert!(s
-        .store
-        .get(Namespace::Session, "long")
-        .await
-        .unwrap()
-        .is_some());
+    assert_eq!(s.store.session(&short).await.unwrap(), None);
+    assert_eq!(s.store.pending("short").await.unwrap(), None);
+    assert!(!s.store.finish_pending("short").await.unwrap());
+    assert!(s.store.session(&long).await.unwrap().is_some());
     // The consumed code kept its original expiry: it is gone now, so a late replay is not found.
     assert_eq!(s.store.code(&code).await.unwrap(), None);
     assert_eq!(

@@ -12,23 +12,14 @@ use crate::domain::secret::random_id;
 use crate::domain::{Claims, Digest};
 use crate::session::{self, SESSION_COOKIE};
 use crate::state::AppState;
-use crate::store::{Namespace, StoreError};
+use crate::store::{ScreenSignIn, StoreError};
 use crate::web::address::client_address;
 use crate::web::errors::PageError;
 use crate::web::respond;
 use poem::web::cookie::CookieJar;
 use poem::web::Data;
 use poem::{FromRequest, Request, RequestBody};
-use serde::{Deserialize, Serialize};
 use subtle::ConstantTimeEq;
-
-/// The admin sign-in record, keyed by the digest of the SSO session cookie.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-struct ScreenRecord {
-    sub: String,
-    user: String,
-    csrf_token: String,
-}
 
 /// A superadmin on the admin screen.
 #[derive(Debug, Clone)]
@@ -112,23 +103,14 @@ async fn gate(
         return Ok(Gate::Refused);
     }
     let key = Digest::of(cookie.as_deref().unwrap_or_default());
-    let Some(json) = state
-        .store
-        .get(Namespace::AdminScreen, key.as_hex())
-        .await?
-    else {
+    let Some(record) = state.store.screen_sign_in(&key).await? else {
         return Ok(Gate::SignIn);
     };
-    let record: ScreenRecord =
-        serde_json::from_str(&json).map_err(|e| StoreError::Corrupt(e.to_string()))?;
     if record.sub != sso.claims.sub() {
         return Ok(Gate::SignIn);
     }
     let idle = state.settings.admin.session_idle.as_secs();
-    state
-        .store
-        .put(Namespace::AdminScreen, key.as_hex(), &json, idle)
-        .await?;
+    state.store.put_screen_sign_in(&key, &record, idle).await?;
     Ok(Gate::Allowed(Ctx {
         sub: record.sub,
         user: record.user,
@@ -148,7 +130,7 @@ pub async fn open(
     if let Some(old) = jar.get(SESSION_COOKIE) {
         close_id(state, old.value_str()).await?;
     }
-    let record = ScreenRecord {
+    let record = ScreenSignIn {
         sub: claims.sub().to_owned(),
         user: claims.get("name").unwrap_or(claims.sub()).to_owned(),
         csrf_token: random_id(32),
@@ -161,16 +143,10 @@ pub async fn open(
         id.clone(),
         Some(ttl),
     ));
-    let json = serde_json::to_string(&record).map_err(|e| StoreError::Corrupt(e.to_string()))?;
     let idle = state.settings.admin.session_idle.as_secs();
     state
         .store
-        .put(
-            Namespace::AdminScreen,
-            Digest::of(&id).as_hex(),
-            &json,
-            idle,
-        )
+        .put_screen_sign_in(&Digest::of(&id), &record, idle)
         .await
 }
 
@@ -184,10 +160,6 @@ pub async fn close(state: &AppState, jar: &CookieJar) -> Result<(), StoreError> 
 }
 
 async fn close_id(state: &AppState, id: &str) -> Result<(), StoreError> {
-    let key = Digest::of(id);
-    state
-        .store
-        .delete(Namespace::AdminScreen, key.as_hex())
-        .await?;
+    state.store.delete_screen_sign_in(&Digest::of(id)).await?;
     session::destroy(state, id).await
 }

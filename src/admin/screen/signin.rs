@@ -14,7 +14,7 @@ use crate::domain::secret::random_id;
 use crate::domain::{Claims, Digest};
 use crate::mfa::{Due, AMR_OTP};
 use crate::state::AppState;
-use crate::store::{Namespace, StoreError};
+use crate::store::HalfwaySignIn;
 use crate::web::errors::PageError;
 use crate::web::messages::LOCKED;
 use crate::web::respond::{clear_cookie, cookie, redirect};
@@ -23,7 +23,7 @@ use poem::web::cookie::CookieJar;
 use poem::web::{Data, Form};
 use poem::{handler, Request, Response};
 use secrecy::SecretString;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use std::net::IpAddr;
 use subtle::ConstantTimeEq;
 
@@ -45,16 +45,6 @@ pub struct SignInForm {
     password: Option<SecretString>,
     #[serde(default)]
     otp: Option<String>,
-}
-
-/// A superadmin whose password was right and whose second factor is still due.
-#[derive(Serialize, Deserialize)]
-struct Halfway {
-    claims: Claims,
-}
-
-fn halfway_key(login_cookie: &str) -> String {
-    format!("halfway:{}", Digest::of(login_cookie).as_hex())
 }
 
 /// The password form under a fresh CSRF token.
@@ -164,12 +154,10 @@ async fn run(
             StatusCode::FORBIDDEN,
         ),
         Due::Verify => {
-            let json = serde_json::to_string(&Halfway { claims })
-                .map_err(|e| StoreError::Corrupt(e.to_string()))?;
             let ttl = state.settings.session.request_ttl.as_secs();
             state
                 .store
-                .put(Namespace::AdminScreen, &halfway_key(&cookie), &json, ttl)
+                .put_halfway_sign_in(&Digest::of(&cookie), &HalfwaySignIn { claims }, ttl)
                 .await?;
             show_otp(state, &cookie, username, None, StatusCode::OK)
         }
@@ -184,17 +172,15 @@ async fn second_step(
     otp: &str,
     address: Option<IpAddr>,
 ) -> Result<Response, PageError> {
-    let key = halfway_key(cookie);
-    let Some(json) = state.store.get(Namespace::AdminScreen, &key).await? else {
+    let key = Digest::of(cookie);
+    let Some(halfway) = state.store.halfway_sign_in(&key).await? else {
         let message = "Your sign-in expired. Sign in again.";
         return show(state, jar, "", Some(message), StatusCode::BAD_REQUEST);
     };
-    let halfway: Halfway =
-        serde_json::from_str(&json).map_err(|e| StoreError::Corrupt(e.to_string()))?;
     let sub = halfway.claims.sub().to_owned();
     match guard::second_factor(state, &sub, otp, address).await {
         Ok(()) => {
-            state.store.delete(Namespace::AdminScreen, &key).await?;
+            state.store.delete_halfway_sign_in(&key).await?;
             let amr = vec!["pwd".to_owned(), AMR_OTP.to_owned()];
             finish(state, jar, halfway.claims, amr, address).await
         }
@@ -206,7 +192,7 @@ async fn second_step(
             StatusCode::UNAUTHORIZED,
         ),
         Err(e) => {
-            state.store.delete(Namespace::AdminScreen, &key).await?;
+            state.store.delete_halfway_sign_in(&key).await?;
             refused(state, jar, &sub, e)
         }
     }

@@ -4,7 +4,17 @@
 //!
 //! | key | type | holds |
 //! |---|---|---|
-//! | `{p}<namespace prefix><key>` | string, EX | a generic record ([`super::Namespace`]) |
+//! | `{p}sess:<hex>` | string, EX | SSO session JSON, by the digest of its cookie |
+//! | `{p}authreq:<request id>` | string, EX | pending authorize request JSON |
+//! | `{p}consent:<sub>\n<client id>` | string, EX | remembered scopes (JSON list) |
+//! | `{p}admtok:<hex>` | string, EX | admin API token JSON |
+//! | `{p}admscr:<hex>` | string, EX | admin screen sign-in JSON, by the SSO cookie's digest |
+//! | `{p}admscr:halfway:<hex>` | string, EX | sign-in waiting for its second factor (JSON) |
+//! | `{p}mfa:<sub>`, `{p}mfarc:<sub>` | string, set | enrolment JSON, recovery code digests |
+//! | `{p}mfasetup:<sub>\n<holder>` | string, EX | sealed secret of a set-up |
+//! | `{p}otpused:<sub>\n<tag>\n<step>` | string, EX | `1`: the TOTP step was accepted |
+//! | `{p}attempts:<key>` | sorted set, EXPIRE | attempt ids scored by time |
+//! | `{p}lockout:<key>` | string, EX | `1`: the lockout was reported |
 //! | `{p}clients` | hash | client id → client JSON |
 //! | `{p}code:<hex>` | hash, EXPIRE | `data` (code JSON), `consumed_by` (grant id) |
 //! | `{p}at:<hex>` | string, EX | access token JSON |
@@ -13,20 +23,28 @@
 //! | `{p}issued:<client id>` | set, EXPIRE | full keys of the client's codes and grant indexes |
 //! | `{p}audit` | sorted set | audit events (JSON) scored by time |
 //! | `{p}failures:<client id>` | list, EXPIRE | the client's recent failed requests (JSON) |
+//! | `{p}lastused:<client id>` | string, EX | when the app last obtained tokens (Unix time) |
 //! | `{p}oidc:signing-keys` | string | the generated id_token signing keys (JSON list, see `oidc::stored_keys`) |
 //!
-//! `<hex>` is the SHA-256 digest of the secret: raw codes and tokens never reach Redis. Redeeming
+//! Each capability's file names the keys it uses. `<hex>` is the SHA-256 digest of the secret:
+//! raw codes, tokens and cookies never reach Redis. Redeeming
 //! a code, rotating a refresh token and revoking a grant are each one Lua script, so they are
 //! atomic with respect to every other client of the same Redis.
 
-mod lifecycle;
-mod mfa;
-mod ops;
+mod admin;
+mod audit;
+mod clients;
+mod grants;
+mod keys;
+mod limits;
+mod records;
 mod scripts;
+mod second_factor;
+mod sessions;
 
-use super::{Namespace, StoreError};
+use super::{Ping, StoreError};
 use crate::config::StoreSettings;
-use crate::domain::Digest;
+use async_trait::async_trait;
 use deadpool_redis::redis::{self, AsyncConnectionConfig, Cmd, FromRedisValue, Pipeline};
 use deadpool_redis::{Connection, Manager, Pool, PoolError, Runtime};
 use scripts::Scripts;
@@ -148,66 +166,14 @@ fn redis_error(e: &redis::RedisError) -> StoreError {
     }
 }
 
-/// Builds every key from the store-wide prefix.
-pub(super) struct Keys {
+/// Builds every key from the store-wide prefix; each capability's file adds the keys it uses.
+struct Keys {
     prefix: String,
 }
 
-impl Keys {
-    fn record(&self, ns: Namespace, key: &str) -> String {
-        format!("{}{}{key}", self.prefix, ns.prefix())
+#[async_trait]
+impl Ping for RedisStore {
+    async fn ping(&self) -> Result<(), StoreError> {
+        self.cmd::<String>(&redis::cmd("PING")).await.map(|_| ())
     }
-
-    fn clients(&self) -> String {
-        format!("{}clients", self.prefix)
-    }
-
-    fn code(&self, code: &Digest) -> String {
-        format!("{}code:{}", self.prefix, code.as_hex())
-    }
-
-    fn access(&self, token: &Digest) -> String {
-        format!("{}at:{}", self.prefix, token.as_hex())
-    }
-
-    fn refresh(&self, token: &Digest) -> String {
-        format!("{}rt:{}", self.prefix, token.as_hex())
-    }
-
-    /// What a grant id is appended to, to name its index (also passed to the scripts).
-    fn grant_prefix(&self) -> String {
-        format!("{}grant:", self.prefix)
-    }
-
-    fn grant(&self, grant_id: &str) -> String {
-        format!("{}{grant_id}", self.grant_prefix())
-    }
-
-    /// Index of everything issued to a client (codes, grant indexes).
-    fn issued(&self, client: &crate::domain::ClientId) -> String {
-        format!("{}issued:{}", self.prefix, client.as_str())
-    }
-
-    fn audit(&self) -> String {
-        format!("{}audit", self.prefix)
-    }
-
-    fn failures(&self, client: &crate::domain::ClientId) -> String {
-        format!("{}failures:{}", self.prefix, client.as_str())
-    }
-
-    fn signing_keys(&self) -> String {
-        format!("{}oidc:signing-keys", self.prefix)
-    }
-}
-
-/// Parses a JSON record read back from Redis.
-fn decode<T: serde::de::DeserializeOwned>(what: &str, json: &str) -> Result<T, StoreError> {
-    serde_json::from_str(json).map_err(|e| StoreError::Corrupt(format!("{what}: {e}")))
-}
-
-/// Serialises a record for Redis. The records are plain data, so this cannot fail in practice;
-/// if it ever did, the write is refused rather than storing something unreadable.
-fn encode<T: serde::Serialize>(what: &str, value: &T) -> Result<String, StoreError> {
-    serde_json::to_string(value).map_err(|e| StoreError::Corrupt(format!("{what}: {e}")))
 }

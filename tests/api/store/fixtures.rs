@@ -4,7 +4,9 @@ use crate::support::redis::RedisServer;
 use sso_bridge::clock::{Clock, OffsetClock, UnixTime};
 use sso_bridge::config::{StoreBackend, StoreSettings};
 use sso_bridge::domain::secret::random_id;
-use sso_bridge::domain::{Claims, ClientId, ClientRecord, Digest, RedirectUri, ScopeSet};
+use sso_bridge::domain::{
+    AuthorizationRequest, Claims, ClientId, ClientRecord, Digest, OidcParams, RedirectUri, ScopeSet,
+};
 use sso_bridge::store::memory::MemoryStore;
 use sso_bridge::store::redis::RedisStore;
 use sso_bridge::store::*;
@@ -114,6 +116,38 @@ pub fn issuance(grant_id: &str, code: &CodeRecord, ttl: u64) -> Issuance {
             amr: code.amr.clone(),
         },
         refresh_ttl: ttl,
+    }
+}
+
+/// A session of `sub`, signed in at `now` with a password.
+pub fn session_record(now: UnixTime, sub: &str) -> SessionRecord {
+    let claims = BTreeMap::from([("sub".to_string(), sub.to_string())]);
+    SessionRecord {
+        claims: Claims::new(claims).unwrap(),
+        auth_time: now,
+        amr: vec!["pwd".into()],
+        expires_at: now + 3600,
+    }
+}
+
+/// An authorize request waiting for sign-in, bound to a fresh browser.
+pub fn pending_request() -> PendingRequest {
+    PendingRequest {
+        request: AuthorizationRequest {
+            client_id: ClientId::generate(),
+            redirect_uri: "https://app.example.com/callback".into(),
+            scopes: ScopeSet::parse("openid profile").unwrap(),
+            state: Some(random_id(8)),
+            code_challenge: Some("E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM".into()),
+            oidc: OidcParams {
+                nonce: Some("n-0S6_WzA2Mj".into()),
+                max_age: Some(300),
+                ..OidcParams::default()
+            },
+        },
+        csrf_token: random_id(32),
+        browser: Digest::of(&random_id(32)),
+        replaced_session: None,
     }
 }
 

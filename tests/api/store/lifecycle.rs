@@ -1,9 +1,12 @@
 //! The store's Connected Apps lifecycle operations, on both backends: revoking everything of an
-//! app, deleting it, the audit log and the app doctor's failure lists.
+//! app, deleting it, the audit log, the app doctor's failure lists and last-used marks.
 
 use super::fixtures::{any_token_left, client, code_record, issuance, Subject};
+use sso_bridge::audit::Action;
+use sso_bridge::clock::UnixTime;
 use sso_bridge::domain::secret::random_id;
 use sso_bridge::domain::Digest;
+use sso_bridge::store::{AuditRecord, DoctorEntry};
 
 macro_rules! on_both_backends {
     ($($test:ident),* $(,)?) => {
@@ -23,6 +26,7 @@ on_both_backends!(
     a_deleted_client_is_gone_from_reads_and_lists,
     audit_events_read_back_newest_first_and_old_ones_are_forgotten,
     an_apps_failure_list_keeps_only_the_newest,
+    an_apps_last_use_is_remembered_until_its_mark_expires,
 );
 
 async fn revoking_an_app_deletes_its_codes_and_every_token_family_and_nothing_else(s: Subject) {
@@ -78,65 +82,110 @@ async fn a_deleted_client_is_gone_from_reads_and_lists(s: Subject) {
     assert_eq!(ids, vec![kept.client_id]);
 }
 
+/// Audit event number `n`, stamped `at`.
+fn event(n: u32, at: UnixTime) -> AuditRecord {
+    AuditRecord {
+        id: format!("e{n}"),
+        at,
+        action: Action::TokenIssued,
+        actor: Some("ada".into()),
+        client_id: None,
+        address: None,
+        success: true,
+        detail: None,
+    }
+}
+
+/// The ids of the audit events from `offset`, at most `limit`, newest first.
+async fn audit_ids(s: &Subject, offset: usize, limit: usize) -> Vec<String> {
+    let events = s.store.audit_events(offset, limit).await.unwrap();
+    events.into_iter().map(|e| e.id).collect()
+}
+
 async fn audit_events_read_back_newest_first_and_old_ones_are_forgotten(s: Subject) {
     let now = s.now();
-    s.store
-        .append_audit(now - 500, r#"{"n":1}"#, 1000, 100)
-        .await
-        .unwrap();
-    s.store
-        .append_audit(now - 10, r#"{"n":2}"#, 1000, 100)
-        .await
-        .unwrap();
-    s.store
-        .append_audit(now, r#"{"n":3}"#, 1000, 100)
-        .await
-        .unwrap();
-    assert_eq!(
-        s.store.audit_events(0, 10).await.unwrap(),
-        vec![r#"{"n":3}"#, r#"{"n":2}"#, r#"{"n":1}"#]
-    );
+    for (n, at) in [(1, now - 500), (2, now - 10), (3, now)] {
+        s.store
+            .append_audit(&event(n, at), 1000, 100)
+            .await
+            .unwrap();
+    }
+    assert_eq!(audit_ids(&s, 0, 10).await, ["e3", "e2", "e1"]);
     assert_eq!(
         s.store.audit_events(1, 1).await.unwrap(),
-        vec![r#"{"n":2}"#]
+        vec![event(2, now - 10)]
     );
 
     // An event 600 seconds later with a retention of 1000 forgets the one at now - 500.
     s.store
-        .append_audit(now + 600, r#"{"n":4}"#, 1000, 100)
+        .append_audit(&event(4, now + 600), 1000, 100)
         .await
         .unwrap();
 
-    let all = s.store.audit_events(0, 10).await.unwrap();
-    assert_eq!(all, vec![r#"{"n":4}"#, r#"{"n":3}"#, r#"{"n":2}"#]);
+    assert_eq!(audit_ids(&s, 0, 10).await, ["e4", "e3", "e2"]);
 
     // Beyond `keep`, the oldest go first.
     s.store
-        .append_audit(now + 601, r#"{"n":5}"#, 1000, 2)
+        .append_audit(&event(5, now + 601), 1000, 2)
         .await
         .unwrap();
-    let all = s.store.audit_events(0, 10).await.unwrap();
-    assert_eq!(all, vec![r#"{"n":5}"#, r#"{"n":4}"#]);
+    assert_eq!(audit_ids(&s, 0, 10).await, ["e5", "e4"]);
+}
+
+/// An app doctor entry whose problem is `problem`.
+fn failure(problem: &str) -> DoctorEntry {
+    DoctorEntry {
+        at: 1_700_000_000,
+        endpoint: "token".into(),
+        problem: problem.into(),
+        fix: None,
+    }
 }
 
 async fn an_apps_failure_list_keeps_only_the_newest(s: Subject) {
     let (app, other) = (client("A"), client("B"));
     for i in 0..7 {
         s.store
-            .push_failure(&app.client_id, &format!("{i}"), 5, 3600)
+            .push_failure(&app.client_id, &failure(&i.to_string()), 5, 3600)
             .await
             .unwrap();
     }
-    assert_eq!(
-        s.store.failures(&app.client_id).await.unwrap(),
-        vec!["6", "5", "4", "3", "2"]
-    );
+    let problems: Vec<String> = s
+        .store
+        .failures(&app.client_id)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|f| f.problem)
+        .collect();
+    assert_eq!(problems, ["6", "5", "4", "3", "2"]);
     assert!(s.store.failures(&other.client_id).await.unwrap().is_empty());
 
     s.store
-        .push_failure(&other.client_id, "x", 5, s.short_ttl())
+        .push_failure(&other.client_id, &failure("x"), 5, s.short_ttl())
         .await
         .unwrap();
     s.outlive(s.short_ttl()).await;
     assert!(s.store.failures(&other.client_id).await.unwrap().is_empty());
+}
+
+async fn an_apps_last_use_is_remembered_until_its_mark_expires(s: Subject) {
+    let (app, other) = (client("A"), client("B"));
+    let ttl = s.short_ttl();
+    assert_eq!(s.store.last_used(&app.client_id).await.unwrap(), None);
+
+    s.store
+        .mark_used(&app.client_id, 1_700_000_000, ttl)
+        .await
+        .unwrap();
+    s.store
+        .mark_used(&app.client_id, 1_700_000_060, ttl)
+        .await
+        .unwrap();
+
+    let last = s.store.last_used(&app.client_id).await.unwrap();
+    assert_eq!(last, Some(1_700_000_060));
+    assert_eq!(s.store.last_used(&other.client_id).await.unwrap(), None);
+    s.outlive(ttl).await;
+    assert_eq!(s.store.last_used(&app.client_id).await.unwrap(), None);
 }

@@ -1,12 +1,16 @@
 //! What only the Redis store can get wrong: what its keys reveal, TTLs, and outages.
 
-use super::fixtures::{code_record, issuance, redis_settings};
+use super::fixtures::{code_record, issuance, redis_settings, session_record};
 use crate::support::redis::RedisServer;
 use deadpool_redis::redis::{self, aio::MultiplexedConnection, AsyncCommands};
+use sso_bridge::audit::Action;
 use sso_bridge::clock::{Clock, SystemClock};
-use sso_bridge::domain::{Digest, SecretToken};
+use sso_bridge::domain::{ClientId, Digest, ScopeSet, SecretToken};
 use sso_bridge::store::redis::RedisStore;
-use sso_bridge::store::{Namespace, Redemption, Rotation, Store, StoreError};
+use sso_bridge::store::{
+    AdminSessionStore, AuditStore, GrantStore, LimitStore, Ping, Redemption, Rotation,
+    SecondFactorStore, SessionStore, StoreError,
+};
 use std::net::TcpListener;
 use std::time::{Duration, Instant};
 
@@ -140,7 +144,7 @@ async fn a_store_built_while_redis_is_down_answers_unavailable_without_hanging()
     let url = format!("redis://{}", silent.local_addr().unwrap());
     let store = RedisStore::new(&redis_settings(&url, 300)).unwrap();
     let started = Instant::now();
-    assert_unavailable(store.get(Namespace::Session, "k").await, started);
+    assert_unavailable(store.session(&Digest::of("k")).await, started);
     let started = Instant::now();
     let code = Digest::of("a code");
     let issue = issuance("g1", &code_record(SystemClock.now()), 60);
@@ -152,11 +156,12 @@ async fn the_same_store_recovers_by_itself_when_redis_comes_back() {
     let mut server = RedisServer::start();
     let settings = redis_settings(&server.url(), 500);
     let store = RedisStore::new(&settings).unwrap();
-    store.put(Namespace::Session, "k", "{}", 60).await.unwrap();
+    let (id, session) = (Digest::of("k"), session_record(SystemClock.now(), "ada"));
+    store.put_session(&id, &session, 60).await.unwrap();
 
     server.stop();
     let started = Instant::now();
-    assert_unavailable(store.get(Namespace::Session, "k").await, started);
+    assert_unavailable(store.session(&id).await, started);
     let started = Instant::now();
     assert_unavailable(store.ping().await, started);
 
@@ -168,8 +173,8 @@ async fn the_same_store_recovers_by_itself_when_redis_comes_back() {
         "the store keeps the address it was built with"
     );
     store.ping().await.unwrap();
-    store.put(Namespace::Session, "k", "{}", 60).await.unwrap();
-    assert!(store.get(Namespace::Session, "k").await.unwrap().is_some());
+    store.put_session(&id, &session, 60).await.unwrap();
+    assert_eq!(store.session(&id).await.unwrap(), Some(session));
     // The restarted server has an empty script cache: scripts are loaded again on demand.
     let code = Digest::of("a code");
     let record = code_record(SystemClock.now());
@@ -189,4 +194,158 @@ async fn a_tls_url_is_accepted_and_a_failed_handshake_is_unavailable() {
     let store = RedisStore::new(&redis_settings(&url, 500)).unwrap();
     let started = Instant::now();
     assert_unavailable(store.ping().await, started);
+}
+
+/// Records as a running deployment already holds them (the exact JSON under the exact keys),
+/// each with the typed value it must read back as.
+fn deployed_records(p: &str, client: &ClientId) -> Vec<(String, &'static str)> {
+    vec![
+        (
+            format!("{p}sess:{}", Digest::of("cookie").as_hex()),
+            r#"{"claims":{"name":"Ada","sub":"ada"},"auth_time":1700000000,"amr":["pwd"],"expires_at":1700003600}"#,
+        ),
+        (
+            format!("{p}authreq:req-1"),
+            r#"{"request":{"client_id":"CLIENT","redirect_uri":"https://app.example.com/cb","scopes":["openid","profile"],"state":"xyz","code_challenge":null,"oidc":{"nonce":null,"prompt_none":false,"prompt_login":true,"prompt_consent":false,"max_age":null,"login_hint":null}},"csrf_token":"csrf","browser":"BROWSER"}"#,
+        ),
+        (
+            format!("{p}consent:ada\n{}", client.as_str()),
+            r#"["openid","profile"]"#,
+        ),
+        (
+            format!("{p}admtok:{}", Digest::of("admin token").as_hex()),
+            r#"{"sub":"root","expires_at":1700000600,"amr":["pwd","otp"]}"#,
+        ),
+        (
+            format!("{p}admscr:{}", Digest::of("cookie").as_hex()),
+            r#"{"sub":"root","user":"Root","csrf_token":"csrf"}"#,
+        ),
+        (
+            format!("{p}admscr:halfway:{}", Digest::of("login").as_hex()),
+            r#"{"claims":{"sub":"root"}}"#,
+        ),
+        (
+            format!("{p}mfa:ada"),
+            r#"{"sealed_secret":"v1.sealed","enrolled_at":1700000000}"#,
+        ),
+        (format!("{p}mfasetup:ada\nbrowser"), "v1.pending"),
+        (format!("{p}otpused:ada\ntag1\n42"), "1"),
+        (format!("{p}lockout:password:ada"), "1"),
+        (format!("{p}lastused:{}", client.as_str()), "1700000000"),
+    ]
+}
+
+#[tokio::test]
+async fn records_written_before_the_typed_store_read_back_under_the_same_keys() {
+    let server = RedisServer::shared();
+    let settings = redis_settings(&server.url(), 1000);
+    let store = RedisStore::new(&settings).unwrap();
+    let p = &settings.key_prefix;
+    let client = ClientId::generate();
+    let browser = Digest::of("flow cookie");
+    let mut conn = raw(&server).await;
+    for (key, json) in deployed_records(p, &client) {
+        let json = json
+            .replace("CLIENT", client.as_str())
+            .replace("BROWSER", browser.as_hex());
+        let _: () = conn.set_ex(key, json, 60).await.unwrap();
+    }
+
+    let session = store.session(&Digest::of("cookie")).await.unwrap().unwrap();
+    assert_eq!(
+        (
+            session.claims.sub(),
+            session.amr.as_slice(),
+            session.expires_at
+        ),
+        ("ada", ["pwd".to_owned()].as_slice(), 1_700_003_600)
+    );
+    let pending = store.pending("req-1").await.unwrap().unwrap();
+    assert_eq!(pending.request.client_id, client);
+    assert!(pending.request.oidc.prompt_login && pending.replaced_session.is_none());
+    assert_eq!(pending.browser, browser);
+    let consent = store.consent("ada", &client).await.unwrap();
+    assert_eq!(consent, Some(ScopeSet::parse("profile openid").unwrap()));
+    let token = store.admin_token(&Digest::of("admin token")).await.unwrap();
+    assert_eq!(
+        token.map(|t| (t.sub, t.amr.len())),
+        Some(("root".into(), 2))
+    );
+    let screen = store.screen_sign_in(&Digest::of("cookie")).await.unwrap();
+    assert_eq!(screen.map(|s| s.user), Some("Root".into()));
+    let halfway = store.halfway_sign_in(&Digest::of("login")).await.unwrap();
+    assert_eq!(
+        halfway.map(|h| h.claims.sub().to_owned()),
+        Some("root".into())
+    );
+    let enrolment = store.second_factor("ada").await.unwrap().unwrap();
+    assert_eq!(enrolment.sealed_secret, "v1.sealed");
+    let setup = store.setup("ada", "browser").await.unwrap();
+    assert_eq!(setup.as_deref(), Some("v1.pending"));
+    assert!(!store.spend_otp_step("ada", "tag1", 42, 60).await.unwrap());
+    assert!(!store.note_lockout("password:ada", 60).await.unwrap());
+    let last_used = store.last_used(&client).await.unwrap();
+    assert_eq!(last_used, Some(1_700_000_000));
+
+    // The audit log and the failure lists are a sorted set and a list.
+    let audit = r#"{"id":"a1","at":1700000000,"action":"lockout","actor":"ada","client_id":null,"address":"192.0.2.1","success":false,"detail":"too many attempts"}"#;
+    let _: i64 = conn
+        .zadd(format!("{p}audit"), audit, 1_700_000_000)
+        .await
+        .unwrap();
+    let events = store.audit_events(0, 10).await.unwrap();
+    assert_eq!(
+        events
+            .iter()
+            .map(|e| (e.id.as_str(), e.action, e.success))
+            .collect::<Vec<_>>(),
+        [("a1", Action::Lockout, false)]
+    );
+    let failure =
+        r#"{"at":1700000000,"endpoint":"token","problem":"wrong client secret","fix":null}"#;
+    let failures = format!("{p}failures:{}", client.as_str());
+    let _: i64 = conn.lpush(&failures, &[failure, "{damaged"]).await.unwrap();
+    let entries = store.failures(&client).await.unwrap();
+    let problems: Vec<_> = entries.into_iter().map(|e| e.problem).collect();
+    assert_eq!(
+        problems,
+        ["wrong client secret"],
+        "damaged entries are skipped"
+    );
+
+    // Written back, each record lands under the key it was read from, as the same JSON.
+    let written = Digest::of("another cookie");
+    store.put_session(&written, &session, 60).await.unwrap();
+    let raw_session: String = conn
+        .get(format!("{p}sess:{}", written.as_hex()))
+        .await
+        .unwrap();
+    assert_eq!(
+        serde_json::from_str::<serde_json::Value>(&raw_session).unwrap(),
+        serde_json::to_value(&session).unwrap()
+    );
+    store
+        .put_consent("grace", &client, &consent.unwrap(), 60)
+        .await
+        .unwrap();
+    let raw_consent: String = conn
+        .get(format!("{p}consent:grace\n{}", client.as_str()))
+        .await
+        .unwrap();
+    assert_eq!(raw_consent, r#"["openid","profile"]"#);
+}
+
+#[tokio::test]
+async fn a_damaged_record_reads_as_corrupt() {
+    let server = RedisServer::shared();
+    let settings = redis_settings(&server.url(), 1000);
+    let store = RedisStore::new(&settings).unwrap();
+    let id = Digest::of("cookie");
+    let mut conn = raw(&server).await;
+    let key = format!("{}sess:{}", settings.key_prefix, id.as_hex());
+    let _: () = conn.set_ex(key, "{not json", 60).await.unwrap();
+
+    let read = store.session(&id).await;
+
+    assert!(matches!(read, Err(StoreError::Corrupt(_))), "{read:?}");
 }

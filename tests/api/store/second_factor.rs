@@ -1,37 +1,45 @@
-//! The second-factor part of the store contract, on both backends: one-time claims, sliding
-//! attempt windows, enrolments and recovery codes.
+//! The second-factor part of the store contract, on both backends: used time steps, lockout
+//! notes, sliding attempt windows, set-ups, enrolments and recovery codes.
 
 use super::fixtures::Subject;
 use sso_bridge::domain::secret::random_id;
 use sso_bridge::domain::Digest;
-use sso_bridge::store::Namespace;
+use sso_bridge::store::EnrolmentRecord;
 
 on_both_backends!(
-    a_one_time_claim_is_granted_to_exactly_one_of_many_concurrent_callers,
+    a_time_step_is_spent_by_exactly_one_of_many_concurrent_callers,
+    a_lockout_is_noted_once_per_window,
     attempts_slide_out_of_their_window_and_can_be_taken_back,
+    a_setup_is_kept_per_user_and_holder_until_it_expires_or_is_deleted,
     an_enrolment_is_written_read_replaced_and_deleted_with_its_recovery_codes,
 );
 
-async fn a_one_time_claim_is_granted_to_exactly_one_of_many_concurrent_callers(s: Subject) {
-    let key = random_id(8);
+async fn a_time_step_is_spent_by_exactly_one_of_many_concurrent_callers(s: Subject) {
+    let sub = random_id(8);
     let calls = (0..20).map(|_| {
-        let store = s.store.clone();
-        let key = key.clone();
-        tokio::spawn(async move { store.put_new(Namespace::OtpUsed, &key, "1", 60).await })
+        let (store, sub) = (s.store.clone(), sub.clone());
+        tokio::spawn(async move { store.spend_otp_step(&sub, "tag1", 42, 60).await })
     });
     let mut granted = 0;
-    for call in calls {
+    for call in calls.collect::<Vec<_>>() {
         granted += usize::from(call.await.unwrap().unwrap());
     }
     assert_eq!(granted, 1);
-    assert_eq!(
-        s.store
-            .get(Namespace::OtpUsed, &key)
-            .await
-            .unwrap()
-            .as_deref(),
-        Some("1")
-    );
+    assert!(!s.store.spend_otp_step(&sub, "tag1", 42, 60).await.unwrap());
+    // Another step, or the same step of another authenticator, is still unused.
+    assert!(s.store.spend_otp_step(&sub, "tag1", 43, 60).await.unwrap());
+    assert!(s.store.spend_otp_step(&sub, "tag2", 42, 60).await.unwrap());
+}
+
+async fn a_lockout_is_noted_once_per_window(s: Subject) {
+    let (key, ttl) = (format!("password:{}", random_id(8)), s.short_ttl());
+    assert!(s.store.note_lockout(&key, ttl).await.unwrap());
+    assert!(!s.store.note_lockout(&key, ttl).await.unwrap());
+    assert!(s.store.note_lockout("addr:192.0.2.1", ttl).await.unwrap());
+
+    s.outlive(ttl).await;
+
+    assert!(s.store.note_lockout(&key, ttl).await.unwrap());
 }
 
 async fn attempts_slide_out_of_their_window_and_can_be_taken_back(s: Subject) {
@@ -64,19 +72,53 @@ async fn attempts_slide_out_of_their_window_and_can_be_taken_back(s: Subject) {
     );
 }
 
+async fn a_setup_is_kept_per_user_and_holder_until_it_expires_or_is_deleted(s: Subject) {
+    let sub = format!("user-{}", random_id(6));
+    let ttl = s.short_ttl();
+    assert_eq!(s.store.setup(&sub, "browser").await.unwrap(), None);
+    s.store
+        .put_setup(&sub, "browser", "sealed-1", ttl)
+        .await
+        .unwrap();
+    s.store
+        .put_setup(&sub, "api", "sealed-2", ttl + 3600)
+        .await
+        .unwrap();
+
+    assert_eq!(
+        s.store.setup(&sub, "browser").await.unwrap().as_deref(),
+        Some("sealed-1")
+    );
+    assert_eq!(
+        s.store.setup("someone else", "browser").await.unwrap(),
+        None
+    );
+    s.store.delete_setup(&sub, "api").await.unwrap();
+    s.store.delete_setup(&sub, "api").await.unwrap();
+    assert_eq!(s.store.setup(&sub, "api").await.unwrap(), None);
+
+    s.outlive(ttl).await;
+
+    assert_eq!(s.store.setup(&sub, "browser").await.unwrap(), None);
+}
+
 async fn an_enrolment_is_written_read_replaced_and_deleted_with_its_recovery_codes(s: Subject) {
     let sub = format!("user-{}", random_id(6));
+    let enrolment = |sealed: &str| EnrolmentRecord {
+        sealed_secret: sealed.into(),
+        enrolled_at: s.now(),
+    };
     let codes: Vec<Digest> = (0..3).map(|i| Digest::of(&format!("code-{i}"))).collect();
     assert_eq!(s.store.second_factor(&sub).await.unwrap(), None);
     assert!(!s.store.use_recovery_code(&sub, &codes[0]).await.unwrap());
 
     s.store
-        .put_second_factor(&sub, r#"{"v":1}"#, &codes)
+        .put_second_factor(&sub, &enrolment("v1"), &codes)
         .await
         .unwrap();
     assert_eq!(
-        s.store.second_factor(&sub).await.unwrap().as_deref(),
-        Some(r#"{"v":1}"#)
+        s.store.second_factor(&sub).await.unwrap(),
+        Some(enrolment("v1"))
     );
     assert_eq!(s.store.recovery_codes_left(&sub).await.unwrap(), 3);
     assert!(s.store.use_recovery_code(&sub, &codes[1]).await.unwrap());
@@ -86,9 +128,13 @@ async fn an_enrolment_is_written_read_replaced_and_deleted_with_its_recovery_cod
     // A new enrolment replaces the record and every old code.
     let fresh = [Digest::of("fresh")];
     s.store
-        .put_second_factor(&sub, r#"{"v":2}"#, &fresh)
+        .put_second_factor(&sub, &enrolment("v2"), &fresh)
         .await
         .unwrap();
+    assert_eq!(
+        s.store.second_factor(&sub).await.unwrap(),
+        Some(enrolment("v2"))
+    );
     assert!(!s.store.use_recovery_code(&sub, &codes[0]).await.unwrap());
     assert_eq!(s.store.recovery_codes_left(&sub).await.unwrap(), 1);
 

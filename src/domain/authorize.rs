@@ -1,8 +1,32 @@
-//! OpenID Connect authorize parameters (Core §3.1.2.1): `nonce`, `prompt`, `max_age`,
-//! `login_hint`, and what they change in the browser flow.
+//! An authorize request as validated and kept while the user signs in and approves: the
+//! OAuth 2.0 parameters and the OpenID Connect ones (Core §3.1.2.1: `nonce`, `prompt`,
+//! `max_age`, `login_hint`) with what they change in the browser flow.
+//!
+//! Validation against the registered app is `oauth::authorize`'s job; the request lives here
+//! because the flows that read it (oauth, oidc, session) and the store that keeps it pending
+//! all share it.
 
+use super::{ClientId, ScopeSet};
 use crate::clock::UnixTime;
 use serde::{Deserialize, Serialize};
+
+/// A validated authorization request, kept while the user signs in and approves.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AuthorizationRequest {
+    /// The app.
+    pub client_id: ClientId,
+    /// The exact registered redirect URI the request named.
+    pub redirect_uri: String,
+    /// Requested scopes (always with `openid`).
+    pub scopes: ScopeSet,
+    /// Returned unchanged with the code or error.
+    pub state: Option<String>,
+    /// PKCE S256 challenge.
+    pub code_challenge: Option<String>,
+    /// OpenID Connect parameters (`nonce`, `prompt`, `max_age`, `login_hint`).
+    #[serde(default)]
+    pub oidc: OidcParams,
+}
 
 /// Longest `nonce` or `login_hint` accepted; longer values are refused as malformed.
 const MAX_LEN: usize = 512;

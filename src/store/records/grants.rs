@@ -1,4 +1,5 @@
-//! The records the store keeps for codes, tokens and grants.
+//! What the token endpoint keeps: authorization codes, access and refresh tokens, and the
+//! outcomes of redeeming and rotating them.
 
 use crate::clock::UnixTime;
 use crate::domain::{Claims, ClientId, Digest, ScopeSet};
@@ -101,7 +102,7 @@ pub struct Issuance {
     pub refresh_ttl: u64,
 }
 
-/// Outcome of [`super::Store::redeem_code`].
+/// Outcome of [`crate::store::GrantStore::redeem_code`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Redemption {
     /// The code was valid and unused; the issuance was written.
@@ -112,7 +113,7 @@ pub enum Redemption {
     Replayed,
 }
 
-/// Outcome of [`super::Store::rotate_refresh`].
+/// Outcome of [`crate::store::GrantStore::rotate_refresh`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Rotation {
     /// The token was active; the issuance was written.

@@ -1,0 +1,93 @@
+//! The audit log's vocabulary: what can happen, by the name it is stored and filtered under.
+
+use serde::{Deserialize, Serialize};
+
+/// What happened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Action {
+    /// A user signed in (or failed to) at the authorize sign-in page.
+    SignIn,
+    /// A superadmin signed in (or failed to) to the admin screen or API.
+    AdminSignIn,
+    /// A superadmin signed out of the admin screen.
+    AdminSignOut,
+    /// An app was registered.
+    AppCreated,
+    /// An app's name, redirect URIs or PKCE rule changed.
+    AppUpdated,
+    /// An app got a new secret; the old one stopped working.
+    SecretRotated,
+    /// An app was disabled; its codes and tokens were revoked.
+    AppDisabled,
+    /// An app was enabled again.
+    AppEnabled,
+    /// An app was deleted; its codes and tokens were revoked.
+    AppDeleted,
+    /// Tokens were issued for an authorization code.
+    TokenIssued,
+    /// A refresh token was exchanged for a new pair.
+    TokenRefreshed,
+    /// Tokens were revoked (code replay, refresh reuse, user gone, app disabled or deleted).
+    TokenRevoked,
+    /// A user set up a second factor (authenticator app and recovery codes).
+    SecondFactorEnrolled,
+    /// A second-factor code was refused (wrong, or already used).
+    SecondFactorFailed,
+    /// A user signed in with one of their recovery codes.
+    RecoveryCodeUsed,
+    /// A superadmin removed a user's second factor.
+    SecondFactorReset,
+    /// Password or code attempts were refused: too many failures for the account or address.
+    Lockout,
+    /// A user signed out of single sign-on (OpenID Connect logout).
+    SignOut,
+}
+
+impl Action {
+    /// Every action, for the filter of the audit page.
+    pub const ALL: [Action; 18] = [
+        Action::SignIn,
+        Action::AdminSignIn,
+        Action::AdminSignOut,
+        Action::AppCreated,
+        Action::AppUpdated,
+        Action::SecretRotated,
+        Action::AppDisabled,
+        Action::AppEnabled,
+        Action::AppDeleted,
+        Action::TokenIssued,
+        Action::TokenRefreshed,
+        Action::TokenRevoked,
+        Action::SecondFactorEnrolled,
+        Action::SecondFactorFailed,
+        Action::RecoveryCodeUsed,
+        Action::SecondFactorReset,
+        Action::Lockout,
+        Action::SignOut,
+    ];
+
+    /// The snake_case name, as stored and filtered by.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Action::SignIn => "sign_in",
+            Action::AdminSignIn => "admin_sign_in",
+            Action::AdminSignOut => "admin_sign_out",
+            Action::AppCreated => "app_created",
+            Action::AppUpdated => "app_updated",
+            Action::SecretRotated => "secret_rotated",
+            Action::AppDisabled => "app_disabled",
+            Action::AppEnabled => "app_enabled",
+            Action::AppDeleted => "app_deleted",
+            Action::TokenIssued => "token_issued",
+            Action::TokenRefreshed => "token_refreshed",
+            Action::TokenRevoked => "token_revoked",
+            Action::SecondFactorEnrolled => "second_factor_enrolled",
+            Action::SecondFactorFailed => "second_factor_failed",
+            Action::RecoveryCodeUsed => "recovery_code_used",
+            Action::SecondFactorReset => "second_factor_reset",
+            Action::Lockout => "lockout",
+            Action::SignOut => "sign_out",
+        }
+    }
+}

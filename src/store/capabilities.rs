@@ -1,0 +1,289 @@
+//! The capability traits: one per kind of thing the store keeps, so that a caller can ask for
+//! exactly what it uses and a backend implements each in its own file.
+//!
+//! TTLs are in seconds and always greater than zero. `now` arguments are Unix seconds from the
+//! application clock.
+
+use super::{
+    AccessRecord, AdminSession, AuditRecord, CodeRecord, DoctorEntry, EnrolmentRecord,
+    HalfwaySignIn, Issuance, PendingRequest, Redemption, Rotation, ScreenSignIn, SessionRecord,
+    StoreError, StoredCode, StoredRefresh,
+};
+use crate::clock::UnixTime;
+use crate::domain::{ClientId, ClientRecord, Digest, ScopeSet};
+use async_trait::async_trait;
+
+/// Whether the store can be reached at all.
+#[async_trait]
+pub trait Ping: Send + Sync {
+    /// Answers whether the store is reachable (readiness probe).
+    async fn ping(&self) -> Result<(), StoreError>;
+}
+
+/// Registered apps. Clients never expire.
+#[async_trait]
+pub trait ClientStore: Send + Sync {
+    /// Inserts or replaces a client.
+    async fn put_client(&self, client: &ClientRecord) -> Result<(), StoreError>;
+    /// Reads a client.
+    async fn client(&self, id: &ClientId) -> Result<Option<ClientRecord>, StoreError>;
+    /// Every client, in no particular order.
+    async fn clients(&self) -> Result<Vec<ClientRecord>, StoreError>;
+    /// Deletes a client record; deleting an absent client is not an error. Its codes and
+    /// tokens are left to [`GrantStore::revoke_client`].
+    async fn delete_client(&self, id: &ClientId) -> Result<(), StoreError>;
+}
+
+/// Authorization codes, access and refresh tokens, the grants (token families) they form, and
+/// their revocation.
+///
+/// `put_code`, `redeem_code` and `rotate_refresh` also index what they write under the client
+/// (`CodeRecord::client_id`, `AccessRecord::client_id`), in the same atomic step, so that
+/// `revoke_client` finds every live code and token of an app.
+#[async_trait]
+pub trait GrantStore: Send + Sync {
+    /// Stores a fresh, unconsumed code under its digest, expiring after `ttl` seconds.
+    async fn put_code(
+        &self,
+        code: &Digest,
+        record: &CodeRecord,
+        ttl: u64,
+    ) -> Result<(), StoreError>;
+    /// Reads a code without consuming it; `None` if absent or expired.
+    async fn code(&self, code: &Digest) -> Result<Option<StoredCode>, StoreError>;
+    /// Redeems a code atomically.
+    ///
+    /// - absent or expired: [`Redemption::NotFound`], nothing written;
+    /// - already consumed: the grant it issued is revoked ([`GrantStore::revoke_grant`]
+    ///   semantics) and [`Redemption::Replayed`] returned, nothing else written;
+    /// - otherwise: the code is marked consumed by `issue.grant_id` *keeping its remaining TTL*
+    ///   (so a later replay can still find the grant), `issue` is written, and
+    ///   [`Redemption::Issued`] returned.
+    ///
+    /// Of any number of concurrent calls for one code, at most one gets `Issued`.
+    async fn redeem_code(&self, code: &Digest, issue: &Issuance) -> Result<Redemption, StoreError>;
+    /// Reads an access token; `None` if absent, expired or revoked. One store round trip.
+    async fn access_token(&self, token: &Digest) -> Result<Option<AccessRecord>, StoreError>;
+    /// Reads a refresh token and its rotation state without changing it.
+    async fn refresh_token(&self, token: &Digest) -> Result<Option<StoredRefresh>, StoreError>;
+    /// Rotates a refresh token atomically.
+    ///
+    /// - absent, expired or revoked: [`Rotation::NotFound`];
+    /// - active: marked rotated at `now` with `sealed_successor` kept beside it (the old
+    ///   record keeps its remaining TTL), `issue` written, [`Rotation::Rotated`];
+    /// - rotated at most `grace` seconds before `now`: nothing written,
+    ///   [`Rotation::Grace`] with the sealed successor stored by the rotation;
+    /// - rotated longer ago: the whole grant (`old`'s family) is revoked, [`Rotation::Reused`].
+    async fn rotate_refresh(
+        &self,
+        old: &Digest,
+        issue: &Issuance,
+        sealed_successor: &str,
+        now: UnixTime,
+        grace: u64,
+    ) -> Result<Rotation, StoreError>;
+    /// Deletes every access and refresh token issued under a grant. Idempotent.
+    async fn revoke_grant(&self, grant_id: &str) -> Result<(), StoreError>;
+    /// Deletes every code and every access and refresh token issued to a client. Idempotent.
+    async fn revoke_client(&self, id: &ClientId) -> Result<(), StoreError>;
+}
+
+/// The browser side of sign-on: SSO sessions, authorize requests waiting for sign-in or
+/// consent, and remembered consents. Everything here expires by itself.
+#[async_trait]
+pub trait SessionStore: Send + Sync {
+    /// Writes a session under the digest of its cookie value, replacing any previous one,
+    /// expiring after `ttl` seconds.
+    async fn put_session(
+        &self,
+        id: &Digest,
+        session: &SessionRecord,
+        ttl: u64,
+    ) -> Result<(), StoreError>;
+    /// Reads a session; `None` if absent or expired.
+    async fn session(&self, id: &Digest) -> Result<Option<SessionRecord>, StoreError>;
+    /// Ends a session; ending an absent one is not an error.
+    async fn delete_session(&self, id: &Digest) -> Result<(), StoreError>;
+    /// Writes a pending authorize request under its id, expiring after `ttl` seconds.
+    async fn put_pending(
+        &self,
+        id: &str,
+        pending: &PendingRequest,
+        ttl: u64,
+    ) -> Result<(), StoreError>;
+    /// Reads a pending request; `None` if absent, expired or finished.
+    async fn pending(&self, id: &str) -> Result<Option<PendingRequest>, StoreError>;
+    /// Ends a pending request and answers whether it was still there: of concurrent calls for
+    /// one request, at most one gets `true`.
+    async fn finish_pending(&self, id: &str) -> Result<bool, StoreError>;
+    /// The scopes `sub` approved for `client`, if the approval is remembered.
+    async fn consent(&self, sub: &str, client: &ClientId) -> Result<Option<ScopeSet>, StoreError>;
+    /// Remembers that `sub` approved `scopes` for `client`, replacing what was remembered,
+    /// for `ttl` seconds.
+    async fn put_consent(
+        &self,
+        sub: &str,
+        client: &ClientId,
+        scopes: &ScopeSet,
+        ttl: u64,
+    ) -> Result<(), StoreError>;
+}
+
+/// What the admin API and screen keep: admin API tokens, admin screen sign-ins and sign-ins
+/// waiting for their second factor. Everything here expires by itself.
+#[async_trait]
+pub trait AdminSessionStore: Send + Sync {
+    /// Writes an admin API token's record under the token's digest, expiring after `ttl`
+    /// seconds.
+    async fn put_admin_token(
+        &self,
+        token: &Digest,
+        session: &AdminSession,
+        ttl: u64,
+    ) -> Result<(), StoreError>;
+    /// Reads an admin API token's record; `None` if absent or expired.
+    async fn admin_token(&self, token: &Digest) -> Result<Option<AdminSession>, StoreError>;
+    /// Writes an admin screen sign-in under the digest of the SSO session cookie, replacing
+    /// any previous one, expiring after `ttl` seconds (written again on each request, so that
+    /// it ends after `ttl` idle seconds).
+    async fn put_screen_sign_in(
+        &self,
+        session: &Digest,
+        sign_in: &ScreenSignIn,
+        ttl: u64,
+    ) -> Result<(), StoreError>;
+    /// Reads an admin screen sign-in; `None` if absent or idle too long.
+    async fn screen_sign_in(&self, session: &Digest) -> Result<Option<ScreenSignIn>, StoreError>;
+    /// Ends an admin screen sign-in; ending an absent one is not an error.
+    async fn delete_screen_sign_in(&self, session: &Digest) -> Result<(), StoreError>;
+    /// Writes a sign-in whose second factor is due under the digest of the sign-in form's
+    /// cookie, expiring after `ttl` seconds.
+    async fn put_halfway_sign_in(
+        &self,
+        login: &Digest,
+        sign_in: &HalfwaySignIn,
+        ttl: u64,
+    ) -> Result<(), StoreError>;
+    /// Reads a sign-in waiting for its second factor; `None` if absent or expired.
+    async fn halfway_sign_in(&self, login: &Digest) -> Result<Option<HalfwaySignIn>, StoreError>;
+    /// Forgets a sign-in waiting for its second factor; forgetting an absent one is not an
+    /// error.
+    async fn delete_halfway_sign_in(&self, login: &Digest) -> Result<(), StoreError>;
+}
+
+/// The second factor: enrolments with their recovery codes, authenticators being set up, and
+/// the TOTP time steps already accepted.
+#[async_trait]
+pub trait SecondFactorStore: Send + Sync {
+    /// Writes a user's enrolment (its secret already sealed) with the digests of its recovery
+    /// codes, replacing any previous enrolment and codes in one step. Enrolments do not expire.
+    async fn put_second_factor(
+        &self,
+        sub: &str,
+        record: &EnrolmentRecord,
+        recovery: &[Digest],
+    ) -> Result<(), StoreError>;
+    /// Reads a user's enrolment, `None` when the user has none.
+    async fn second_factor(&self, sub: &str) -> Result<Option<EnrolmentRecord>, StoreError>;
+    /// Spends a recovery code: `true` once per code, `false` for an unknown or spent one.
+    async fn use_recovery_code(&self, sub: &str, code: &Digest) -> Result<bool, StoreError>;
+    /// How many unspent recovery codes a user has.
+    async fn recovery_codes_left(&self, sub: &str) -> Result<u64, StoreError>;
+    /// Deletes a user's enrolment and recovery codes; answers whether there was one.
+    async fn delete_second_factor(&self, sub: &str) -> Result<bool, StoreError>;
+    /// Keeps the sealed secret of an authenticator `holder` is setting up for `sub`,
+    /// replacing any earlier one of the same holder, for `ttl` seconds.
+    async fn put_setup(
+        &self,
+        sub: &str,
+        holder: &str,
+        sealed_secret: &str,
+        ttl: u64,
+    ) -> Result<(), StoreError>;
+    /// The sealed secret of `holder`'s set-up for `sub`; `None` if absent or expired.
+    async fn setup(&self, sub: &str, holder: &str) -> Result<Option<String>, StoreError>;
+    /// Forgets `holder`'s set-up for `sub`; forgetting an absent one is not an error.
+    async fn delete_setup(&self, sub: &str, holder: &str) -> Result<(), StoreError>;
+    /// Marks TOTP time `step` of `sub`'s authenticator (told apart by the short tag
+    /// `authenticator`) as used for `ttl` seconds; answers whether it was still unused. Of
+    /// concurrent calls for one step, at most one gets `true`.
+    async fn spend_otp_step(
+        &self,
+        sub: &str,
+        authenticator: &str,
+        step: u64,
+        ttl: u64,
+    ) -> Result<bool, StoreError>;
+}
+
+/// Sliding windows of password and code attempts, shared by every node.
+#[async_trait]
+pub trait LimitStore: Send + Sync {
+    /// Adds attempt `id` at `now` to the sliding window under `key`, drops attempts made
+    /// `window` seconds or more before `now`, and answers how many the window now holds
+    /// (this one included). One atomic step, shared by every node.
+    async fn add_attempt(
+        &self,
+        key: &str,
+        id: &str,
+        now: UnixTime,
+        window: u64,
+    ) -> Result<u64, StoreError>;
+    /// Removes attempt `id` from the window under `key` (it succeeded, or was never checked).
+    async fn remove_attempt(&self, key: &str, id: &str) -> Result<(), StoreError>;
+    /// Notes that the window under `key` is over its limit, for `ttl` seconds; answers whether
+    /// this is the first note (so a lockout is reported once, not on every refused attempt).
+    /// Of concurrent calls for one key, at most one gets `true`.
+    async fn note_lockout(&self, key: &str, ttl: u64) -> Result<bool, StoreError>;
+}
+
+/// What the event listeners keep: the audit log, each app's recent failed requests (for the
+/// app doctor) and when each app last obtained tokens.
+#[async_trait]
+pub trait AuditStore: Send + Sync {
+    /// Appends an audit event stamped `record.at` (events are told apart by their id), and
+    /// forgets events stamped before `record.at - retention` and all but the `keep` newest.
+    async fn append_audit(
+        &self,
+        record: &AuditRecord,
+        retention: u64,
+        keep: usize,
+    ) -> Result<(), StoreError>;
+    /// Audit events newest first, skipping `offset` and answering at most `limit`.
+    async fn audit_events(
+        &self,
+        offset: usize,
+        limit: usize,
+    ) -> Result<Vec<AuditRecord>, StoreError>;
+    /// Records a failed request of a client, keeping the `keep` newest for `ttl` seconds
+    /// after the last one.
+    async fn push_failure(
+        &self,
+        id: &ClientId,
+        entry: &DoctorEntry,
+        keep: usize,
+        ttl: u64,
+    ) -> Result<(), StoreError>;
+    /// A client's recent failed requests, newest first. An entry that does not read back is
+    /// skipped rather than failing the list: the list only explains, it decides nothing.
+    async fn failures(&self, id: &ClientId) -> Result<Vec<DoctorEntry>, StoreError>;
+    /// Notes that a client obtained tokens at `at`, remembered for `ttl` seconds.
+    async fn mark_used(&self, id: &ClientId, at: UnixTime, ttl: u64) -> Result<(), StoreError>;
+    /// When a client last obtained tokens, if noted within the mark's TTL. A mark that does
+    /// not read back counts as none, like a missing one: it only feeds a column of a list.
+    async fn last_used(&self, id: &ClientId) -> Result<Option<UnixTime>, StoreError>;
+}
+
+/// The generated OpenID Connect signing key set (never expires). It stays the JSON text that
+/// `oidc::stored_keys` writes: compare-and-set compares exactly that text.
+#[async_trait]
+pub trait KeyStore: Send + Sync {
+    /// The generated id_token signing key set (JSON), if one has been stored.
+    async fn signing_keys(&self) -> Result<Option<String>, StoreError>;
+    /// Stores `keys` unless a key set is stored already, atomically, and answers the stored one:
+    /// of several nodes starting together with no key, all end up signing with the same key.
+    async fn signing_keys_or_insert(&self, keys: &str) -> Result<String, StoreError>;
+    /// Replaces the stored key set only if it still equals `expected` (compare-and-set) and
+    /// answers whether it did: of two nodes rotating at once, one wins and the other re-reads.
+    async fn replace_signing_keys(&self, expected: &str, keys: &str) -> Result<bool, StoreError>;
+}

@@ -1,0 +1,246 @@
+//! Codes, access and refresh tokens in the memory store: the token maps, the index of each
+//! grant's tokens (for revoking a family) and of each client's codes and grants (for revoking
+//! everything of an app).
+
+use super::{live, MemoryStore, Timed};
+use crate::clock::UnixTime;
+use crate::domain::{ClientId, Digest};
+use crate::store::{
+    AccessRecord, CodeRecord, GrantStore, Issuance, Redemption, RefreshRecord, Rotation,
+    StoreError, StoredCode, StoredRefresh,
+};
+use async_trait::async_trait;
+use std::collections::{HashMap, HashSet};
+
+/// A refresh token with its rotation state.
+struct RefreshEntry {
+    record: RefreshRecord,
+    rotated_at: Option<UnixTime>,
+    sealed: Option<String>,
+}
+
+/// One token of a grant's index.
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum TokenRef {
+    Access(Digest),
+    Refresh(Digest),
+}
+
+/// Something issued to a client that [`Grants::revoke_client`] must find.
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum Issued {
+    Code(Digest),
+    Grant(String),
+}
+
+/// The token maps and their indexes.
+#[derive(Default)]
+pub(super) struct Grants {
+    codes: HashMap<Digest, Timed<StoredCode>>,
+    access: HashMap<Digest, Timed<AccessRecord>>,
+    refresh: HashMap<Digest, Timed<RefreshEntry>>,
+    /// The tokens of each grant.
+    families: HashMap<String, Timed<HashSet<TokenRef>>>,
+    /// Codes and grants of each client.
+    issued: HashMap<ClientId, HashSet<Issued>>,
+}
+
+impl Grants {
+    pub(super) fn purge(&mut self, now: UnixTime) {
+        self.codes.retain(|_, e| e.live(now));
+        self.access.retain(|_, e| e.live(now));
+        self.refresh.retain(|_, e| e.live(now));
+        self.families.retain(|_, e| e.live(now));
+        // Forget index entries whose token is already gone, so a long-lived grant that is
+        // refreshed often does not accumulate dead references.
+        let (access, refresh) = (&self.access, &self.refresh);
+        for family in self.families.values_mut() {
+            family.value.retain(|t| match t {
+                TokenRef::Access(d) => access.contains_key(d),
+                TokenRef::Refresh(d) => refresh.contains_key(d),
+            });
+        }
+        let (codes, families) = (&self.codes, &self.families);
+        for issued in self.issued.values_mut() {
+            issued.retain(|i| match i {
+                Issued::Code(d) => codes.contains_key(d),
+                Issued::Grant(g) => families.contains_key(g),
+            });
+        }
+        self.issued.retain(|_, i| !i.is_empty());
+    }
+
+    /// Notes that `issued` belongs to `client`.
+    fn index(&mut self, client: &ClientId, issued: Issued) {
+        self.issued
+            .entry(client.clone())
+            .or_default()
+            .insert(issued);
+    }
+
+    /// Writes the tokens of an issuance and indexes them under their grant.
+    fn issue(&mut self, issue: &Issuance, now: UnixTime) {
+        let access = Timed::new(issue.access.clone(), now, issue.access_ttl);
+        self.access.insert(issue.access_digest.clone(), access);
+        let refresh = RefreshEntry {
+            record: issue.refresh.clone(),
+            rotated_at: None,
+            sealed: None,
+        };
+        let refresh = Timed::new(refresh, now, issue.refresh_ttl);
+        self.refresh.insert(issue.refresh_digest.clone(), refresh);
+
+        let keep_until = now.saturating_add(issue.access_ttl.max(issue.refresh_ttl));
+        let family = self
+            .families
+            .entry(issue.grant_id.clone())
+            .or_insert_with(|| Timed::new(HashSet::new(), now, 0));
+        if !family.live(now) {
+            // An expired index only names tokens that have expired too.
+            family.value.clear();
+        }
+        // The index must outlive every token in it; it is never shortened.
+        family.expires_at = family.expires_at.max(keep_until);
+        family
+            .value
+            .insert(TokenRef::Access(issue.access_digest.clone()));
+        family
+            .value
+            .insert(TokenRef::Refresh(issue.refresh_digest.clone()));
+        let client = issue.access.client_id.clone();
+        self.index(&client, Issued::Grant(issue.grant_id.clone()));
+    }
+
+    fn revoke(&mut self, grant_id: &str) {
+        let Some(family) = self.families.remove(grant_id) else {
+            return;
+        };
+        for token in family.value {
+            match token {
+                TokenRef::Access(d) => {
+                    self.access.remove(&d);
+                }
+                TokenRef::Refresh(d) => {
+                    self.refresh.remove(&d);
+                }
+            }
+        }
+    }
+
+    /// Deletes every code and grant of a client.
+    fn revoke_client(&mut self, client: &ClientId) {
+        let Some(issued) = self.issued.remove(client) else {
+            return;
+        };
+        for item in issued {
+            match item {
+                Issued::Code(d) => {
+                    self.codes.remove(&d);
+                }
+                Issued::Grant(g) => self.revoke(&g),
+            }
+        }
+    }
+}
+
+#[async_trait]
+impl GrantStore for MemoryStore {
+    async fn put_code(
+        &self,
+        code: &Digest,
+        record: &CodeRecord,
+        ttl: u64,
+    ) -> Result<(), StoreError> {
+        let (mut state, now) = self.lock();
+        let stored = StoredCode {
+            record: record.clone(),
+            consumed_by: None,
+        };
+        let grants = &mut state.grants;
+        grants
+            .codes
+            .insert(code.clone(), Timed::new(stored, now, ttl));
+        grants.index(&record.client_id, Issued::Code(code.clone()));
+        Ok(())
+    }
+
+    async fn code(&self, code: &Digest) -> Result<Option<StoredCode>, StoreError> {
+        let (mut state, now) = self.lock();
+        Ok(live(&mut state.grants.codes, code, now).map(|c| c.clone()))
+    }
+
+    async fn redeem_code(&self, code: &Digest, issue: &Issuance) -> Result<Redemption, StoreError> {
+        let (mut state, now) = self.lock();
+        let grants = &mut state.grants;
+        let Some(stored) = live(&mut grants.codes, code, now) else {
+            return Ok(Redemption::NotFound);
+        };
+        if let Some(grant) = stored.consumed_by.clone() {
+            grants.revoke(&grant);
+            return Ok(Redemption::Replayed);
+        }
+        // Only the consumption mark changes: the entry keeps its expiry.
+        stored.consumed_by = Some(issue.grant_id.clone());
+        grants.issue(issue, now);
+        Ok(Redemption::Issued)
+    }
+
+    async fn access_token(&self, token: &Digest) -> Result<Option<AccessRecord>, StoreError> {
+        let (mut state, now) = self.lock();
+        Ok(live(&mut state.grants.access, token, now).map(|a| a.clone()))
+    }
+
+    async fn refresh_token(&self, token: &Digest) -> Result<Option<StoredRefresh>, StoreError> {
+        let (mut state, now) = self.lock();
+        Ok(
+            live(&mut state.grants.refresh, token, now).map(|r| StoredRefresh {
+                record: r.record.clone(),
+                rotated_at: r.rotated_at,
+            }),
+        )
+    }
+
+    async fn rotate_refresh(
+        &self,
+        old: &Digest,
+        issue: &Issuance,
+        sealed_successor: &str,
+        now: UnixTime,
+        grace: u64,
+    ) -> Result<Rotation, StoreError> {
+        let (mut state, clock_now) = self.lock();
+        let grants = &mut state.grants;
+        let Some(entry) = live(&mut grants.refresh, old, clock_now) else {
+            return Ok(Rotation::NotFound);
+        };
+        match (entry.rotated_at, entry.sealed.clone()) {
+            (None, _) => {
+                entry.rotated_at = Some(now);
+                entry.sealed = Some(sealed_successor.to_owned());
+                grants.issue(issue, clock_now);
+                Ok(Rotation::Rotated)
+            }
+            // A rotation timestamped after `now` (another node's clock running ahead) counts as
+            // within the grace window rather than as theft.
+            (Some(at), Some(sealed)) if now.saturating_sub(at) <= grace => {
+                Ok(Rotation::Grace(sealed))
+            }
+            (Some(_), _) => {
+                let grant = entry.record.grant_id.clone();
+                grants.revoke(&grant);
+                grants.refresh.remove(old);
+                Ok(Rotation::Reused)
+            }
+        }
+    }
+
+    async fn revoke_grant(&self, grant_id: &str) -> Result<(), StoreError> {
+        self.lock().0.grants.revoke(grant_id);
+        Ok(())
+    }
+
+    async fn revoke_client(&self, id: &ClientId) -> Result<(), StoreError> {
+        self.lock().0.grants.revoke_client(id);
+        Ok(())
+    }
+}

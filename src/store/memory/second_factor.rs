@@ -1,0 +1,94 @@
+//! The second factor in the memory store: enrolments with their recovery codes in a map of
+//! their own; set-ups and used time steps as short-lived records.
+
+use super::MemoryStore;
+use crate::domain::Digest;
+use crate::store::namespace::{otp_step_key, setup_key, Namespace, Records};
+use crate::store::{EnrolmentRecord, SecondFactorStore, StoreError};
+use async_trait::async_trait;
+use std::collections::{HashMap, HashSet};
+
+/// A user's enrolment and unspent recovery-code digests.
+struct Enrolment {
+    record: EnrolmentRecord,
+    recovery: HashSet<Digest>,
+}
+
+/// Every user's enrolment; enrolments do not expire.
+#[derive(Default)]
+pub(super) struct Enrolments(HashMap<String, Enrolment>);
+
+#[async_trait]
+impl SecondFactorStore for MemoryStore {
+    async fn put_second_factor(
+        &self,
+        sub: &str,
+        record: &EnrolmentRecord,
+        recovery: &[Digest],
+    ) -> Result<(), StoreError> {
+        let enrolment = Enrolment {
+            record: record.clone(),
+            recovery: recovery.iter().cloned().collect(),
+        };
+        self.lock()
+            .0
+            .second_factor
+            .0
+            .insert(sub.to_owned(), enrolment);
+        Ok(())
+    }
+
+    async fn second_factor(&self, sub: &str) -> Result<Option<EnrolmentRecord>, StoreError> {
+        let (state, _) = self.lock();
+        Ok(state.second_factor.0.get(sub).map(|e| e.record.clone()))
+    }
+
+    async fn use_recovery_code(&self, sub: &str, code: &Digest) -> Result<bool, StoreError> {
+        let (mut state, _) = self.lock();
+        let enrolment = state.second_factor.0.get_mut(sub);
+        Ok(enrolment.is_some_and(|e| e.recovery.remove(code)))
+    }
+
+    async fn recovery_codes_left(&self, sub: &str) -> Result<u64, StoreError> {
+        let (state, _) = self.lock();
+        let enrolment = state.second_factor.0.get(sub);
+        Ok(enrolment.map_or(0, |e| e.recovery.len() as u64))
+    }
+
+    async fn delete_second_factor(&self, sub: &str) -> Result<bool, StoreError> {
+        Ok(self.lock().0.second_factor.0.remove(sub).is_some())
+    }
+
+    async fn put_setup(
+        &self,
+        sub: &str,
+        holder: &str,
+        sealed_secret: &str,
+        ttl: u64,
+    ) -> Result<(), StoreError> {
+        let key = setup_key(sub, holder);
+        self.put_text(Namespace::MfaSetup, &key, sealed_secret.to_owned(), ttl)
+            .await
+    }
+
+    async fn setup(&self, sub: &str, holder: &str) -> Result<Option<String>, StoreError> {
+        self.text(Namespace::MfaSetup, &setup_key(sub, holder))
+            .await
+    }
+
+    async fn delete_setup(&self, sub: &str, holder: &str) -> Result<(), StoreError> {
+        let key = setup_key(sub, holder);
+        self.remove(Namespace::MfaSetup, &key).await.map(drop)
+    }
+
+    async fn spend_otp_step(
+        &self,
+        sub: &str,
+        authenticator: &str,
+        step: u64,
+        ttl: u64,
+    ) -> Result<bool, StoreError> {
+        let key = otp_step_key(sub, authenticator, step);
+        self.put_text_new(Namespace::OtpUsed, &key, "1", ttl).await
+    }
+}

@@ -1,0 +1,129 @@
+//! Short-lived records: JSON text under a namespace and a key, with its own TTL. Sessions,
+//! pending requests, consents, admin sign-ins, set-ups and one-time marks are all kept this
+//! way, so each backend stores them with one mechanism ([`Records`]) and the capability traits
+//! type them on top.
+
+use super::codec::{decode, encode};
+use super::StoreError;
+use crate::domain::{ClientId, Digest};
+use async_trait::async_trait;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+/// What a short-lived record is, naming its key prefix (after the store-wide one in Redis).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(super) enum Namespace {
+    /// A pending `/oauth/authorize` request between sign-in and consent (`authreq:`).
+    AuthRequest,
+    /// A browser SSO session, keyed by the digest of the cookie value (`sess:`).
+    Session,
+    /// A remembered consent, keyed by `<sub>\n<client_id>` (`consent:`).
+    Consent,
+    /// An admin API token, keyed by its digest (`admtok:`).
+    AdminToken,
+    // --- second factor ---
+    /// A TOTP time step already accepted for a user and authenticator, keyed by
+    /// `<sub>\n<authenticator tag>\n<step>` (`otpused:`).
+    OtpUsed,
+    /// An authenticator being set up, keyed by `<sub>\n<holder>` (`mfasetup:`).
+    MfaSetup,
+    /// A lockout already audited in the current window, keyed like its attempt window
+    /// (`lockout:`).
+    Lockout,
+    // --- admin screen and app lifecycle ---
+    /// An admin screen sign-in (idle timeout, CSRF token), keyed by the digest of the SSO
+    /// session cookie; and a sign-in between password and second factor, keyed by
+    /// `halfway:<digest of the sign-in form's cookie>` (`admscr:`).
+    AdminScreen,
+    /// When an app last obtained tokens, keyed by client id (`lastused:`).
+    AppLastUsed,
+}
+
+impl Namespace {
+    /// The key prefix of the namespace, without the store-wide prefix.
+    pub(super) fn prefix(self) -> &'static str {
+        match self {
+            Namespace::AuthRequest => "authreq:",
+            Namespace::Session => "sess:",
+            Namespace::Consent => "consent:",
+            Namespace::AdminToken => "admtok:",
+            Namespace::OtpUsed => "otpused:",
+            Namespace::MfaSetup => "mfasetup:",
+            Namespace::Lockout => "lockout:",
+            Namespace::AdminScreen => "admscr:",
+            Namespace::AppLastUsed => "lastused:",
+        }
+    }
+}
+
+/// How a backend keeps short-lived records; the typed capability methods are built on it.
+#[async_trait]
+pub(super) trait Records: Send + Sync {
+    /// Writes `value` under `ns` + `key`, replacing any previous value, expiring after `ttl`
+    /// seconds.
+    async fn put_text(
+        &self,
+        ns: Namespace,
+        key: &str,
+        value: String,
+        ttl: u64,
+    ) -> Result<(), StoreError>;
+    /// Writes `value` under `ns` + `key` only if nothing live is there; answers whether it
+    /// wrote. Of concurrent calls for one key, at most one gets `true`.
+    async fn put_text_new(
+        &self,
+        ns: Namespace,
+        key: &str,
+        value: &str,
+        ttl: u64,
+    ) -> Result<bool, StoreError>;
+    /// The live value under `ns` + `key`, if any.
+    async fn text(&self, ns: Namespace, key: &str) -> Result<Option<String>, StoreError>;
+    /// Deletes the value under `ns` + `key` and answers whether one was live: of concurrent
+    /// calls for one key, at most one gets `true`.
+    async fn remove(&self, ns: Namespace, key: &str) -> Result<bool, StoreError>;
+
+    /// Encodes a `what` and writes it as [`Records::put_text`] does.
+    async fn put_record<T: Serialize + Sync>(
+        &self,
+        ns: Namespace,
+        key: &str,
+        what: &'static str,
+        value: &T,
+        ttl: u64,
+    ) -> Result<(), StoreError> {
+        let json = encode(what, value)?;
+        self.put_text(ns, key, json, ttl).await
+    }
+
+    /// Reads and decodes a `what` written by [`Records::put_record`].
+    async fn record<T: DeserializeOwned>(
+        &self,
+        ns: Namespace,
+        key: &str,
+        what: &'static str,
+    ) -> Result<Option<T>, StoreError> {
+        let text = self.text(ns, key).await?;
+        text.map(|json| decode(what, &json)).transpose()
+    }
+}
+
+/// The key of a remembered consent.
+pub(super) fn consent_key(sub: &str, client: &ClientId) -> String {
+    format!("{sub}\n{}", client.as_str())
+}
+
+/// The key of a sign-in waiting for its second factor, beside the screen sign-ins.
+pub(super) fn halfway_key(login: &Digest) -> String {
+    format!("halfway:{}", login.as_hex())
+}
+
+/// The key of an authenticator set-up: per user *and* per holder.
+pub(super) fn setup_key(sub: &str, holder: &str) -> String {
+    format!("{sub}\n{holder}")
+}
+
+/// The key of a TOTP time step already accepted.
+pub(super) fn otp_step_key(sub: &str, authenticator: &str, step: u64) -> String {
+    format!("{sub}\n{authenticator}\n{step}")
+}

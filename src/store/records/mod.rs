@@ -1,0 +1,18 @@
+//! The records the store keeps, typed: callers hand these in and get them back, and only the
+//! store turns them into stored text (see `store::codec`). Their JSON is what a running
+//! deployment already holds, so a field may be added only with `#[serde(default)]`.
+
+mod admin;
+mod audit;
+mod grants;
+mod second_factor;
+mod sessions;
+
+pub use admin::{AdminSession, HalfwaySignIn, ScreenSignIn};
+pub use audit::{AuditRecord, DoctorEntry};
+pub use grants::{
+    AccessRecord, CodeRecord, Issuance, Redemption, RefreshRecord, Rotation, StoredCode,
+    StoredRefresh,
+};
+pub use second_factor::EnrolmentRecord;
+pub use sessions::{PendingRequest, SessionRecord};

@@ -1,0 +1,34 @@
+//! What the browser flows keep: SSO sessions and authorize requests waiting for sign-in or
+//! consent.
+
+use crate::clock::UnixTime;
+use crate::domain::{AuthorizationRequest, Claims, Digest};
+use serde::{Deserialize, Serialize};
+
+/// A signed-in browser.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SessionRecord {
+    /// The user's claims at sign-in.
+    pub claims: Claims,
+    /// When the password was checked.
+    pub auth_time: UnixTime,
+    /// Authentication methods used (RFC 8176: `pwd`, then `otp` once the second factor passed).
+    pub amr: Vec<String>,
+    /// When the session ends.
+    pub expires_at: UnixTime,
+}
+
+/// A stored pending request.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PendingRequest {
+    /// The validated authorize request.
+    pub request: AuthorizationRequest,
+    /// Anti-CSRF token echoed by the forms.
+    pub csrf_token: String,
+    /// Digest of the flow cookie of the browser that started it.
+    pub browser: Digest,
+    /// Digest of the session cookie the browser held when `prompt=login` asked for a new
+    /// sign-in: that session may not finish the request.
+    #[serde(default)]
+    pub replaced_session: Option<Digest>,
+}

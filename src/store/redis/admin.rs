@@ -1,0 +1,87 @@
+//! Admin API tokens, admin screen sign-ins and sign-ins waiting for their second factor in
+//! Redis: strings with an expiry under `{p}admtok:<token digest>`, `{p}admscr:<session digest>`
+//! and `{p}admscr:halfway:<sign-in cookie digest>`.
+
+use super::RedisStore;
+use crate::domain::Digest;
+use crate::store::namespace::{halfway_key, Namespace, Records};
+use crate::store::{AdminSession, AdminSessionStore, HalfwaySignIn, ScreenSignIn, StoreError};
+use async_trait::async_trait;
+
+#[async_trait]
+impl AdminSessionStore for RedisStore {
+    async fn put_admin_token(
+        &self,
+        token: &Digest,
+        session: &AdminSession,
+        ttl: u64,
+    ) -> Result<(), StoreError> {
+        self.put_record(
+            Namespace::AdminToken,
+            token.as_hex(),
+            "admin token",
+            session,
+            ttl,
+        )
+        .await
+    }
+
+    async fn admin_token(&self, token: &Digest) -> Result<Option<AdminSession>, StoreError> {
+        self.record(Namespace::AdminToken, token.as_hex(), "admin token")
+            .await
+    }
+
+    async fn put_screen_sign_in(
+        &self,
+        session: &Digest,
+        sign_in: &ScreenSignIn,
+        ttl: u64,
+    ) -> Result<(), StoreError> {
+        let what = "admin screen sign-in";
+        self.put_record(Namespace::AdminScreen, session.as_hex(), what, sign_in, ttl)
+            .await
+    }
+
+    async fn screen_sign_in(&self, session: &Digest) -> Result<Option<ScreenSignIn>, StoreError> {
+        self.record(
+            Namespace::AdminScreen,
+            session.as_hex(),
+            "admin screen sign-in",
+        )
+        .await
+    }
+
+    async fn delete_screen_sign_in(&self, session: &Digest) -> Result<(), StoreError> {
+        self.remove(Namespace::AdminScreen, session.as_hex())
+            .await
+            .map(drop)
+    }
+
+    async fn put_halfway_sign_in(
+        &self,
+        login: &Digest,
+        sign_in: &HalfwaySignIn,
+        ttl: u64,
+    ) -> Result<(), StoreError> {
+        let key = halfway_key(login);
+        self.put_record(
+            Namespace::AdminScreen,
+            &key,
+            "half-way sign-in",
+            sign_in,
+            ttl,
+        )
+        .await
+    }
+
+    async fn halfway_sign_in(&self, login: &Digest) -> Result<Option<HalfwaySignIn>, StoreError> {
+        let key = halfway_key(login);
+        self.record(Namespace::AdminScreen, &key, "half-way sign-in")
+            .await
+    }
+
+    async fn delete_halfway_sign_in(&self, login: &Digest) -> Result<(), StoreError> {
+        let key = halfway_key(login);
+        self.remove(Namespace::AdminScreen, &key).await.map(drop)
+    }
+}

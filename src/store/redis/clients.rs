@@ -1,0 +1,47 @@
+//! Registered apps in Redis: one hash, `{p}clients`, client id → client JSON.
+
+use super::{Keys, RedisStore};
+use crate::domain::{ClientId, ClientRecord};
+use crate::store::codec::{decode, encode};
+use crate::store::{ClientStore, StoreError};
+use async_trait::async_trait;
+use deadpool_redis::redis;
+
+impl Keys {
+    fn clients(&self) -> String {
+        format!("{}clients", self.prefix)
+    }
+}
+
+#[async_trait]
+impl ClientStore for RedisStore {
+    async fn put_client(&self, client: &ClientRecord) -> Result<(), StoreError> {
+        let json = encode("client", client)?;
+        let mut cmd = redis::cmd("HSET");
+        cmd.arg(self.keys.clients())
+            .arg(client.client_id.as_str())
+            .arg(json);
+        self.cmd(&cmd).await
+    }
+
+    async fn client(&self, id: &ClientId) -> Result<Option<ClientRecord>, StoreError> {
+        let mut cmd = redis::cmd("HGET");
+        cmd.arg(self.keys.clients()).arg(id.as_str());
+        let json: Option<String> = self.cmd(&cmd).await?;
+        json.map(|j| decode("client", &j)).transpose()
+    }
+
+    async fn clients(&self) -> Result<Vec<ClientRecord>, StoreError> {
+        let all: Vec<String> = self
+            .cmd(redis::cmd("HVALS").arg(self.keys.clients()))
+            .await?;
+        all.iter().map(|j| decode("client", j)).collect()
+    }
+
+    async fn delete_client(&self, id: &ClientId) -> Result<(), StoreError> {
+        let mut cmd = redis::cmd("HDEL");
+        cmd.arg(self.keys.clients()).arg(id.as_str());
+        let _: i64 = self.cmd(&cmd).await?;
+        Ok(())
+    }
+}

@@ -1,0 +1,180 @@
+//! Codes, access and refresh tokens in Redis, one round trip each; redeeming, rotating and
+//! revoking run as Lua scripts (see `scripts.rs`).
+//!
+//! | key | type | holds |
+//! |---|---|---|
+//! | `{p}code:<hex>` | hash, EXPIRE | `data` (code JSON), `consumed_by` (grant id) |
+//! | `{p}at:<hex>` | string, EX | access token JSON |
+//! | `{p}rt:<hex>` | hash, EXPIRE | `data`, `grant`, `rotated_at`, `sealed` |
+//! | `{p}grant:<id>` | set, EXPIRE | full keys of the grant's access and refresh tokens |
+//! | `{p}issued:<client id>` | set, EXPIRE | full keys of the client's codes and grant indexes |
+
+use super::{Keys, RedisStore, Request};
+use crate::clock::UnixTime;
+use crate::domain::{ClientId, Digest};
+use crate::store::codec::{decode, encode};
+use crate::store::{
+    AccessRecord, CodeRecord, GrantStore, Issuance, Redemption, Rotation, StoreError, StoredCode,
+    StoredRefresh,
+};
+use async_trait::async_trait;
+use deadpool_redis::redis::{self, Script, ScriptInvocation};
+
+impl Keys {
+    fn code(&self, code: &Digest) -> String {
+        format!("{}code:{}", self.prefix, code.as_hex())
+    }
+
+    fn access(&self, token: &Digest) -> String {
+        format!("{}at:{}", self.prefix, token.as_hex())
+    }
+
+    fn refresh(&self, token: &Digest) -> String {
+        format!("{}rt:{}", self.prefix, token.as_hex())
+    }
+
+    /// What a grant id is appended to, to name its index (also passed to the scripts).
+    fn grant_prefix(&self) -> String {
+        format!("{}grant:", self.prefix)
+    }
+
+    fn grant(&self, grant_id: &str) -> String {
+        format!("{}{grant_id}", self.grant_prefix())
+    }
+
+    /// Index of everything issued to a client (codes, grant indexes).
+    fn issued(&self, client: &ClientId) -> String {
+        format!("{}issued:{}", self.prefix, client.as_str())
+    }
+}
+
+impl RedisStore {
+    /// Starts an invocation of one of the two issuing scripts with the layout `common.lua`
+    /// documents: `spent` is the code or refresh token key being consumed.
+    fn issuing<'s>(
+        &self,
+        script: &'s Script,
+        spent: String,
+        issue: &Issuance,
+    ) -> Result<ScriptInvocation<'s>, StoreError> {
+        let mut call = script.key(spent);
+        call.key(self.keys.access(&issue.access_digest))
+            .key(self.keys.refresh(&issue.refresh_digest))
+            .key(self.keys.grant(&issue.grant_id))
+            .key(self.keys.issued(&issue.access.client_id))
+            .arg(&issue.grant_id)
+            .arg(encode("access token", &issue.access)?)
+            .arg(issue.access_ttl)
+            .arg(encode("refresh token", &issue.refresh)?)
+            .arg(issue.refresh_ttl)
+            .arg(self.keys.grant_prefix());
+        Ok(call)
+    }
+}
+
+/// A script's reply whose first element was not one the script returns.
+fn unexpected(script: &str, reply: &[String]) -> StoreError {
+    let status = reply.first().map(String::as_str).unwrap_or("");
+    StoreError::Corrupt(format!("{script} script answered `{status}`"))
+}
+
+#[async_trait]
+impl GrantStore for RedisStore {
+    async fn put_code(
+        &self,
+        code: &Digest,
+        record: &CodeRecord,
+        ttl: u64,
+    ) -> Result<(), StoreError> {
+        // One script, so no reader ever sees the code without its TTL or outside the index.
+        let mut call = self.scripts.put_code.key(self.keys.code(code));
+        call.key(self.keys.issued(&record.client_id))
+            .arg(encode("code", record)?)
+            .arg(ttl);
+        let _: i64 = self.call(Request::Script(&call)).await?;
+        Ok(())
+    }
+
+    async fn code(&self, code: &Digest) -> Result<Option<StoredCode>, StoreError> {
+        let mut cmd = redis::cmd("HMGET");
+        cmd.arg(self.keys.code(code)).arg("data").arg("consumed_by");
+        let (data, consumed_by): (Option<String>, Option<String>) = self.cmd(&cmd).await?;
+        let Some(data) = data else {
+            return Ok(None);
+        };
+        Ok(Some(StoredCode {
+            record: decode("code", &data)?,
+            consumed_by,
+        }))
+    }
+
+    async fn redeem_code(&self, code: &Digest, issue: &Issuance) -> Result<Redemption, StoreError> {
+        let call = self.issuing(&self.scripts.redeem, self.keys.code(code), issue)?;
+        let reply: Vec<String> = self.call(Request::Script(&call)).await?;
+        match reply.first().map(String::as_str) {
+            Some("issued") => Ok(Redemption::Issued),
+            Some("replayed") => Ok(Redemption::Replayed),
+            Some("not_found") => Ok(Redemption::NotFound),
+            _ => Err(unexpected("redeem", &reply)),
+        }
+    }
+
+    async fn access_token(&self, token: &Digest) -> Result<Option<AccessRecord>, StoreError> {
+        let json: Option<String> = self
+            .cmd(redis::cmd("GET").arg(self.keys.access(token)))
+            .await?;
+        json.map(|j| decode("access token", &j)).transpose()
+    }
+
+    async fn refresh_token(&self, token: &Digest) -> Result<Option<StoredRefresh>, StoreError> {
+        let mut cmd = redis::cmd("HMGET");
+        cmd.arg(self.keys.refresh(token))
+            .arg("data")
+            .arg("rotated_at");
+        let (data, rotated_at): (Option<String>, Option<String>) = self.cmd(&cmd).await?;
+        let Some(data) = data else {
+            return Ok(None);
+        };
+        let rotated_at = rotated_at
+            .map(|t| t.parse::<UnixTime>())
+            .transpose()
+            .map_err(|e| StoreError::Corrupt(format!("refresh token rotated_at: {e}")))?;
+        Ok(Some(StoredRefresh {
+            record: decode("refresh token", &data)?,
+            rotated_at,
+        }))
+    }
+
+    async fn rotate_refresh(
+        &self,
+        old: &Digest,
+        issue: &Issuance,
+        sealed_successor: &str,
+        now: UnixTime,
+        grace: u64,
+    ) -> Result<Rotation, StoreError> {
+        let mut call = self.issuing(&self.scripts.rotate, self.keys.refresh(old), issue)?;
+        call.arg(now).arg(grace).arg(sealed_successor);
+        let mut reply: Vec<String> = self.call(Request::Script(&call)).await?;
+        match reply.first().map(String::as_str) {
+            Some("rotated") => Ok(Rotation::Rotated),
+            Some("grace") if reply.len() == 2 => Ok(Rotation::Grace(reply.swap_remove(1))),
+            Some("reused") => Ok(Rotation::Reused),
+            Some("not_found") => Ok(Rotation::NotFound),
+            _ => Err(unexpected("rotate", &reply)),
+        }
+    }
+
+    async fn revoke_grant(&self, grant_id: &str) -> Result<(), StoreError> {
+        let call = self.scripts.revoke.key(self.keys.grant(grant_id));
+        let _: i64 = self.call(Request::Script(&call)).await?;
+        Ok(())
+    }
+
+    async fn revoke_client(&self, id: &ClientId) -> Result<(), StoreError> {
+        let mut call = self.scripts.revoke_client.key(self.keys.issued(id));
+        call.arg(self.keys.grant_prefix());
+        let _: i64 = self.call(Request::Script(&call)).await?;
+        Ok(())
+    }
+}
