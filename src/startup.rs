@@ -33,7 +33,7 @@ pub enum StartupError {
     #[error(transparent)]
     MfaKey(#[from] crate::mfa::key::KeyError),
     #[error(transparent)]
-    Keys(#[from] crate::oidc::keys::KeyError),
+    Keys(#[from] crate::oidc::signing_key::KeyError),
     #[error("cannot listen on {addr}: {source}")]
     Listen {
         addr: SocketAddr,
@@ -73,7 +73,7 @@ impl Application {
     ) -> Result<Self, StartupError> {
         let templates = Templates::new().map_err(|e| StartupError::Templates(e.to_string()))?;
         let mfa_key = crate::mfa::MfaKey::from_settings(&settings)?;
-        let keys = Arc::new(crate::oidc::keyset::Keys::new(&settings.oidc)?);
+        let keys = Arc::new(crate::oidc::key_source::Keys::new(&settings.oidc)?);
         let addr = settings.server.listen;
         let acceptor = TcpListener::bind(addr)
             .into_acceptor()

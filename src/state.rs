@@ -12,7 +12,7 @@ use crate::config::{
 use crate::directory::{Directory, HasDirectory};
 use crate::events::{Events, HasEvents};
 use crate::mfa::MfaKey;
-use crate::oidc::keyset::Keys;
+use crate::oidc::key_source::Keys;
 use crate::store::{HasStore, Store};
 use crate::web::render::Templates;
 use std::sync::Arc;

@@ -110,8 +110,8 @@ pub struct JwkBody {
     pub y: Option<String>,
 }
 
-impl From<crate::oidc::keys::Jwk> for JwkBody {
-    fn from(value: crate::oidc::keys::Jwk) -> Self {
+impl From<crate::oidc::signing_key::Jwk> for JwkBody {
+    fn from(value: crate::oidc::signing_key::Jwk) -> Self {
         Self {
             kty: value.kty,
             kid: value.kid,

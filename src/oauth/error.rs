@@ -2,7 +2,7 @@
 //! statuses and JSON bodies are the web layer's (`crate::web::oauth_error`).
 
 use crate::directory::DirectoryError;
-use crate::oidc::keys::KeyError;
+use crate::oidc::signing_key::KeyError;
 use crate::store::StoreError;
 use std::sync::Arc;
 

@@ -1,8 +1,8 @@
 //! The id_token (OpenID Connect Core §2, §3.1.3.6): minted beside the access token whenever
 //! `openid` is granted, on code exchange and on refresh; and read back as a logout hint.
 
-use super::keys::KeyError;
-use super::keyset::KeySet;
+use super::key_source::KeySet;
+use super::signing_key::KeyError;
 use super::Context;
 use crate::clock::UnixTime;
 use crate::domain::Claims;

@@ -2,10 +2,10 @@
 //! discovery documents.
 
 pub mod discovery;
+pub mod generated_keys;
 pub mod id_token;
-pub mod keys;
-pub mod keyset;
-pub mod stored_keys;
+pub mod key_source;
+pub mod signing_key;
 
 use crate::clock::HasClock;
 use crate::config::OidcSettings;
@@ -15,7 +15,7 @@ use crate::store::HasStore;
 /// signing keys, the `[oidc]` settings and the issuer.
 pub trait Context: HasStore + HasClock + Sync {
     /// The id_token signing keys.
-    fn keys(&self) -> &keyset::Keys;
+    fn keys(&self) -> &key_source::Keys;
     /// The `[oidc]` settings.
     fn oidc_settings(&self) -> &OidcSettings;
     /// The issuer (`iss`): the public base address without a trailing slash.

@@ -275,7 +275,7 @@ pub trait AuditStore: Send + Sync {
 }
 
 /// The generated OpenID Connect signing key set (never expires). It stays the JSON text that
-/// `oidc::stored_keys` writes: compare-and-set compares exactly that text.
+/// `oidc::generated_keys` writes: compare-and-set compares exactly that text.
 #[async_trait]
 pub trait KeyStore: Send + Sync {
     /// The generated id_token signing key set (JSON), if one has been stored.

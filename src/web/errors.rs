@@ -120,10 +120,10 @@ impl From<DirectoryError> for PageError {
     }
 }
 
-impl From<crate::oidc::keys::KeyError> for PageError {
-    fn from(err: crate::oidc::keys::KeyError) -> Self {
+impl From<crate::oidc::signing_key::KeyError> for PageError {
+    fn from(err: crate::oidc::signing_key::KeyError) -> Self {
         match err {
-            crate::oidc::keys::KeyError::Store(e) => PageError::Store(e),
+            crate::oidc::signing_key::KeyError::Store(e) => PageError::Store(e),
             other => PageError::Render(format!("signing keys: {other}")),
         }
     }

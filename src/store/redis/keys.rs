@@ -1,5 +1,5 @@
 //! The generated OpenID Connect signing key set in Redis: one string, `{p}oidc:signing-keys`,
-//! the JSON list `oidc::stored_keys` writes.
+//! the JSON list `oidc::generated_keys` writes.
 
 use super::{Keys, RedisStore, Request};
 use crate::store::{KeyStore, StoreError};

@@ -24,7 +24,7 @@
 //! | `{p}audit` | sorted set | audit events (JSON) scored by time |
 //! | `{p}failures:<client id>` | list, EXPIRE | the client's recent failed requests (JSON) |
 //! | `{p}lastused:<client id>` | string, EX | when the app last obtained tokens (Unix time) |
-//! | `{p}oidc:signing-keys` | string | the generated id_token signing keys (JSON list, see `oidc::stored_keys`) |
+//! | `{p}oidc:signing-keys` | string | the generated id_token signing keys (JSON list, see `oidc::generated_keys`) |
 //!
 //! Each capability's file names the keys it uses. `<hex>` is the SHA-256 digest of the secret:
 //! raw codes, tokens and cookies never reach Redis. Redeeming

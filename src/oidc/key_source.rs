@@ -1,12 +1,12 @@
 //! Where the signing keys come from: PEM files named in `[oidc]`, or, when none is named, keys
-//! generated and kept in the store (`stored_keys`) so that every node signs with the same key.
+//! generated and kept in the store (`generated_keys`) so that every node signs with the same key.
 //!
 //! Stored keys are read again every `RELOAD_SECS`, so a rotation made by any node reaches every
 //! node. The first key is created with the store's atomic set-if-absent, and a rotation with its
 //! compare-and-set: nodes starting or rotating together agree on one list.
 
-use super::keys::{public_jwk, Jwk, KeyError, SigningKey};
-use super::stored_keys::{StoredKeys, Vault, RELOAD_SECS};
+use super::generated_keys::{StoredKeys, Vault, RELOAD_SECS};
+use super::signing_key::{public_jwk, Jwk, KeyError, SigningKey};
 use crate::clock::UnixTime;
 use crate::config::OidcSettings;
 use crate::store::KeyStore;

@@ -9,7 +9,7 @@
 //! With `oidc.key_encryption_secret` set, private keys are encrypted (ChaCha20-Poly1305 under a
 //! key derived from the secret): a copy of the store alone cannot sign tokens.
 
-use super::keys::{KeyError, SigningKey};
+use super::signing_key::{KeyError, SigningKey};
 use crate::clock::UnixTime;
 use crate::config::SigningAlg;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;

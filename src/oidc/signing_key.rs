@@ -1,5 +1,5 @@
 //! Id token signing keys: the private key that signs (RS256 or ES256) and the public keys as
-//! published in the JWKS, read from PEM or generated. Where they come from is `keyset`'s job.
+//! published in the JWKS, read from PEM or generated. Where they come from is `key_source`'s job.
 
 use crate::config::SigningAlg;
 use crate::store::StoreError;
