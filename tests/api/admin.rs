@@ -45,12 +45,8 @@ async fn only_a_superadmin_gets_an_admin_token_on_ldap() {
 #[tokio::test]
 async fn secrets_are_long_random_shown_once_and_stored_as_digests() {
     let app = spawn_app(Backends::Embedded).await;
-    let a = app
-        .register(Backends::Embedded, "https://a.example.com/cb", false)
-        .await;
-    let b = app
-        .register(Backends::Embedded, "https://a.example.com/cb", false)
-        .await;
+    let a = app.register("https://a.example.com/cb", false).await;
+    let b = app.register("https://a.example.com/cb", false).await;
     assert_ne!(a.client_id, b.client_id);
     let secret = a.client_secret.unwrap();
     assert!(secret.len() >= 43);

@@ -45,20 +45,12 @@ impl<'a> Admin<'a> {
     }
 }
 
-/// Signs `alan` in through `registered` and exchanges the code: the token response.
-async fn tokens(app: &TestApp, backends: Backends, registered: &Registered) -> Value {
-    let (code, verifier) = app.code_for(backends, registered, "alan").await;
-    app.exchange(registered, &code, &verifier).await
-}
-
 async fn the_whole_life_of_an_app_takes_effect_at_once(backends: Backends) {
     let app = spawn_app(backends).await;
     let admin = Admin::new(&app, backends).await;
-    let mut registered = app
-        .register(backends, "https://life.example.com/cb", false)
-        .await;
+    let mut registered = app.register("https://life.example.com/cb", false).await;
     let id = registered.client_id.clone();
-    let issued = tokens(&app, backends, &registered).await;
+    let issued = app.tokens_for(&registered, "alan").await;
 
     // Edit: a new name and a second redirect URI.
     let (status, edited) = admin
@@ -115,7 +107,7 @@ async fn the_whole_life_of_an_app_takes_effect_at_once(backends: Backends) {
     // Enable: a new sign-in works again.
     let (status, _) = admin.post(&format!("/apps/{id}/enable")).await;
     assert_eq!(status, StatusCode::OK);
-    let again = tokens(&app, backends, &registered).await;
+    let again = app.tokens_for(&registered, "alan").await;
     let access = again["access_token"].as_str().unwrap();
     assert_eq!(app.userinfo(access).await.status(), StatusCode::OK);
 
@@ -149,10 +141,8 @@ async fn the_whole_life_of_an_app_takes_effect_at_once_on_redis_and_ldap() {
 async fn deleting_an_app_revokes_a_code_not_yet_exchanged() {
     let app = spawn_app(Backends::Real).await;
     let admin = Admin::new(&app, Backends::Real).await;
-    let registered = app
-        .register(Backends::Real, "https://code.example.com/cb", false)
-        .await;
-    let (code, verifier) = app.code_for(Backends::Real, &registered, "alan").await;
+    let registered = app.register("https://code.example.com/cb", false).await;
+    let (code, verifier) = app.code_for(&registered, "alan").await;
 
     let path = format!("/apps/{}", registered.client_id);
     admin.call(reqwest::Method::DELETE, &path, None).await;
@@ -177,9 +167,7 @@ async fn deleting_an_app_revokes_a_code_not_yet_exchanged() {
 async fn bad_edits_are_refused_with_a_message_per_uri_and_unknown_apps_are_not_found() {
     let app = spawn_app(Backends::Embedded).await;
     let admin = Admin::new(&app, Backends::Embedded).await;
-    let registered = app
-        .register(Backends::Embedded, "https://e.example.com/cb", true)
-        .await;
+    let registered = app.register("https://e.example.com/cb", true).await;
     let path = format!("/apps/{}", registered.client_id);
     let body = json!({"redirect_uris": ["http://e.example.com/cb", "https://e.example.com/x#y"]});
     let (status, error) = admin.call(reqwest::Method::PATCH, &path, Some(body)).await;

@@ -29,10 +29,8 @@ fn actions(log: &Value) -> Vec<String> {
 
 async fn sign_ins_admin_actions_and_tokens_are_audited_without_any_secret(backends: Backends) {
     let app = spawn_app(backends).await;
-    let registered = app
-        .register(backends, "https://audit.example.com/cb", false)
-        .await;
-    let (code, verifier) = app.code_for(backends, &registered, "alan").await;
+    let registered = app.register("https://audit.example.com/cb", false).await;
+    let (code, verifier) = app.code_for(&registered, "alan").await;
     let issued = app.exchange(&registered, &code, &verifier).await;
     let browser = app.browser();
     let page = app
@@ -131,9 +129,7 @@ async fn an_unknown_audit_action_is_refused_with_the_known_ones() {
 #[tokio::test]
 async fn the_app_doctor_names_a_trailing_slash_a_wrong_secret_and_a_replayed_code() {
     let app = spawn_app(Backends::Embedded).await;
-    let registered = app
-        .register(Backends::Embedded, "https://doc.example.com/cb", false)
-        .await;
+    let registered = app.register("https://doc.example.com/cb", false).await;
     let browser = app.browser();
     let page = app
         .authorize(
@@ -149,7 +145,7 @@ async fn the_app_doctor_names_a_trailing_slash_a_wrong_secret_and_a_replayed_cod
     assert_eq!(page.status(), StatusCode::BAD_REQUEST);
     let mut wrong = registered.clone();
     wrong.client_secret = Some("not-the-secret".into());
-    let (code, verifier) = app.code_for(Backends::Embedded, &registered, "alan").await;
+    let (code, verifier) = app.code_for(&registered, "alan").await;
     let exchange = [
         ("grant_type", "authorization_code"),
         ("code", code.as_str()),

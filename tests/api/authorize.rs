@@ -42,7 +42,7 @@ async fn an_unknown_client_gets_an_error_page_and_no_redirect() {
 #[tokio::test]
 async fn a_redirect_uri_off_by_a_trailing_slash_gets_an_error_page_and_no_redirect() {
     let app = spawn_app(Backends::Embedded).await;
-    let reg = app.register(Backends::Embedded, CB, false).await;
+    let reg = app.register(CB, false).await;
     let r = app
         .authorize(
             &app.browser(),
@@ -60,7 +60,7 @@ async fn a_redirect_uri_off_by_a_trailing_slash_gets_an_error_page_and_no_redire
 #[tokio::test]
 async fn request_errors_go_back_to_the_app_with_the_state() {
     let app = spawn_app(Backends::Embedded).await;
-    let reg = app.register(Backends::Embedded, CB, false).await;
+    let reg = app.register(CB, false).await;
     let cases: [(&[(&str, &str)], &str); 7] = [
         (&[("response_type", "")], "invalid_request"),
         (&[("response_type", "token")], "unsupported_response_type"),
@@ -106,7 +106,7 @@ async fn request_errors_go_back_to_the_app_with_the_state() {
 #[tokio::test]
 async fn a_repeated_parameter_is_invalid_request_and_unknown_ones_are_ignored() {
     let app = spawn_app(Backends::Embedded).await;
-    let reg = app.register(Backends::Embedded, CB, false).await;
+    let reg = app.register(CB, false).await;
     let mut p = params(&reg, &[]);
     p.push(("scope", "openid email"));
     let r = app.authorize(&app.browser(), &p).await;
@@ -121,7 +121,7 @@ async fn a_repeated_parameter_is_invalid_request_and_unknown_ones_are_ignored() 
 #[tokio::test]
 async fn a_repeated_client_id_gets_an_error_page() {
     let app = spawn_app(Backends::Embedded).await;
-    let reg = app.register(Backends::Embedded, CB, false).await;
+    let reg = app.register(CB, false).await;
     let mut p = params(&reg, &[]);
     p.push(("client_id", "other"));
     let r = app.authorize(&app.browser(), &p).await;
@@ -132,7 +132,7 @@ async fn a_repeated_client_id_gets_an_error_page() {
 #[tokio::test]
 async fn the_sign_in_page_cannot_be_framed_or_cached_and_carries_a_csrf_token() {
     let app = spawn_app(Backends::Embedded).await;
-    let reg = app.register(Backends::Embedded, CB, false).await;
+    let reg = app.register(CB, false).await;
     let r = app.authorize(&app.browser(), &params(&reg, &[])).await;
     assert_eq!(r.status(), StatusCode::OK);
     let h = r.headers().clone();
@@ -159,7 +159,7 @@ async fn the_sign_in_page_cannot_be_framed_or_cached_and_carries_a_csrf_token() 
 #[tokio::test]
 async fn a_wrong_password_and_an_unknown_user_get_the_same_message() {
     let app = spawn_app(Backends::Embedded).await;
-    let reg = app.register(Backends::Embedded, CB, false).await;
+    let reg = app.register(CB, false).await;
     let mut bodies = Vec::new();
     for (user, pw) in [("alan", "wrong"), ("nobody", "wrong")] {
         let browser = app.browser();
@@ -191,7 +191,7 @@ async fn a_wrong_password_and_an_unknown_user_get_the_same_message() {
 #[tokio::test]
 async fn an_empty_password_is_refused_with_a_message() {
     let app = spawn_app(Backends::Embedded).await;
-    let reg = app.register(Backends::Embedded, CB, false).await;
+    let reg = app.register(CB, false).await;
     let browser = app.browser();
     let page = app
         .authorize(&browser, &params(&reg, &[]))
@@ -209,7 +209,7 @@ async fn an_empty_password_is_refused_with_a_message() {
 #[tokio::test]
 async fn approval_returns_a_code_and_the_state_byte_for_byte() {
     let app = spawn_app(Backends::Embedded).await;
-    let reg = app.register(Backends::Embedded, CB, false).await;
+    let reg = app.register(CB, false).await;
     let state = "a b&c=d/é<script>\"'%20+";
     let loc = app
         .sign_in_and_approve(
@@ -228,7 +228,7 @@ async fn approval_returns_a_code_and_the_state_byte_for_byte() {
 #[tokio::test]
 async fn deny_sends_access_denied_with_the_state() {
     let app = spawn_app(Backends::Embedded).await;
-    let reg = app.register(Backends::Embedded, CB, false).await;
+    let reg = app.register(CB, false).await;
     let browser = app.browser();
     let page = app
         .authorize(&browser, &params(&reg, &[]))
@@ -264,7 +264,7 @@ async fn deny_sends_access_denied_with_the_state() {
 #[tokio::test]
 async fn a_second_authorize_in_the_same_browser_skips_the_password_and_remembered_consent() {
     let app = spawn_app(Backends::Embedded).await;
-    let reg = app.register(Backends::Embedded, CB, false).await;
+    let reg = app.register(CB, false).await;
     let browser = app.browser();
     app.sign_in_and_approve(
         &browser,
@@ -297,7 +297,7 @@ async fn a_second_authorize_in_the_same_browser_skips_the_password_and_remembere
 #[tokio::test]
 async fn sign_in_issues_a_fresh_session_id() {
     let app = spawn_app(Backends::Embedded).await;
-    let reg = app.register(Backends::Embedded, CB, false).await;
+    let reg = app.register(CB, false).await;
     let jar = std::sync::Arc::new(reqwest::cookie::Jar::default());
     let base: url::Url = app.base.parse().unwrap();
     jar.add_cookie_str("sso_session=planted-by-attacker; Path=/", &base);
@@ -333,7 +333,7 @@ async fn sign_in_issues_a_fresh_session_id() {
 #[tokio::test]
 async fn a_form_post_without_the_right_csrf_token_or_browser_is_refused() {
     let app = spawn_app(Backends::Embedded).await;
-    let reg = app.register(Backends::Embedded, CB, false).await;
+    let reg = app.register(CB, false).await;
     let browser = app.browser();
     let page = app
         .authorize(&browser, &params(&reg, &[]))
@@ -370,8 +370,8 @@ async fn a_form_post_without_the_right_csrf_token_or_browser_is_refused() {
 #[tokio::test]
 async fn the_full_flow_works_on_slapd_and_redis() {
     let app = spawn_app(Backends::Real).await;
-    let reg = app.register(Backends::Real, CB, false).await;
-    let (code, verifier) = app.code_for(Backends::Real, &reg, "linus").await;
+    let reg = app.register(CB, false).await;
+    let (code, verifier) = app.code_for(&reg, "linus").await;
     let tokens = app.exchange(&reg, &code, &verifier).await;
     let info: serde_json::Value = app
         .userinfo(tokens["access_token"].as_str().unwrap())
@@ -386,7 +386,7 @@ async fn the_full_flow_works_on_slapd_and_redis() {
 #[tokio::test]
 async fn ldap_filter_injection_in_the_username_never_signs_anyone_in() {
     let app = spawn_app(Backends::Real).await;
-    let reg = app.register(Backends::Real, CB, false).await;
+    let reg = app.register(CB, false).await;
     for user in ["*", "ada)(uid=*", "*)(|(uid=*", "ada*"] {
         let browser = app.browser();
         let page = app

@@ -27,6 +27,8 @@ pub enum Backends {
 
 /// A running sso-bridge.
 pub struct TestApp {
+    /// The backends it runs on.
+    pub backends: Backends,
     pub base: String,
     pub state: AppState,
     pub clock: OffsetClock,
@@ -133,15 +135,33 @@ pub fn fixture(name: &str) -> String {
     format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
-/// Starts an app on `backends` with `extra` settings.
+/// Starts an app on `backends` with `extra` settings, given as the environment variables an
+/// operator would set (they go through the same layering as in production).
 pub async fn spawn_app_with(backends: Backends, extra: &[(&str, String)]) -> TestApp {
+    spawn(backends, extra, |_| {}).await
+}
+
+/// Starts an app on `backends` with its settings changed by `tweak`, typed.
+pub async fn spawn_app_configured(
+    backends: Backends,
+    tweak: impl FnOnce(&mut Settings),
+) -> TestApp {
+    spawn(backends, &[], tweak).await
+}
+
+async fn spawn(
+    backends: Backends,
+    extra: &[(&str, String)],
+    tweak: impl FnOnce(&mut Settings),
+) -> TestApp {
     if std::env::var("TEST_LOG").is_ok() {
         sso_bridge::telemetry::init("debug");
     }
     let port = free_port();
     let clock = OffsetClock::default();
     let redis = (backends == Backends::Real).then(RedisServer::shared);
-    let settings = settings(backends, port, redis.as_deref(), extra);
+    let mut settings = settings(backends, port, redis.as_deref(), extra);
+    tweak(&mut settings);
     let app = Application::build_with_clock(settings, Arc::new(clock.clone()))
         .await
         .expect("app builds");
@@ -150,6 +170,7 @@ pub async fn spawn_app_with(backends: Backends, extra: &[(&str, String)]) -> Tes
     tokio::spawn(app.run_until_stopped());
     let _ = rustls::crypto::ring::default_provider().install_default();
     TestApp {
+        backends,
         base,
         state,
         clock,
@@ -187,6 +208,16 @@ impl TestApp {
         format!("{}{}", self.base, path)
     }
 
+    /// A user's password in this app's directory.
+    pub fn password(&self, user: &str) -> String {
+        password(self.backends, user)
+    }
+
+    /// The superadmin of this app's directory and their password.
+    pub fn superadmin(&self) -> (&'static str, &'static str) {
+        superadmin(self.backends)
+    }
+
     /// An admin API token for `user`.
     pub async fn admin_token(&self, user: &str, password: &str) -> Response {
         self.api
@@ -198,13 +229,8 @@ impl TestApp {
     }
 
     /// Registers an app through the admin API as the superadmin.
-    pub async fn register(
-        &self,
-        backends: Backends,
-        redirect_uri: &str,
-        public: bool,
-    ) -> Registered {
-        let (user, pw) = superadmin(backends);
+    pub async fn register(&self, redirect_uri: &str, public: bool) -> Registered {
+        let (user, pw) = self.superadmin();
         let token: serde_json::Value = self.admin_token(user, pw).await.json().await.unwrap();
         let token = token["token"].as_str().expect("admin token").to_owned();
         let created: serde_json::Value = self
@@ -303,12 +329,7 @@ impl TestApp {
     }
 
     /// Runs the whole browser flow with PKCE; answers (code, verifier).
-    pub async fn code_for(
-        &self,
-        backends: Backends,
-        app: &Registered,
-        user: &str,
-    ) -> (String, String) {
+    pub async fn code_for(&self, app: &Registered, user: &str) -> (String, String) {
         let pkce = Pkce::new();
         let browser = self.browser();
         let location = self
@@ -316,7 +337,7 @@ impl TestApp {
                 &browser,
                 app,
                 user,
-                &password(backends, user),
+                &self.password(user),
                 &[
                     ("code_challenge", &pkce.challenge),
                     ("code_challenge_method", "S256"),
@@ -325,6 +346,12 @@ impl TestApp {
             .await;
         let q = query(&location);
         (q["code"].clone(), pkce.verifier)
+    }
+
+    /// Signs `user` in through `app` and exchanges the code: the token response.
+    pub async fn tokens_for(&self, app: &Registered, user: &str) -> serde_json::Value {
+        let (code, verifier) = self.code_for(app, user).await;
+        self.exchange(app, &code, &verifier).await
     }
 
     /// `POST /oauth/token` with client_secret_post.
@@ -363,6 +390,15 @@ impl TestApp {
             .await;
         assert_eq!(response.status(), StatusCode::OK);
         response.json().await.unwrap()
+    }
+
+    /// `grant_type=refresh_token` for `app`.
+    pub async fn refresh(&self, app: &Registered, refresh_token: &str) -> Response {
+        let form = [
+            ("grant_type", "refresh_token"),
+            ("refresh_token", refresh_token),
+        ];
+        self.token(app, &form).await
     }
 
     /// `GET /oauth/userinfo` with a bearer token.

@@ -44,7 +44,7 @@ async fn http(
 
 async fn whole_flow(b: Backends, public: bool) {
     let app = spawn_app(b).await;
-    let reg = app.register(b, CB, public).await;
+    let reg = app.register(CB, public).await;
 
     // Discovery, as the library does it (it also fetches the JWKS).
     let issuer = IssuerUrl::new(app.base.clone()).unwrap();

@@ -111,7 +111,7 @@ async fn both_discovery_documents_name_the_issuer_and_every_endpoint() {
 
 async fn id_token_carries_every_claim(b: Backends) {
     let app = spawn_app(b).await;
-    let reg = app.register(b, CB, false).await;
+    let reg = app.register(CB, false).await;
     let before = app.state.now();
     let tokens = tokens_with_nonce(&app, b, &reg, "n-0S6_WzA2Mj").await;
     let claims = verify_id_token(&app, tokens["id_token"].as_str().unwrap(), &reg.client_id).await;
@@ -154,7 +154,7 @@ async fn the_code_exchange_returns_a_signed_id_token_with_every_claim_real() {
 async fn a_refresh_returns_a_new_id_token_for_the_same_sign_in_without_the_nonce() {
     let b = Backends::Embedded;
     let app = spawn_app(b).await;
-    let reg = app.register(b, CB, false).await;
+    let reg = app.register(CB, false).await;
     let first = tokens_with_nonce(&app, b, &reg, "first-nonce").await;
     let first_claims =
         verify_id_token(&app, first["id_token"].as_str().unwrap(), &reg.client_id).await;

@@ -34,7 +34,7 @@ async fn signed_in(app: &TestApp, reg: &Registered) -> Client {
 #[tokio::test]
 async fn every_authorization_response_names_the_issuer() {
     let app = spawn_app(B).await;
-    let reg = app.register(B, CB, false).await;
+    let reg = app.register(CB, false).await;
     let browser = signed_in(&app, &reg).await;
     let ok = app.authorize(&browser, &params(&reg, &[])).await;
     assert_eq!(query(&location(&ok))["iss"], app.base);
@@ -51,7 +51,7 @@ async fn every_authorization_response_names_the_issuer() {
 #[tokio::test]
 async fn prompt_none_without_a_session_is_login_required_without_a_page() {
     let app = spawn_app(B).await;
-    let reg = app.register(B, CB, false).await;
+    let reg = app.register(CB, false).await;
     let r = app
         .authorize(&app.browser(), &params(&reg, &[("prompt", "none")]))
         .await;
@@ -64,8 +64,8 @@ async fn prompt_none_without_a_session_is_login_required_without_a_page() {
 #[tokio::test]
 async fn prompt_none_with_a_session_but_no_approval_is_consent_required() {
     let app = spawn_app(B).await;
-    let reg = app.register(B, CB, false).await;
-    let other = app.register(B, CB, false).await;
+    let reg = app.register(CB, false).await;
+    let other = app.register(CB, false).await;
     let browser = signed_in(&app, &reg).await;
     let r = app
         .authorize(&browser, &params(&other, &[("prompt", "none")]))
@@ -81,7 +81,7 @@ async fn prompt_none_with_a_session_but_no_approval_is_consent_required() {
 #[tokio::test]
 async fn prompt_login_asks_for_the_password_again_and_login_hint_fills_the_username() {
     let app = spawn_app(B).await;
-    let reg = app.register(B, CB, false).await;
+    let reg = app.register(CB, false).await;
     let browser = signed_in(&app, &reg).await;
     let r = app
         .authorize(
@@ -101,7 +101,7 @@ async fn prompt_login_asks_for_the_password_again_and_login_hint_fills_the_usern
 #[tokio::test]
 async fn the_later_pages_of_a_prompt_login_request_need_the_new_sign_in_too() {
     let app = spawn_app(B).await;
-    let reg = app.register(B, CB, false).await;
+    let reg = app.register(CB, false).await;
     let browser = signed_in(&app, &reg).await;
     let page = app
         .authorize(&browser, &params(&reg, &[("prompt", "login")]))
@@ -138,7 +138,7 @@ async fn the_later_pages_of_a_prompt_login_request_need_the_new_sign_in_too() {
 #[tokio::test]
 async fn prompt_consent_shows_the_consent_page_to_an_app_approved_before() {
     let app = spawn_app(B).await;
-    let reg = app.register(B, CB, false).await;
+    let reg = app.register(CB, false).await;
     let browser = signed_in(&app, &reg).await;
     let r = app
         .authorize(&browser, &params(&reg, &[("prompt", "consent")]))
@@ -150,7 +150,7 @@ async fn prompt_consent_shows_the_consent_page_to_an_app_approved_before() {
 #[tokio::test]
 async fn a_sign_in_older_than_max_age_asks_for_the_password_and_updates_auth_time() {
     let app = spawn_app(B).await;
-    let reg = app.register(B, CB, false).await;
+    let reg = app.register(CB, false).await;
     let browser = signed_in(&app, &reg).await;
     let r = app
         .authorize(&browser, &params(&reg, &[("max_age", "600")]))
@@ -187,7 +187,7 @@ async fn a_sign_in_older_than_max_age_asks_for_the_password_and_updates_auth_tim
 #[tokio::test]
 async fn an_unsupported_response_type_goes_back_to_the_app_as_unsupported_response_type() {
     let app = spawn_app(B).await;
-    let reg = app.register(B, CB, false).await;
+    let reg = app.register(CB, false).await;
     let mut p = params(&reg, &[]);
     p.retain(|(k, _)| *k != "response_type");
     p.push(("response_type", "id_token token"));
@@ -198,7 +198,7 @@ async fn an_unsupported_response_type_goes_back_to_the_app_as_unsupported_respon
 #[tokio::test]
 async fn request_objects_request_uris_and_registration_get_their_own_error_codes() {
     let app = spawn_app(B).await;
-    let reg = app.register(B, CB, false).await;
+    let reg = app.register(CB, false).await;
     for (name, code) in [
         ("request", "request_not_supported"),
         ("request_uri", "request_uri_not_supported"),
@@ -215,7 +215,7 @@ async fn request_objects_request_uris_and_registration_get_their_own_error_codes
 #[tokio::test]
 async fn the_authorize_endpoint_also_takes_its_parameters_form_encoded_by_post() {
     let app = spawn_app(B).await;
-    let reg = app.register(B, CB, false).await;
+    let reg = app.register(CB, false).await;
     let browser = signed_in(&app, &reg).await;
     let r = browser
         .post(app.url("/oauth/authorize"))

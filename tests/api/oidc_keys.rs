@@ -23,7 +23,7 @@ async fn an_es256_key_file_signs_and_earlier_keys_stay_published() {
         ],
     )
     .await;
-    let reg = app.register(b, CB, false).await;
+    let reg = app.register(CB, false).await;
     let tokens = tokens_with_nonce(&app, b, &reg, "n").await;
     let token = tokens["id_token"].as_str().unwrap();
     assert_eq!(
@@ -94,7 +94,7 @@ async fn without_key_files_two_nodes_sharing_a_store_generate_and_publish_one_ke
     assert_eq!(a["keys"][0]["alg"], "RS256");
 
     // A token signed on one node verifies with the keys the other publishes.
-    let reg = one.register(Backends::Real, CB, false).await;
+    let reg = one.register(CB, false).await;
     let tokens = tokens_with_nonce(&one, Backends::Real, &reg, "n").await;
     let token = tokens["id_token"].as_str().unwrap();
     verify_with_keys_of(&two, &one.base, token, &reg.client_id).await;
@@ -168,7 +168,7 @@ async fn an_es256_key_is_generated_when_asked_for() {
         ],
     )
     .await;
-    let reg = app.register(b, CB, false).await;
+    let reg = app.register(CB, false).await;
     let tokens = tokens_with_nonce(&app, b, &reg, "n").await;
     let token = tokens["id_token"].as_str().unwrap();
     assert_eq!(
@@ -226,7 +226,7 @@ async fn a_generated_key_rotates_and_the_old_one_stays_published_until_its_token
         ],
     )
     .await;
-    let reg = app.register(b, CB, false).await;
+    let reg = app.register(CB, false).await;
     let old_token = tokens_with_nonce(&app, b, &reg, "n").await["id_token"]
         .as_str()
         .unwrap()

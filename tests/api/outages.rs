@@ -28,13 +28,9 @@ async fn sign_in_page(app: &TestApp, reg: &Registered, browser: &reqwest::Client
 #[tokio::test]
 async fn a_directory_that_is_down_gives_a_directory_unavailable_page() {
     let closed = free_port();
-    let app = spawn_app_with(
-        Backends::Real,
-        &[(
-            "SSO_BRIDGE__DIRECTORY__URL",
-            format!("ldap://127.0.0.1:{closed}"),
-        )],
-    )
+    let app = spawn_app_configured(Backends::Real, |s| {
+        s.directory.url = vec![format!("ldap://127.0.0.1:{closed}").parse().unwrap()];
+    })
     .await;
     // Register through the store directly: the admin API needs the directory too.
     let reg = register_directly(&app).await;
@@ -54,10 +50,9 @@ async fn a_directory_that_is_down_gives_a_directory_unavailable_page() {
 #[tokio::test]
 async fn a_directory_that_hangs_gives_up_within_its_timeout() {
     let slapd = Slapd::start();
-    let app = spawn_app_with(
-        Backends::Real,
-        &[("SSO_BRIDGE__DIRECTORY__URL", slapd.url())],
-    )
+    let app = spawn_app_configured(Backends::Real, |s| {
+        s.directory.url = vec![slapd.url().parse().unwrap()];
+    })
     .await;
     let reg = register_directly(&app).await;
     let browser = app.browser();
@@ -81,25 +76,16 @@ async fn a_directory_that_hangs_gives_up_within_its_timeout() {
 #[tokio::test]
 async fn a_store_outage_gives_503s_and_the_service_recovers_by_itself() {
     let mut redis = RedisServer::start();
-    let app = spawn_app_with(
-        Backends::Real,
-        &[("SSO_BRIDGE__STORE__REDIS_URL", redis.url())],
-    )
-    .await;
-    let reg = app.register(Backends::Real, CB, false).await;
-    let (code, verifier) = app.code_for(Backends::Real, &reg, "alan").await;
+    let app =
+        spawn_app_configured(Backends::Real, |s| s.store.redis_url = redis.url().into()).await;
+    let reg = app.register(CB, false).await;
+    let (code, verifier) = app.code_for(&reg, "alan").await;
     let tokens = app.exchange(&reg, &code, &verifier).await;
 
     redis.stop();
     let started = Instant::now();
     let r = app
-        .token(
-            &reg,
-            &[
-                ("grant_type", "refresh_token"),
-                ("refresh_token", tokens["refresh_token"].as_str().unwrap()),
-            ],
-        )
+        .refresh(&reg, tokens["refresh_token"].as_str().unwrap())
         .await;
     assert_eq!(r.status(), StatusCode::SERVICE_UNAVAILABLE);
     let body: serde_json::Value = r.json().await.unwrap();
@@ -123,8 +109,8 @@ async fn a_store_outage_gives_503s_and_the_service_recovers_by_itself() {
 
     // Redis comes back (empty: it keeps nothing on disk); the same app works again.
     redis.restart();
-    let reg = app.register(Backends::Real, CB, false).await;
-    let (code, verifier) = app.code_for(Backends::Real, &reg, "alan").await;
+    let reg = app.register(CB, false).await;
+    let (code, verifier) = app.code_for(&reg, "alan").await;
     let tokens = app.exchange(&reg, &code, &verifier).await;
     assert_eq!(
         app.userinfo(tokens["access_token"].as_str().unwrap())
@@ -137,23 +123,16 @@ async fn a_store_outage_gives_503s_and_the_service_recovers_by_itself() {
 #[tokio::test]
 async fn a_user_removed_from_the_directory_cannot_refresh() {
     let slapd = Slapd::start();
-    let app = spawn_app_with(
-        Backends::Real,
-        &[("SSO_BRIDGE__DIRECTORY__URL", slapd.url())],
-    )
+    let app = spawn_app_configured(Backends::Real, |s| {
+        s.directory.url = vec![slapd.url().parse().unwrap()];
+    })
     .await;
-    let reg = app.register(Backends::Real, CB, false).await;
-    let (code, verifier) = app.code_for(Backends::Real, &reg, "ken").await;
+    let reg = app.register(CB, false).await;
+    let (code, verifier) = app.code_for(&reg, "ken").await;
     let tokens = app.exchange(&reg, &code, &verifier).await;
     slapd.delete("uid=ken,ou=people,dc=example,dc=com");
     let r = app
-        .token(
-            &reg,
-            &[
-                ("grant_type", "refresh_token"),
-                ("refresh_token", tokens["refresh_token"].as_str().unwrap()),
-            ],
-        )
+        .refresh(&reg, tokens["refresh_token"].as_str().unwrap())
         .await;
     assert_eq!(r.status(), StatusCode::BAD_REQUEST);
     let body: serde_json::Value = r.json().await.unwrap();

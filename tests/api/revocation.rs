@@ -33,11 +33,6 @@ async fn call_as(
     request.form(&body).send().await.unwrap()
 }
 
-async fn tokens(app: &TestApp, b: Backends, reg: &Registered) -> Value {
-    let (code, verifier) = app.code_for(b, reg, "alan").await;
-    app.exchange(reg, &code, &verifier).await
-}
-
 async fn introspect(app: &TestApp, caller: &Registered, token: &str) -> Value {
     let r = call_as(app, caller, "/oauth/introspect", &[("token", token)]).await;
     assert_eq!(r.status(), StatusCode::OK);
@@ -46,8 +41,8 @@ async fn introspect(app: &TestApp, caller: &Registered, token: &str) -> Value {
 
 async fn revoking_ends_the_grant(b: Backends, hint: &str) {
     let app = spawn_app(b).await;
-    let reg = app.register(b, CB, false).await;
-    let t = tokens(&app, b, &reg).await;
+    let reg = app.register(CB, false).await;
+    let t = app.tokens_for(&reg, "alan").await;
     let token = t[hint].as_str().unwrap();
 
     let r = call_as(
@@ -65,13 +60,7 @@ async fn revoking_ends_the_grant(b: Backends, hint: &str) {
         StatusCode::UNAUTHORIZED
     );
     let refresh = app
-        .token(
-            &reg,
-            &[
-                ("grant_type", "refresh_token"),
-                ("refresh_token", t["refresh_token"].as_str().unwrap()),
-            ],
-        )
+        .refresh(&reg, t["refresh_token"].as_str().unwrap())
         .await;
     assert_eq!(refresh.status(), StatusCode::BAD_REQUEST);
     assert_eq!(
@@ -94,8 +83,8 @@ async fn revoking_a_refresh_token_revokes_its_access_tokens_too_real() {
 async fn revoking_an_access_token_with_a_wrong_hint_still_finds_and_revokes_it() {
     let b = Backends::Embedded;
     let app = spawn_app(b).await;
-    let reg = app.register(b, CB, false).await;
-    let t = tokens(&app, b, &reg).await;
+    let reg = app.register(CB, false).await;
+    let t = app.tokens_for(&reg, "alan").await;
     let access = t["access_token"].as_str().unwrap();
     let r = call_as(
         &app,
@@ -115,9 +104,9 @@ async fn revoking_an_access_token_with_a_wrong_hint_still_finds_and_revokes_it()
 async fn another_apps_token_and_unknown_tokens_answer_200_and_stay_as_they_are() {
     let b = Backends::Embedded;
     let app = spawn_app(b).await;
-    let owner = app.register(b, CB, false).await;
-    let other = app.register(b, CB, false).await;
-    let t = tokens(&app, b, &owner).await;
+    let owner = app.register(CB, false).await;
+    let other = app.register(CB, false).await;
+    let t = app.tokens_for(&owner, "alan").await;
     let access = t["access_token"].as_str().unwrap();
 
     let r = call_as(&app, &other, "/oauth/revoke", &[("token", access)]).await;
@@ -131,7 +120,7 @@ async fn another_apps_token_and_unknown_tokens_answer_200_and_stay_as_they_are()
 async fn revocation_needs_client_authentication_and_a_token() {
     let b = Backends::Embedded;
     let app = spawn_app(b).await;
-    let reg = app.register(b, CB, false).await;
+    let reg = app.register(CB, false).await;
     let wrong = Registered {
         client_secret: Some("wrong".into()),
         ..reg.clone()
@@ -153,11 +142,9 @@ async fn revocation_needs_client_authentication_and_a_token() {
 
 async fn introspection_describes_tokens(b: Backends) {
     let app = spawn_app(b).await;
-    let reg = app.register(b, CB, false).await;
-    let resource_server = app
-        .register(b, "https://api.example.com/unused", false)
-        .await;
-    let t = tokens(&app, b, &reg).await;
+    let reg = app.register(CB, false).await;
+    let resource_server = app.register("https://api.example.com/unused", false).await;
+    let t = app.tokens_for(&reg, "alan").await;
 
     let answer = introspect(&app, &resource_server, t["access_token"].as_str().unwrap()).await;
     assert_eq!(answer["active"], true);
@@ -193,15 +180,10 @@ async fn introspection_describes_an_active_token_and_reports_an_expired_one_inac
 async fn a_rotated_refresh_token_introspects_as_inactive() {
     let b = Backends::Embedded;
     let app = spawn_app(b).await;
-    let reg = app.register(b, CB, false).await;
-    let t = tokens(&app, b, &reg).await;
+    let reg = app.register(CB, false).await;
+    let t = app.tokens_for(&reg, "alan").await;
     let old = t["refresh_token"].as_str().unwrap();
-    let r = app
-        .token(
-            &reg,
-            &[("grant_type", "refresh_token"), ("refresh_token", old)],
-        )
-        .await;
+    let r = app.refresh(&reg, old).await;
     assert_eq!(r.status(), StatusCode::OK);
     assert_eq!(introspect(&app, &reg, old).await["active"], false);
 }
@@ -210,9 +192,9 @@ async fn a_rotated_refresh_token_introspects_as_inactive() {
 async fn public_apps_and_unauthenticated_callers_cannot_introspect() {
     let b = Backends::Embedded;
     let app = spawn_app(b).await;
-    let reg = app.register(b, CB, false).await;
-    let public = app.register(b, "com.example.app:/cb", true).await;
-    let t = tokens(&app, b, &reg).await;
+    let reg = app.register(CB, false).await;
+    let public = app.register("com.example.app:/cb", true).await;
+    let t = app.tokens_for(&reg, "alan").await;
     let access = t["access_token"].as_str().unwrap();
 
     let r = call_as(&app, &public, "/oauth/introspect", &[("token", access)]).await;

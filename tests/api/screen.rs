@@ -122,7 +122,7 @@ async fn screen_life(backends: Backends) {
         client_secret: Some(input(&created, "client_secret")),
         redirect_uri: "https://screen.example.com/cb".into(),
     };
-    let (code, verifier) = app.code_for(backends, &registered, "alan").await;
+    let (code, verifier) = app.code_for(&registered, "alan").await;
     let tokens = app.exchange(&registered, &code, &verifier).await;
     let id = registered.client_id.clone();
 
@@ -238,9 +238,7 @@ async fn a_non_superadmin_gets_a_403_page_and_no_admin_session() {
     assert_eq!(status, StatusCode::SEE_OTHER);
 
     // Signed in to single sign-on as a non-superadmin: still refused.
-    let registered = app
-        .register(Backends::Embedded, "https://x.example.com/cb", false)
-        .await;
+    let registered = app.register("https://x.example.com/cb", false).await;
     let sso = app.browser();
     app.sign_in_and_approve(&sso, &registered, "grace", "grace-demo", &[])
         .await;
@@ -251,9 +249,7 @@ async fn a_non_superadmin_gets_a_403_page_and_no_admin_session() {
 #[tokio::test]
 async fn state_changing_forms_without_the_csrf_token_are_refused() {
     let app = spawn_app(Backends::Embedded).await;
-    let registered = app
-        .register(Backends::Embedded, "https://csrf.example.com/cb", false)
-        .await;
+    let registered = app.register("https://csrf.example.com/cb", false).await;
     let (browser, _) = sign_in(&app, "ada", "ada-demo").await;
     let path = format!("/admin/apps/{}/disable", registered.client_id);
     for body in [vec![], vec![("csrf_token", "forged")]] {

@@ -21,8 +21,8 @@ async fn error_of(r: reqwest::Response) -> (StatusCode, String, String) {
 #[tokio::test]
 async fn a_code_and_its_verifier_get_bearer_tokens_that_are_not_cached() {
     let app = spawn_app(B).await;
-    let reg = app.register(B, CB, false).await;
-    let (code, verifier) = app.code_for(B, &reg, "alan").await;
+    let reg = app.register(CB, false).await;
+    let (code, verifier) = app.code_for(&reg, "alan").await;
     let r = app
         .token(
             &reg,
@@ -47,8 +47,8 @@ async fn a_code_and_its_verifier_get_bearer_tokens_that_are_not_cached() {
 #[tokio::test]
 async fn client_secret_basic_with_form_encoded_credentials_works() {
     let app = spawn_app(B).await;
-    let reg = app.register(B, CB, false).await;
-    let (code, verifier) = app.code_for(B, &reg, "alan").await;
+    let reg = app.register(CB, false).await;
+    let (code, verifier) = app.code_for(&reg, "alan").await;
     let enc = |s: &str| url::form_urlencoded::byte_serialize(s.as_bytes()).collect::<String>();
     let basic = STANDARD.encode(format!(
         "{}:{}",
@@ -74,8 +74,8 @@ async fn client_secret_basic_with_form_encoded_credentials_works() {
 #[tokio::test]
 async fn a_wrong_secret_or_unknown_client_is_invalid_client_401() {
     let app = spawn_app(B).await;
-    let reg = app.register(B, CB, false).await;
-    let (code, verifier) = app.code_for(B, &reg, "alan").await;
+    let reg = app.register(CB, false).await;
+    let (code, verifier) = app.code_for(&reg, "alan").await;
     let form = [
         ("grant_type", "authorization_code"),
         ("code", code.as_str()),
@@ -105,8 +105,8 @@ async fn a_wrong_secret_or_unknown_client_is_invalid_client_401() {
 #[tokio::test]
 async fn a_replayed_code_is_invalid_grant_and_revokes_what_it_issued() {
     let app = spawn_app(B).await;
-    let reg = app.register(B, CB, false).await;
-    let (code, verifier) = app.code_for(B, &reg, "alan").await;
+    let reg = app.register(CB, false).await;
+    let (code, verifier) = app.code_for(&reg, "alan").await;
     let tokens = app.exchange(&reg, &code, &verifier).await;
     let access = tokens["access_token"].as_str().unwrap();
     assert_eq!(app.userinfo(access).await.status(), StatusCode::OK);
@@ -132,21 +132,15 @@ async fn a_replayed_code_is_invalid_grant_and_revokes_what_it_issued() {
         StatusCode::UNAUTHORIZED
     );
     let refresh = app
-        .token(
-            &reg,
-            &[
-                ("grant_type", "refresh_token"),
-                ("refresh_token", tokens["refresh_token"].as_str().unwrap()),
-            ],
-        )
+        .refresh(&reg, tokens["refresh_token"].as_str().unwrap())
         .await;
     assert_eq!(error_of(refresh).await.1, "invalid_grant");
 }
 
 async fn concurrent_redemptions_give_exactly_one_success(backends: Backends) {
     let app = spawn_app(backends).await;
-    let reg = app.register(backends, CB, false).await;
-    let (code, verifier) = app.code_for(backends, &reg, "alan").await;
+    let reg = app.register(CB, false).await;
+    let (code, verifier) = app.code_for(&reg, "alan").await;
     let form = [
         ("grant_type", "authorization_code"),
         ("code", code.as_str()),
@@ -182,8 +176,8 @@ async fn two_concurrent_redemptions_of_one_code_give_one_success_on_redis() {
 #[tokio::test]
 async fn an_expired_code_is_invalid_grant() {
     let app = spawn_app(B).await;
-    let reg = app.register(B, CB, false).await;
-    let (code, verifier) = app.code_for(B, &reg, "alan").await;
+    let reg = app.register(CB, false).await;
+    let (code, verifier) = app.code_for(&reg, "alan").await;
     app.clock.advance(61);
     let r = app
         .token(
@@ -202,10 +196,10 @@ async fn an_expired_code_is_invalid_grant() {
 #[tokio::test]
 async fn pkce_is_verified_including_downgrades() {
     let app = spawn_app(B).await;
-    let reg = app.register(B, CB, false).await;
+    let reg = app.register(CB, false).await;
 
     // Wrong verifier, then missing verifier, on a code issued with a challenge.
-    let (code, _) = app.code_for(B, &reg, "alan").await;
+    let (code, _) = app.code_for(&reg, "alan").await;
     let wrong = Pkce::new().verifier;
     let r = app
         .token(
@@ -256,9 +250,9 @@ async fn pkce_is_verified_including_downgrades() {
 #[tokio::test]
 async fn the_code_is_bound_to_its_client_and_redirect_uri() {
     let app = spawn_app(B).await;
-    let reg = app.register(B, CB, false).await;
-    let other = app.register(B, CB, false).await;
-    let (code, verifier) = app.code_for(B, &reg, "alan").await;
+    let reg = app.register(CB, false).await;
+    let other = app.register(CB, false).await;
+    let (code, verifier) = app.code_for(&reg, "alan").await;
     let r = app
         .token(
             &other,
@@ -288,7 +282,7 @@ async fn the_code_is_bound_to_its_client_and_redirect_uri() {
 #[tokio::test]
 async fn bad_requests_get_rfc6749_errors() {
     let app = spawn_app(B).await;
-    let reg = app.register(B, CB, false).await;
+    let reg = app.register(CB, false).await;
     let (_, error, _) = error_of(app.token(&reg, &[]).await).await;
     assert_eq!(error, "invalid_request");
     let (_, error, _) = error_of(app.token(&reg, &[("grant_type", "password")]).await).await;
@@ -316,28 +310,12 @@ async fn bad_requests_get_rfc6749_errors() {
 #[tokio::test]
 async fn refresh_rotates_and_a_retry_within_the_grace_window_gets_the_same_successor() {
     let app = spawn_app(B).await;
-    let reg = app.register(B, CB, false).await;
-    let (code, verifier) = app.code_for(B, &reg, "alan").await;
+    let reg = app.register(CB, false).await;
+    let (code, verifier) = app.code_for(&reg, "alan").await;
     let first = app.exchange(&reg, &code, &verifier).await;
     let old = first["refresh_token"].as_str().unwrap();
-    let a: serde_json::Value = app
-        .token(
-            &reg,
-            &[("grant_type", "refresh_token"), ("refresh_token", old)],
-        )
-        .await
-        .json()
-        .await
-        .unwrap();
-    let b: serde_json::Value = app
-        .token(
-            &reg,
-            &[("grant_type", "refresh_token"), ("refresh_token", old)],
-        )
-        .await
-        .json()
-        .await
-        .unwrap();
+    let a: serde_json::Value = app.refresh(&reg, old).await.json().await.unwrap();
+    let b: serde_json::Value = app.refresh(&reg, old).await.json().await.unwrap();
     assert_ne!(a["refresh_token"], first["refresh_token"]);
     assert_eq!(a["refresh_token"], b["refresh_token"]);
     assert_eq!(a["access_token"], b["access_token"]);
@@ -352,26 +330,13 @@ async fn refresh_rotates_and_a_retry_within_the_grace_window_gets_the_same_succe
 #[tokio::test]
 async fn a_rotated_refresh_token_presented_after_the_grace_window_revokes_the_family() {
     let app = spawn_app(B).await;
-    let reg = app.register(B, CB, false).await;
-    let (code, verifier) = app.code_for(B, &reg, "alan").await;
+    let reg = app.register(CB, false).await;
+    let (code, verifier) = app.code_for(&reg, "alan").await;
     let first = app.exchange(&reg, &code, &verifier).await;
     let old = first["refresh_token"].as_str().unwrap();
-    let next: serde_json::Value = app
-        .token(
-            &reg,
-            &[("grant_type", "refresh_token"), ("refresh_token", old)],
-        )
-        .await
-        .json()
-        .await
-        .unwrap();
+    let next: serde_json::Value = app.refresh(&reg, old).await.json().await.unwrap();
     app.clock.advance(11);
-    let r = app
-        .token(
-            &reg,
-            &[("grant_type", "refresh_token"), ("refresh_token", old)],
-        )
-        .await;
+    let r = app.refresh(&reg, old).await;
     assert_eq!(error_of(r).await.1, "invalid_grant");
     assert_eq!(
         app.userinfo(next["access_token"].as_str().unwrap())
@@ -380,13 +345,7 @@ async fn a_rotated_refresh_token_presented_after_the_grace_window_revokes_the_fa
         StatusCode::UNAUTHORIZED
     );
     let r = app
-        .token(
-            &reg,
-            &[
-                ("grant_type", "refresh_token"),
-                ("refresh_token", next["refresh_token"].as_str().unwrap()),
-            ],
-        )
+        .refresh(&reg, next["refresh_token"].as_str().unwrap())
         .await;
     assert_eq!(error_of(r).await.1, "invalid_grant");
 }
@@ -394,7 +353,7 @@ async fn a_rotated_refresh_token_presented_after_the_grace_window_revokes_the_fa
 #[tokio::test]
 async fn refresh_may_narrow_the_scope_but_never_widen_it() {
     let app = spawn_app(B).await;
-    let reg = app.register(B, CB, false).await;
+    let reg = app.register(CB, false).await;
     let browser = app.browser();
     let pkce = Pkce::new();
     let loc = app
@@ -451,18 +410,12 @@ async fn refresh_may_narrow_the_scope_but_never_widen_it() {
 #[tokio::test]
 async fn a_refresh_token_only_works_for_its_own_client() {
     let app = spawn_app(B).await;
-    let reg = app.register(B, CB, false).await;
-    let other = app.register(B, CB, false).await;
-    let (code, verifier) = app.code_for(B, &reg, "alan").await;
+    let reg = app.register(CB, false).await;
+    let other = app.register(CB, false).await;
+    let (code, verifier) = app.code_for(&reg, "alan").await;
     let tokens = app.exchange(&reg, &code, &verifier).await;
     let r = app
-        .token(
-            &other,
-            &[
-                ("grant_type", "refresh_token"),
-                ("refresh_token", tokens["refresh_token"].as_str().unwrap()),
-            ],
-        )
+        .refresh(&other, tokens["refresh_token"].as_str().unwrap())
         .await;
     assert_eq!(error_of(r).await.1, "invalid_grant");
 }
@@ -470,7 +423,7 @@ async fn a_refresh_token_only_works_for_its_own_client() {
 #[tokio::test]
 async fn a_public_app_authenticates_with_its_id_and_pkce() {
     let app = spawn_app(B).await;
-    let reg = app.register(B, "http://127.0.0.1:9999/cb", true).await;
+    let reg = app.register("http://127.0.0.1:9999/cb", true).await;
     assert!(reg.client_secret.is_none());
     let r = app
         .authorize(
@@ -484,7 +437,7 @@ async fn a_public_app_authenticates_with_its_id_and_pkce() {
         )
         .await;
     assert_eq!(query(&location(&r))["error"], "invalid_request");
-    let (code, verifier) = app.code_for(B, &reg, "alan").await;
+    let (code, verifier) = app.code_for(&reg, "alan").await;
     let tokens = app.exchange(&reg, &code, &verifier).await;
     assert!(tokens["access_token"].is_string());
 }

@@ -11,7 +11,7 @@ async fn tokens_for(
     user: &str,
     scope: &str,
 ) -> serde_json::Value {
-    let reg = app.register(backends, CB, false).await;
+    let reg = app.register(CB, false).await;
     let pkce = Pkce::new();
     let loc = app
         .sign_in_and_approve(
@@ -109,10 +109,9 @@ async fn unset_attributes_and_unknown_roles_give_no_claim() {
 
 #[tokio::test]
 async fn claims_come_from_the_attributes_the_settings_name_on_ldap() {
-    let app = spawn_app_with(
-        Backends::Real,
-        &[("SSO_BRIDGE__CLAIMS__JOB_TITLE", "departmentNumber".into())],
-    )
+    let app = spawn_app_configured(Backends::Real, |s| {
+        s.claims.job_title = "departmentNumber".into();
+    })
     .await;
     let all = claims(
         &app,
