@@ -80,7 +80,7 @@ async fn serve(config: Option<PathBuf>) -> ExitCode {
     let app = match Application::build(settings).await {
         Ok(app) => app,
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", crate::web::error_chain(&e));
             return ExitCode::from(2);
         }
     };

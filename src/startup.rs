@@ -24,17 +24,17 @@ use std::sync::Arc;
 pub enum StartupError {
     #[error(transparent)]
     Config(#[from] crate::config::ConfigError),
-    #[error("directory: {0}")]
-    Directory(String),
-    #[error("store: {0}")]
-    Store(String),
-    #[error("templates: {0}")]
-    Templates(String),
+    #[error("directory")]
+    Directory(#[source] Box<dyn std::error::Error + Send + Sync>),
+    #[error("store")]
+    Store(#[source] crate::store::StoreError),
+    #[error("templates")]
+    Templates(#[source] crate::web::render::RenderError),
     #[error(transparent)]
     MfaKey(#[from] crate::mfa::key::KeyError),
     #[error(transparent)]
     Keys(#[from] crate::oidc::signing_key::KeyError),
-    #[error("cannot listen on {addr}: {source}")]
+    #[error("cannot listen on {addr}")]
     Listen {
         addr: SocketAddr,
         source: std::io::Error,
@@ -71,7 +71,7 @@ impl Application {
         store: Arc<dyn Store>,
         directory: Arc<dyn Directory>,
     ) -> Result<Self, StartupError> {
-        let templates = Templates::new().map_err(|e| StartupError::Templates(e.to_string()))?;
+        let templates = Templates::new().map_err(StartupError::Templates)?;
         let mfa_key = crate::mfa::MfaKey::from_settings(&settings)?;
         let keys = Arc::new(crate::oidc::key_source::Keys::new(&settings.oidc)?);
         let addr = settings.server.listen;
@@ -144,9 +144,9 @@ fn build_store(settings: &Settings, clock: Arc<dyn Clock>) -> Result<Arc<dyn Sto
             tracing::warn!("DEMO SETUP: memory store — sessions, codes, tokens and registered apps live in this process only and are lost on restart; use store.backend = \"redis\" in production");
             Arc::new(MemoryStore::new(clock))
         }
-        StoreBackend::Redis => Arc::new(
-            RedisStore::new(&settings.store).map_err(|e| StartupError::Store(e.to_string()))?,
-        ),
+        StoreBackend::Redis => {
+            Arc::new(RedisStore::new(&settings.store).map_err(StartupError::Store)?)
+        }
     })
 }
 
@@ -155,7 +155,7 @@ fn build_directory(settings: &Settings) -> Result<Arc<dyn Directory>, StartupErr
         DirectoryBackend::Ldif => {
             let path = settings.directory.ldif_path.as_deref();
             let dir = LdifDirectory::load(path, &settings.claims.sub)
-                .map_err(|e| StartupError::Directory(e.to_string()))?;
+                .map_err(|e| StartupError::Directory(Box::new(e)))?;
             match path {
                 None => tracing::warn!(users = dir.len(), "DEMO SETUP: built-in demo directory (passwords in the README); use directory.backend = \"ldap\" in production"),
                 Some(p) => tracing::warn!(users = dir.len(), path = %p.display(), "LDIF directory loaded; use directory.backend = \"ldap\" in production"),
@@ -164,7 +164,7 @@ fn build_directory(settings: &Settings) -> Result<Arc<dyn Directory>, StartupErr
         }
         DirectoryBackend::Ldap => Arc::new(
             LdapDirectory::new(&settings.directory, &settings.claims)
-                .map_err(|e| StartupError::Directory(e.to_string()))?
+                .map_err(|e| StartupError::Directory(Box::new(e)))?
                 .with_policy(
                     &policy_attributes(settings),
                     &settings.mfa.group_base,

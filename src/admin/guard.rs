@@ -55,7 +55,7 @@ impl From<MfaError> for GuardError {
     fn from(err: MfaError) -> Self {
         match err {
             MfaError::Store(e) => GuardError::Store(e),
-            MfaError::Directory(cause) => GuardError::Directory(cause),
+            MfaError::Directory(cause) => GuardError::Directory(cause.to_string()),
             MfaError::WrongCode | MfaError::Replayed => GuardError::WrongSecondFactor,
             MfaError::NotEnrolled | MfaError::NoSetup => GuardError::EnrolmentRequired,
             other => GuardError::SecondFactor(other.to_string()),

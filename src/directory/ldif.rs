@@ -18,7 +18,7 @@ pub const DEMO_LDIF: &str = include_str!("../../config/demo-directory.ldif");
 /// An LDIF file could not be used.
 #[derive(Debug, thiserror::Error)]
 pub enum LdifError {
-    #[error("cannot read {path}: {source}")]
+    #[error("cannot read {path}")]
     Read {
         path: String,
         source: std::io::Error,

@@ -66,14 +66,8 @@ pub enum MfaError {
     #[error(transparent)]
     Store(#[from] StoreError),
     /// The directory is down (group or attribute lookup).
-    #[error("directory unavailable: {0}")]
-    Directory(String),
-}
-
-impl From<DirectoryError> for MfaError {
-    fn from(err: DirectoryError) -> Self {
-        MfaError::Directory(err.to_string())
-    }
+    #[error(transparent)]
+    Directory(#[from] DirectoryError),
 }
 
 /// What a signed-in session still has to do before a code may be issued.

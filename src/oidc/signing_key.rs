@@ -151,7 +151,7 @@ enum PrivateKey {
 /// Why a JWS could not be made.
 #[derive(Debug, thiserror::Error)]
 pub enum SignError {
-    #[error("claims do not serialize: {0}")]
+    #[error("claims do not serialize")]
     Claims(#[from] serde_json::Error),
     #[error("the signing key refused to sign")]
     Refused,

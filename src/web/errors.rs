@@ -85,7 +85,7 @@ impl From<crate::mfa::MfaError> for PageError {
         use crate::mfa::MfaError;
         match err {
             MfaError::Store(e) => PageError::Store(e),
-            MfaError::Directory(cause) => PageError::Directory(cause),
+            MfaError::Directory(cause) => cause.into(),
             MfaError::NotEnrolled | MfaError::NoSetup => PageError::Expired,
             other => PageError::SecondFactor(other.to_string()),
         }

@@ -8,3 +8,15 @@ pub mod messages;
 pub mod oauth_error;
 pub mod render;
 pub mod respond;
+
+/// An error and its sources, outermost first: `a: b: c`.
+pub fn error_chain(err: &dyn std::error::Error) -> String {
+    let mut text = err.to_string();
+    let mut source = err.source();
+    while let Some(inner) = source {
+        text.push_str(": ");
+        text.push_str(&inner.to_string());
+        source = inner.source();
+    }
+    text
+}

@@ -39,21 +39,9 @@ pub fn status(err: &OAuthError) -> StatusCode {
 /// The JSON body of `err`; logs the cause of a server-side error with its whole chain.
 pub fn body(err: &OAuthError) -> ErrorBody {
     if let Some(cause) = err.cause() {
-        tracing::error!(error = err.code(), cause = %chain(cause), "request failed on the server side");
+        tracing::error!(error = err.code(), cause = %super::error_chain(cause), "request failed on the server side");
     }
     ErrorBody::new(err.code(), err.description())
-}
-
-/// An error and its sources, outermost first: `a: b: c`.
-pub fn chain(err: &dyn std::error::Error) -> String {
-    let mut text = err.to_string();
-    let mut source = err.source();
-    while let Some(inner) = source {
-        text.push_str(": ");
-        text.push_str(&inner.to_string());
-        source = inner.source();
-    }
-    text
 }
 
 #[cfg(test)]
