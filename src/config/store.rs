@@ -3,6 +3,7 @@
 use super::value;
 use secrecy::SecretString;
 use serde::Deserialize;
+use std::time::Duration;
 
 /// Which store backend.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,8 +33,8 @@ pub struct StoreSettings {
     /// Connections in the Redis pool.
     #[serde(deserialize_with = "value::positive")]
     pub pool_size: usize,
-    /// Timeout of one store operation in milliseconds, including waiting for a pooled
+    /// `store.timeout_ms`: timeout of one store operation, including waiting for a pooled
     /// connection.
-    #[serde(deserialize_with = "value::positive")]
-    pub timeout_ms: u64,
+    #[serde(rename = "timeout_ms", deserialize_with = "value::positive_millis")]
+    pub timeout: Duration,
 }

@@ -70,7 +70,7 @@ impl RedisStore {
     /// Fails only on a URL the client cannot use; the error never repeats the URL, which may
     /// hold a password.
     pub fn new(settings: &StoreSettings) -> Result<Self, StoreError> {
-        let timeout = Duration::from_millis(settings.timeout_ms);
+        let timeout = settings.timeout;
         let connection = AsyncConnectionConfig::new()
             .set_connection_timeout(Some(timeout))
             .set_response_timeout(Some(timeout));

@@ -72,7 +72,7 @@ pub fn redis_settings(url: &str, timeout_ms: u64) -> StoreSettings {
         redis_url: url.to_owned().into(),
         key_prefix: format!("test-{}:", random_id(9)),
         pool_size: 8,
-        timeout_ms,
+        timeout: std::time::Duration::from_millis(timeout_ms),
     }
 }
 
