@@ -151,6 +151,8 @@ pub trait AdminSessionStore: Send + Sync {
     ) -> Result<(), StoreError>;
     /// Reads an admin API token's record; `None` if absent or expired.
     async fn admin_token(&self, token: &Digest) -> Result<Option<AdminSession>, StoreError>;
+    /// Ends an admin API token; ending an absent one is not an error.
+    async fn delete_admin_token(&self, token: &Digest) -> Result<(), StoreError>;
     /// Writes an admin screen sign-in under the digest of the SSO session cookie, replacing
     /// any previous one, expiring after `ttl` seconds (written again on each request, so that
     /// it ends after `ttl` idle seconds).

@@ -5,7 +5,7 @@ use super::fixtures::{any_token_left, code_record, issuance, session_record, Sub
 use sso_bridge::clock::UnixTime;
 use sso_bridge::domain::secret::random_id;
 use sso_bridge::domain::{Claims, ClientId, Digest};
-use sso_bridge::store::{CodeRecord, GrantStore, Issuance, Redemption, SessionStore};
+use sso_bridge::store::{CodeRecord, Issuance, Redemption};
 use std::collections::BTreeMap;
 
 on_both_backends!(
