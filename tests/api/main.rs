@@ -22,6 +22,7 @@ mod outages;
 mod revocation;
 mod screen;
 mod service;
+mod sign_out_everywhere;
 mod store;
 mod support;
 mod token;
