@@ -34,7 +34,8 @@ enum Command {
     },
     /// Print the OpenAPI document of the token, userinfo and admin APIs.
     Openapi,
-    /// Second factors of directory users, through the running service's admin API.
+    /// Directory users (second factors, signing out everywhere), through the running service's
+    /// admin API.
     Users {
         #[command(subcommand)]
         command: users::UsersCommand,

@@ -81,6 +81,10 @@ impl crate::session::Context for AppState {
     fn session_settings(&self) -> &SessionSettings {
         &self.settings.session
     }
+
+    fn claim_mapping(&self) -> &ClaimMapping {
+        &self.settings.claims
+    }
 }
 
 impl crate::oidc::Context for AppState {

@@ -187,6 +187,13 @@ impl AdminClient {
         self.send(self.http.delete(url)).await.map(|_| ())
     }
 
+    /// Signs a user out everywhere (superadmin): what was ended.
+    pub async fn revoke_user(&self, username: &str) -> Result<Value, ClientError> {
+        let user: String = url::form_urlencoded::byte_serialize(username.as_bytes()).collect();
+        let url = self.url(&format!("/users/{user}/revoke"));
+        self.send(self.http.post(url)).await
+    }
+
     /// Starts setting up the caller's own second factor: the secret and `otpauth://` URL.
     pub async fn start_enrolment(
         &self,

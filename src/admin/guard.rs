@@ -11,6 +11,7 @@ use crate::events::{Event, Place, SignInOutcome};
 use crate::mfa::enrolment;
 use crate::mfa::limits::{self, Kind, PasswordCheck};
 use crate::mfa::{self, Due, MfaError};
+use crate::session::recheck;
 use crate::state::AppState;
 use crate::store::StoreError;
 use secrecy::SecretString;
@@ -290,10 +291,13 @@ async fn issue(
 ) -> Result<(SecretToken, u64), GuardError> {
     let ttl = state.settings.admin.token_ttl.as_secs();
     let token = SecretToken::generate();
+    let now = state.now();
     let record = AdminSession {
         sub: sub.to_owned(),
-        expires_at: state.now() + ttl,
+        expires_at: now + ttl,
         amr,
+        // The password sign-in just read the user from the directory.
+        checked_at: Some(now),
     };
     state
         .store
@@ -309,13 +313,45 @@ pub async fn check(
 ) -> Result<AdminSession, GuardError> {
     let token = crate::oauth::userinfo::parse_bearer(authorization)
         .map_err(|_| GuardError::Unauthenticated)?;
+    let digest = Digest::of(token.expose());
     let session = state
         .store
-        .admin_token(&Digest::of(token.expose()))
+        .admin_token(&digest)
         .await?
         .ok_or(GuardError::Unauthenticated)?;
     if session.expires_at <= state.now() {
         return Err(GuardError::Unauthenticated);
     }
+    confirm(state, &digest, session).await
+}
+
+/// Confirms the holder of an admin token with the directory when the last confirmation is
+/// older than `session.directory_recheck_secs`: a superadmin the directory no longer finds, or
+/// no longer as a superadmin, loses the token.
+async fn confirm(
+    state: &AppState,
+    digest: &Digest,
+    mut session: AdminSession,
+) -> Result<AdminSession, GuardError> {
+    // Tokens issued before confirmations were recorded are confirmed at their next use.
+    if !recheck::due(state, session.checked_at.unwrap_or(0)) {
+        return Ok(session);
+    }
+    let claims = recheck::current_claims(state, &session.sub)
+        .await
+        .map_err(|e| GuardError::Directory(e.to_string()))?;
+    let refusal = match &claims {
+        None => Some(GuardError::Unauthenticated),
+        Some(claims) => may_administer(claims).err(),
+    };
+    if let Some(refusal) = refusal {
+        state.store.delete_admin_token(digest).await?;
+        tracing::info!(sub = %session.sub, "admin token ended: no longer a superadmin in the directory");
+        return Err(refusal);
+    }
+    let now = state.now();
+    session.checked_at = Some(now);
+    let ttl = session.expires_at.saturating_sub(now).max(1);
+    state.store.put_admin_token(digest, &session, ttl).await?;
     Ok(session)
 }

@@ -1,10 +1,13 @@
 //! What a superadmin does to a user's account: remove their second factor (a lost phone), so
-//! they set up a new one at their next sign-in. Shared by the admin API and the screen.
+//! they set up a new one at their next sign-in; or sign them out everywhere (a leaver, a
+//! stolen laptop). Shared by the admin API and the screen.
 
 use crate::apps::Actor;
 use crate::audit::{self, Action, AuditEvent};
+use crate::directory::DirectoryError;
 use crate::mfa::{enrolment, MfaError};
 use crate::state::AppState;
+use crate::store::StoreError;
 
 /// Removes the second factor (authenticator and recovery codes) of the user `sub`; answers
 /// whether they had one. Audited when they did.
@@ -22,4 +25,70 @@ pub async fn reset_second_factor(
         audit::record(state, event).await;
     }
     Ok(removed)
+}
+
+/// Why a user could not be signed out everywhere.
+#[derive(Debug, thiserror::Error)]
+pub enum RevokeError {
+    /// The store is down: nothing, or not everything, was revoked.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The directory did not answer, so the name could not be resolved.
+    #[error(transparent)]
+    Directory(#[from] DirectoryError),
+}
+
+/// What signing a user out everywhere ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SignedOut {
+    /// The user, by subject.
+    pub sub: String,
+    /// SSO sessions ended.
+    pub sessions: u64,
+    /// Grants (token families: an app's access and refresh tokens) revoked.
+    pub grants: u64,
+}
+
+/// Signs the user `name` (the name they sign in with, or their subject) out everywhere: ends
+/// every SSO session and revokes every code, access and refresh token of every app. Audited.
+///
+/// Sessions and tokens are found through the store's per-user index; those issued before it
+/// existed are not, and expire on their own.
+pub async fn sign_out_everywhere(
+    state: &AppState,
+    actor: Actor<'_>,
+    name: &str,
+) -> Result<SignedOut, RevokeError> {
+    let sub = subject_of(state, name.trim()).await?;
+    // Sessions first, so no browser of theirs is handed a new code meanwhile.
+    let sessions = state.store.end_sessions(&sub).await?;
+    let grants = state.store.revoke_user(&sub).await?;
+    let event = AuditEvent::new(Action::UserRevoked, Some(actor.sub))
+        .from_address(actor.address)
+        .detail(format!(
+            "{sub} signed out everywhere: {sessions} sessions ended, {grants} grants revoked"
+        ));
+    audit::record(state, event).await;
+    Ok(SignedOut {
+        sub,
+        sessions,
+        grants,
+    })
+}
+
+/// The subject a superadmin means by `name`: a subject the directory knows, else the subject of
+/// the user who signs in as `name`, else `name` itself (someone already deleted from the
+/// directory is named by their subject).
+async fn subject_of(state: &AppState, name: &str) -> Result<String, DirectoryError> {
+    let mapping = &state.settings.claims;
+    let known = state.directory.lookup(name).await?;
+    if known
+        .and_then(|user| mapping.claims(&user.attributes))
+        .is_some_and(|claims| claims.sub() == name)
+    {
+        return Ok(name.to_owned());
+    }
+    let found = state.directory.find(name).await?;
+    let claims = found.and_then(|user| mapping.claims(&user.attributes));
+    Ok(claims.map_or_else(|| name.to_owned(), |c| c.sub().to_owned()))
 }

@@ -1,5 +1,6 @@
-//! `sso-bridge users …`: a superadmin's reset of a user's second factor, and setting up one's
-//! own second factor from a terminal (how the first superadmin enrols before any app exists).
+//! `sso-bridge users …`: a superadmin's reset of a user's second factor or sign-out of a user
+//! everywhere, and setting up one's own second factor from a terminal (how the first superadmin
+//! enrols before any app exists).
 
 use super::connection::{client, password, Connection};
 use crate::admin::client::{AdminClient, ClientError};
@@ -8,12 +9,21 @@ use qrcode::render::unicode::Dense1x2;
 use qrcode::QrCode;
 use std::io::BufRead;
 
-/// Second-factor commands.
+/// Commands about directory users.
 #[derive(Debug, Subcommand)]
 pub(crate) enum UsersCommand {
     /// Remove a user's second factor (superadmins); they set up a new one at the next sign-in.
     ResetMfa {
         /// The user's username.
+        username: String,
+        #[command(flatten)]
+        conn: Connection,
+    },
+    /// Sign a user out everywhere (superadmins): end every sign-on session and revoke every
+    /// code and token of every app.
+    Revoke {
+        /// The name the user signs in with, or their subject (`sub`; for a user already deleted
+        /// from the directory).
         username: String,
         #[command(flatten)]
         conn: Connection,
@@ -35,6 +45,20 @@ pub(crate) async fn run(command: UsersCommand) -> Result<(), ClientError> {
                 println!("{}", serde_json::json!({ "reset": username }));
             } else {
                 println!("Second factor of {username} removed; they set up a new one at their next sign-in.");
+            }
+            Ok(())
+        }
+        UsersCommand::Revoke { username, conn } => {
+            let done = client(&conn).await?.revoke_user(&username).await?;
+            if conn.json {
+                println!("{done}");
+            } else {
+                println!(
+                    "{} is signed out everywhere: {} sessions ended, {} grants revoked (every code and token of every app).",
+                    done["sub"].as_str().unwrap_or(&username),
+                    done["sessions_ended"],
+                    done["grants_revoked"],
+                );
             }
             Ok(())
         }

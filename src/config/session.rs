@@ -18,4 +18,9 @@ pub struct SessionSettings {
     /// `session.consent_ttl_secs`: how long an approval is remembered; 0 asks every time.
     #[serde(rename = "consent_ttl_secs", deserialize_with = "value::secs")]
     pub consent_ttl: Duration,
+    /// `session.directory_recheck_secs`: how old the directory's confirmation of a signed-in
+    /// user may be before a single sign-on (or the admin screen or API) asks the directory
+    /// again; 0 asks every time.
+    #[serde(rename = "directory_recheck_secs", deserialize_with = "value::secs")]
+    pub directory_recheck: Duration,
 }

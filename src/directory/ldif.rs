@@ -140,6 +140,11 @@ impl Directory for LdifDirectory {
         Ok(self.users.get(&sub.to_lowercase()).map(without_password))
     }
 
+    async fn find(&self, username: &str) -> Result<Option<DirectoryUser>, DirectoryError> {
+        // Users sign in with the login attribute, which is also what `lookup` reads.
+        self.lookup(username).await
+    }
+
     async fn groups_of(&self, dn: &str) -> Result<Vec<String>, DirectoryError> {
         let dn = dn.to_lowercase();
         Ok(self

@@ -52,6 +52,10 @@ pub trait Directory: Send + Sync + 'static {
     /// Reads a user by subject (the value of the `sub` claim); `None` if gone or disabled.
     async fn lookup(&self, sub: &str) -> Result<Option<DirectoryUser>, DirectoryError>;
 
+    /// Reads a user by the name they sign in with, found as at sign-in but without a password;
+    /// `None` if no single entry matches. For a superadmin naming someone, never for a sign-in.
+    async fn find(&self, username: &str) -> Result<Option<DirectoryUser>, DirectoryError>;
+
     // --- second-factor policy --------------------------------------------------------------
 
     /// DNs of the groups listing the entry `dn` as a member (`mfa.group_lookup = "search"`).

@@ -42,11 +42,14 @@ pub enum Action {
     Lockout,
     /// A user signed out of single sign-on (OpenID Connect logout).
     SignOut,
+    /// A superadmin signed a user out everywhere: every SSO session ended, every code and token
+    /// of every app revoked.
+    UserRevoked,
 }
 
 impl Action {
     /// Every action, for the filter of the audit page.
-    pub const ALL: [Action; 18] = [
+    pub const ALL: [Action; 19] = [
         Action::SignIn,
         Action::AdminSignIn,
         Action::AdminSignOut,
@@ -65,6 +68,7 @@ impl Action {
         Action::SecondFactorReset,
         Action::Lockout,
         Action::SignOut,
+        Action::UserRevoked,
     ];
 
     /// The snake_case name, as stored and filtered by.
@@ -88,6 +92,7 @@ impl Action {
             Action::SecondFactorReset => "second_factor_reset",
             Action::Lockout => "lockout",
             Action::SignOut => "sign_out",
+            Action::UserRevoked => "user_revoked",
         }
     }
 }

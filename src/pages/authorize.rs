@@ -75,7 +75,9 @@ async fn run(state: &AppState, query: &str, jar: &CookieJar) -> Result<Response,
     let session_cookie = jar.get(SESSION_COOKIE).map(|c| c.value_str().to_owned());
     // prompt=login and max_age make an existing sign-in not good enough: ask for the password.
     let now = state.now();
-    let session = session::load(state, session_cookie.as_deref())
+    // A user the directory no longer finds is signed out here (sign-in page); an unanswered
+    // directory is the directory-unavailable page, never a sign-out.
+    let session = session::current(state, session_cookie.as_deref())
         .await?
         .filter(|s| request.oidc.session_usable(s.auth_time, now));
     // A session that still owes a second factor (the user came under the policy since, or

@@ -109,7 +109,7 @@ async fn show_run(
     let client = client_of(state, &pending).await?;
     let session_cookie = jar.get(SESSION_COOKIE).map(|c| c.value_str().to_owned());
     let now = state.now();
-    let session = session::load(state, session_cookie.as_deref())
+    let session = session::current(state, session_cookie.as_deref())
         .await?
         .filter(|s| pending.accepts(session_cookie.as_deref().unwrap_or_default(), s, now));
     match session {
@@ -169,7 +169,7 @@ async fn decide_run(
     let client = client_of(state, &pending).await?;
     let session_cookie = jar.get(SESSION_COOKIE).map(|c| c.value_str().to_owned());
     let now = state.now();
-    let session = session::load(state, session_cookie.as_deref())
+    let session = session::current(state, session_cookie.as_deref())
         .await?
         .filter(|s| pending.accepts(session_cookie.as_deref().unwrap_or_default(), s, now));
     let Some(session) = session else {

@@ -86,7 +86,7 @@ pub async fn open(
         .map(|c| c.value_str().to_owned())
         .unwrap_or_default();
     let now = state.now();
-    let session = session::load(state, Some(&cookie))
+    let session = session::current(state, Some(&cookie))
         .await?
         .filter(|s| pending.accepts(&cookie, s, now))
         .ok_or(PageError::Expired)?;

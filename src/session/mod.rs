@@ -1,20 +1,27 @@
-//! The browser side of sign-on: SSO sessions, pending authorize requests, remembered consents.
+//! The browser side of sign-on: SSO sessions (confirmed by the directory again as they are
+//! used), pending authorize requests, remembered consents.
 
 pub mod consent;
 pub mod pending;
+pub mod recheck;
 
 use crate::clock::HasClock;
-use crate::config::SessionSettings;
+use crate::config::{ClaimMapping, SessionSettings};
+use crate::directory::HasDirectory;
 use crate::domain::secret::random_id;
 use crate::domain::{Claims, Digest};
 use crate::store::{HasStore, StoreError};
 
 pub use crate::store::SessionRecord;
+pub use recheck::{current, RecheckError};
 
-/// What the session flows need: the store, the clock and the `[session]` settings.
-pub trait Context: HasStore + HasClock + Sync {
+/// What the session flows need: the store, the directory and its claim mapping (to confirm a
+/// signed-in user again), the clock and the `[session]` settings.
+pub trait Context: HasStore + HasDirectory + HasClock + Sync {
     /// The `[session]` settings.
     fn session_settings(&self) -> &SessionSettings;
+    /// Which directory attribute holds which claim.
+    fn claim_mapping(&self) -> &ClaimMapping;
 }
 
 /// Name of the SSO session cookie.
@@ -37,6 +44,7 @@ pub async fn create(
         auth_time: now,
         amr,
         expires_at: now + ttl,
+        checked_at: Some(now),
     };
     cx.store()
         .put_session(&Digest::of(&id), &record, ttl)
@@ -44,7 +52,8 @@ pub async fn create(
     Ok(id)
 }
 
-/// The live session behind a cookie value, if any.
+/// The live session behind a cookie value, if any, as stored: what yields a code or the admin
+/// screen uses [`current`], which confirms the user with the directory.
 pub async fn load(
     cx: &impl Context,
     cookie: Option<&str>,

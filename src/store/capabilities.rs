@@ -38,8 +38,10 @@ pub trait ClientStore: Send + Sync {
 /// their revocation.
 ///
 /// `put_code`, `redeem_code` and `rotate_refresh` also index what they write under the client
-/// (`CodeRecord::client_id`, `AccessRecord::client_id`), in the same atomic step, so that
-/// `revoke_client` finds every live code and token of an app.
+/// (`CodeRecord::client_id`, `AccessRecord::client_id`) and under the user (the `sub` of
+/// `CodeRecord::claims`, `RefreshRecord::sub`), in the same atomic step, so that
+/// `revoke_client` finds every live code and token of an app and `revoke_user` every live code
+/// and token of a person.
 #[async_trait]
 pub trait GrantStore: Send + Sync {
     /// Stores a fresh, unconsumed code under its digest, expiring after `ttl` seconds.
@@ -86,6 +88,9 @@ pub trait GrantStore: Send + Sync {
     async fn revoke_grant(&self, grant_id: &str) -> Result<(), StoreError>;
     /// Deletes every code and every access and refresh token issued to a client. Idempotent.
     async fn revoke_client(&self, id: &ClientId) -> Result<(), StoreError>;
+    /// Deletes every code and every access and refresh token issued to the user `sub`, for
+    /// every app; answers how many grants (token families) were still live. Idempotent.
+    async fn revoke_user(&self, sub: &str) -> Result<u64, StoreError>;
 }
 
 /// The browser side of sign-on: SSO sessions, authorize requests waiting for sign-in or
@@ -93,7 +98,8 @@ pub trait GrantStore: Send + Sync {
 #[async_trait]
 pub trait SessionStore: Send + Sync {
     /// Writes a session under the digest of its cookie value, replacing any previous one,
-    /// expiring after `ttl` seconds.
+    /// expiring after `ttl` seconds, and indexes it under its user (the `sub` of its claims) in
+    /// the same atomic step, for [`SessionStore::end_sessions`].
     async fn put_session(
         &self,
         id: &Digest,
@@ -104,6 +110,8 @@ pub trait SessionStore: Send + Sync {
     async fn session(&self, id: &Digest) -> Result<Option<SessionRecord>, StoreError>;
     /// Ends a session; ending an absent one is not an error.
     async fn delete_session(&self, id: &Digest) -> Result<(), StoreError>;
+    /// Ends every live session of the user `sub`; answers how many there were. Idempotent.
+    async fn end_sessions(&self, sub: &str) -> Result<u64, StoreError>;
     /// Writes a pending authorize request under its id, expiring after `ttl` seconds.
     async fn put_pending(
         &self,
@@ -143,6 +151,8 @@ pub trait AdminSessionStore: Send + Sync {
     ) -> Result<(), StoreError>;
     /// Reads an admin API token's record; `None` if absent or expired.
     async fn admin_token(&self, token: &Digest) -> Result<Option<AdminSession>, StoreError>;
+    /// Ends an admin API token; ending an absent one is not an error.
+    async fn delete_admin_token(&self, token: &Digest) -> Result<(), StoreError>;
     /// Writes an admin screen sign-in under the digest of the SSO session cookie, replacing
     /// any previous one, expiring after `ttl` seconds (written again on each request, so that
     /// it ends after `ttl` idle seconds).

@@ -108,6 +108,15 @@ impl From<PendingError> for PageError {
     }
 }
 
+impl From<crate::session::RecheckError> for PageError {
+    fn from(err: crate::session::RecheckError) -> Self {
+        match err {
+            crate::session::RecheckError::Store(e) => PageError::Store(e),
+            crate::session::RecheckError::Directory(cause) => PageError::Directory(cause),
+        }
+    }
+}
+
 impl From<DirectoryError> for PageError {
     fn from(err: DirectoryError) -> Self {
         match err {
@@ -157,7 +166,7 @@ impl PageError {
             PageError::Directory(_) => (
                 StatusCode::SERVICE_UNAVAILABLE,
                 "Directory unavailable",
-                "The company directory is not answering, so your password cannot be checked right now. Please try again in a few minutes.".into(),
+                "The company directory is not answering, so your sign-in cannot be checked right now. Please try again in a few minutes.".into(),
             ),
             PageError::UnusableAccount(_) => (
                 StatusCode::FORBIDDEN,

@@ -15,7 +15,7 @@ fn form(page: &str, action: &str) -> Form {
     Form::parse(&page[start..end])
 }
 
-async fn post(
+pub async fn post(
     browser: &Client,
     app: &TestApp,
     page: &str,
@@ -33,7 +33,7 @@ async fn post(
         .unwrap()
 }
 
-async fn get(browser: &Client, app: &TestApp, path: &str) -> (StatusCode, String) {
+pub async fn get(browser: &Client, app: &TestApp, path: &str) -> (StatusCode, String) {
     let r = browser.get(app.url(path)).send().await.unwrap();
     (r.status(), r.text().await.unwrap())
 }
@@ -47,7 +47,7 @@ fn input(page: &str, id: &str) -> String {
 }
 
 /// A browser signed in to the admin screen as `user`; answers the response to the sign-in.
-async fn sign_in(app: &TestApp, user: &str, password: &str) -> (Client, reqwest::Response) {
+pub async fn sign_in(app: &TestApp, user: &str, password: &str) -> (Client, reqwest::Response) {
     let browser = app.browser();
     let first = browser.get(app.url("/admin/apps")).send().await.unwrap();
     assert_eq!(first.status(), StatusCode::SEE_OTHER);

@@ -100,6 +100,16 @@ impl From<StoreError> for AdminError {
     }
 }
 
+impl From<crate::admin::users::RevokeError> for AdminError {
+    fn from(err: crate::admin::users::RevokeError) -> Self {
+        use crate::admin::users::RevokeError;
+        match err {
+            RevokeError::Store(e) => e.into(),
+            RevokeError::Directory(e) => GuardError::Directory(e.to_string()).into(),
+        }
+    }
+}
+
 impl From<AppError> for AdminError {
     fn from(err: AppError) -> Self {
         match err {

@@ -55,6 +55,14 @@ enum DeleteResponse {
     Deleted,
 }
 
+/// Responses of signing a user out everywhere.
+#[derive(ApiResponse)]
+enum RevokeUserResponse {
+    /// Signed out: how many sessions ended and grants were revoked.
+    #[oai(status = 200)]
+    SignedOut(Json<UserSignedOut>),
+}
+
 /// The admin API.
 pub struct AdminApi;
 
@@ -291,5 +299,35 @@ impl AdminApi {
         Ok(Json(AuditList {
             events: events.into_iter().map(AuditEntry::from).collect(),
         }))
+    }
+
+    /// Sign a user out everywhere
+    ///
+    /// Ends every single sign-on session of the user and revokes every authorization code,
+    /// access token and refresh token issued to them, for every app: their next request to any
+    /// app needs a new sign-in. `username` is the name they sign in with, or their subject
+    /// (`sub`); a user already deleted from the directory is named by their subject. Sessions
+    /// and tokens from before the service indexed them per user are not found; they expire on
+    /// their own. Audited.
+    #[oai(
+        path = "/users/:username/revoke",
+        method = "post",
+        operation_id = "revoke_user"
+    )]
+    async fn revoke_user(
+        &self,
+        Data(state): Data<&AppState>,
+        username: Path<String>,
+        AdminAuth(caller): AdminAuth,
+    ) -> Result<RevokeUserResponse, AdminError> {
+        if username.0.trim().is_empty() {
+            return Err(AdminError::bad_request("name the user to sign out".into()));
+        }
+        let done = super::users::sign_out_everywhere(state, caller.actor(), &username.0).await?;
+        Ok(RevokeUserResponse::SignedOut(Json(UserSignedOut {
+            sub: done.sub,
+            sessions_ended: done.sessions,
+            grants_revoked: done.grants,
+        })))
     }
 }

@@ -233,3 +233,14 @@ pub struct AuditList {
     /// The events.
     pub events: Vec<AuditEntry>,
 }
+
+/// What signing a user out everywhere ended.
+#[derive(Object)]
+pub struct UserSignedOut {
+    /// The user, by subject.
+    pub sub: String,
+    /// Single sign-on sessions ended.
+    pub sessions_ended: u64,
+    /// Grants revoked: each is one app's access and refresh tokens from one sign-in.
+    pub grants_revoked: u64,
+}

@@ -1,5 +1,5 @@
-//! The admin screen at `/admin`: Identity & SSO › Connected Apps, Users (second-factor reset)
-//! and the audit log.
+//! The admin screen at `/admin`: Identity & SSO › Connected Apps, Users (second-factor reset,
+//! sign-out everywhere) and the audit log.
 //!
 //! Server-rendered pages (handlebars, no script) over the same functions the admin API uses.
 //! Every page needs a superadmin signed in through the directory sign-in: its handler takes the
@@ -45,6 +45,7 @@ pub fn mount(route: Route) -> Route {
             get(actions::confirm_delete).post(actions::delete),
         )
         .at("/admin/users", get(users::show).post(users::reset))
+        .at("/admin/users/revoke", post(users::revoke))
         .at("/admin/audit", get(audit_log::show))
         .at("/admin/assets/copy.js", get(copy_script))
 }

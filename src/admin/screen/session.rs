@@ -10,7 +10,7 @@ use crate::admin::guard;
 use crate::apps::Actor;
 use crate::domain::secret::random_id;
 use crate::domain::{Claims, Digest};
-use crate::session::{self, SESSION_COOKIE};
+use crate::session::{self, RecheckError, SESSION_COOKIE};
 use crate::state::AppState;
 use crate::store::{ScreenSignIn, StoreError};
 use crate::web::address::client_address;
@@ -90,19 +90,32 @@ enum Gate {
 }
 
 /// Decides for the browser holding `jar`; a pass renews the idle timeout.
+///
+/// The SSO session is confirmed by the directory as single sign-on confirms it
+/// ([`session::current`]): a superadmin the directory no longer finds, or finds demoted, is
+/// signed out of the screen and shown the sign-in form.
 async fn gate(
     state: &AppState,
     jar: &CookieJar,
     address: Option<String>,
-) -> Result<Gate, StoreError> {
+) -> Result<Gate, RecheckError> {
     let cookie = jar.get(SESSION_COOKIE).map(|c| c.value_str().to_owned());
-    let Some(sso) = session::load(state, cookie.as_deref()).await? else {
+    let Some(sso) = session::current(state, cookie.as_deref()).await? else {
         return Ok(Gate::SignIn);
     };
+    let key = Digest::of(cookie.as_deref().unwrap_or_default());
     if guard::may_administer(&sso.claims).is_err() {
+        // Only a superadmin demoted since signing in holds a screen sign-in here.
+        if state.store.screen_sign_in(&key).await?.is_some() {
+            state.store.delete_screen_sign_in(&key).await?;
+            tracing::info!(
+                sub = sso.claims.sub(),
+                "admin screen closed: no longer a superadmin"
+            );
+            return Ok(Gate::SignIn);
+        }
         return Ok(Gate::Refused);
     }
-    let key = Digest::of(cookie.as_deref().unwrap_or_default());
     let Some(record) = state.store.screen_sign_in(&key).await? else {
         return Ok(Gate::SignIn);
     };

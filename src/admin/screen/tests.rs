@@ -77,6 +77,8 @@ fn pages() -> Vec<(&'static str, String)> {
                 username: HOSTILE.into(),
                 notice: Some(HOSTILE.into()),
                 error: Some(HOSTILE.into()),
+                revoke_username: HOSTILE.into(),
+                revoke_error: Some(HOSTILE.into()),
             })),
         ),
         (

@@ -1,10 +1,11 @@
-//! `/admin/users`: reset a user's second factor (a lost phone), by username.
+//! `/admin/users`: reset a user's second factor (a lost phone), by username; sign a user out
+//! everywhere (`/admin/users/revoke`).
 
 use super::apps::see_other;
 use super::page;
 use super::session::Ctx;
 use super::views::UsersView;
-use crate::admin::users::reset_second_factor;
+use crate::admin::users::{reset_second_factor, sign_out_everywhere, RevokeError};
 use crate::state::AppState;
 use crate::web::errors::PageError;
 use poem::http::StatusCode;
@@ -12,11 +13,43 @@ use poem::web::{Data, Form, Query};
 use poem::{handler, Response};
 use serde::Deserialize;
 
-/// What the page says after a reset.
+/// What the page says after a reset or a sign-out.
 #[derive(Debug, Deserialize)]
 pub struct UsersQuery {
     #[serde(default)]
     reset: Option<String>,
+    #[serde(default)]
+    revoked: Option<String>,
+    #[serde(default)]
+    sessions: u64,
+    #[serde(default)]
+    grants: u64,
+}
+
+impl UsersQuery {
+    fn notice(self) -> Option<String> {
+        if let Some(user) = self.revoked {
+            return Some(format!(
+                "{user} is signed out everywhere: {} sessions ended, {} grants revoked. Every app asks them to sign in again.",
+                self.sessions, self.grants
+            ));
+        }
+        self.reset.map(|user| {
+            format!("Two-step verification of {user} removed: they set up a new authenticator at their next sign-in.")
+        })
+    }
+}
+
+/// The page with nothing typed.
+fn blank(ctx: &Ctx, notice: Option<String>) -> UsersView {
+    UsersView {
+        nav: ctx.nav("users"),
+        username: String::new(),
+        notice,
+        error: None,
+        revoke_username: String::new(),
+        revoke_error: None,
+    }
 }
 
 /// `GET /admin/users`.
@@ -26,15 +59,7 @@ pub async fn show(
     Query(query): Query<UsersQuery>,
     ctx: Ctx,
 ) -> Result<Response, PageError> {
-    let view = UsersView {
-        nav: ctx.nav("users"),
-        username: String::new(),
-        notice: query.reset.map(|user| {
-            format!("Two-step verification of {user} removed: they set up a new authenticator at their next sign-in.")
-        }),
-        error: None,
-    };
-    page(state, StatusCode::OK, &view)
+    page(state, StatusCode::OK, &blank(&ctx, query.notice()))
 }
 
 /// The reset form.
@@ -67,10 +92,38 @@ pub async fn reset(
         ))
     };
     let view = UsersView {
-        nav: ctx.nav("users"),
         username,
-        notice: None,
         error,
+        ..blank(&ctx, None)
     };
     page(state, StatusCode::UNPROCESSABLE_ENTITY, &view)
+}
+
+/// `POST /admin/users/revoke`: ends every session and revokes every code and token of a user.
+#[handler]
+pub async fn revoke(
+    Data(state): Data<&AppState>,
+    form: poem::Result<Form<ResetForm>>,
+    ctx: Ctx,
+) -> Result<Response, PageError> {
+    let Form(form) = form.map_err(|e| PageError::unreadable("form", e))?;
+    ctx.check(form.csrf_token.as_deref())?;
+    let username = form.username.trim().to_owned();
+    if username.is_empty() {
+        let view = UsersView {
+            revoke_error: Some("Enter the username to sign out everywhere.".to_owned()),
+            ..blank(&ctx, None)
+        };
+        return page(state, StatusCode::UNPROCESSABLE_ENTITY, &view);
+    }
+    let done = match sign_out_everywhere(state, ctx.actor(), &username).await {
+        Ok(done) => done,
+        Err(RevokeError::Store(e)) => return Err(e.into()),
+        Err(RevokeError::Directory(e)) => return Err(e.into()),
+    };
+    let user: String = url::form_urlencoded::byte_serialize(done.sub.as_bytes()).collect();
+    see_other(&format!(
+        "/admin/users?revoked={user}&sessions={}&grants={}",
+        done.sessions, done.grants
+    ))
 }

@@ -233,16 +233,20 @@ mod tests {
     }
 }
 
-/// `admin/users.hbs`: reset a user's second factor.
+/// `admin/users.hbs`: reset a user's second factor; sign a user out everywhere.
 #[derive(Debug, Clone, Serialize)]
 pub struct UsersView {
     pub nav: Nav,
-    /// The username typed, kept after a refusal.
+    /// The username typed in the reset form, kept after a refusal.
     pub username: String,
-    /// What the last reset did.
+    /// What the last reset or sign-out did.
     pub notice: Option<String>,
     /// Why the reset was refused.
     pub error: Option<String>,
+    /// The username typed in the sign-out form, kept after a refusal.
+    pub revoke_username: String,
+    /// Why the sign-out was refused.
+    pub revoke_error: Option<String>,
 }
 impl Page for UsersView {
     const TEMPLATE: &'static str = name::ADMIN_USERS;

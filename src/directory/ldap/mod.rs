@@ -274,6 +274,18 @@ impl LdapDirectory {
         }
         Ok(users.pop())
     }
+
+    async fn find_by_username(
+        &self,
+        username: &str,
+    ) -> Result<Option<DirectoryUser>, DirectoryError> {
+        let filter = fill(&self.user_filter, "{username}", username);
+        let mut users = self
+            .search(&self.user_base, &filter, &self.attributes)
+            .await?;
+        // Several matches name no one, as at sign-in.
+        Ok(users.pop().filter(|_| users.is_empty()))
+    }
 }
 
 #[async_trait]
@@ -301,6 +313,15 @@ impl Directory for LdapDirectory {
             return Ok(None);
         }
         self.within(self.lookup_budget, self.find_by_subject(sub))
+            .await
+    }
+
+    #[tracing::instrument(name = "ldap_find", skip_all, fields(username = %username))]
+    async fn find(&self, username: &str) -> Result<Option<DirectoryUser>, DirectoryError> {
+        if username.is_empty() {
+            return Ok(None);
+        }
+        self.within(self.lookup_budget, self.find_by_username(username))
             .await
     }
 

@@ -5,16 +5,18 @@
 --   KEYS[2] the new access token     KEYS[3] the new refresh token
 --   KEYS[4] the index of the issuance's grant
 --   KEYS[5] the index of everything issued to the client (codes and grant indexes)
+--   KEYS[6] the index of everything issued to the user (codes and grant indexes)
 --   ARGV[1] grant id   ARGV[2] access JSON   ARGV[3] access TTL
 --   ARGV[4] refresh JSON   ARGV[5] refresh TTL   ARGV[6] prefix of every grant index key
 
--- Deletes every token named by a grant's index, then the index.
+-- Deletes every token named by a grant's index, then the index; answers 1 if the index was
+-- still there (the grant was live), else 0.
 local function revoke(index)
   local members = redis.call('SMEMBERS', index)
   for _, key in ipairs(members) do
     redis.call('DEL', key)
   end
-  redis.call('DEL', index)
+  return redis.call('DEL', index)
 end
 
 -- Adds `member` (a key) to the set `key`, which then lives at least `keep` seconds and is never
@@ -33,8 +35,9 @@ local function index(key, member, keep)
 end
 
 -- Writes the access and refresh tokens of the issuance in KEYS/ARGV and indexes both under
--- their grant. The index lives at least as long as the longest token written to it and is
--- never shortened, so revoking a grant always finds every live token of the family.
+-- their grant, and the grant under its client and its user. The index lives at least as long
+-- as the longest token written to it and is never shortened, so revoking a grant always finds
+-- every live token of the family.
 local function issue()
   redis.call('SET', KEYS[2], ARGV[2], 'EX', ARGV[3])
   redis.call('DEL', KEYS[3])
@@ -47,4 +50,5 @@ local function issue()
     redis.call('EXPIRE', KEYS[4], keep)
   end
   index(KEYS[5], KEYS[4], keep)
+  index(KEYS[6], KEYS[4], keep)
 end

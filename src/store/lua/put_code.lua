@@ -1,7 +1,9 @@
--- Stores a fresh, unconsumed code and indexes it under its client.
---   KEYS[1] the code   KEYS[2] the client's index   ARGV[1] code JSON   ARGV[2] TTL
+-- Stores a fresh, unconsumed code and indexes it under its client and its user.
+--   KEYS[1] the code   KEYS[2] the client's index   KEYS[3] the user's index
+--   ARGV[1] code JSON   ARGV[2] TTL
 redis.call('DEL', KEYS[1])
 redis.call('HSET', KEYS[1], 'data', ARGV[1])
 redis.call('EXPIRE', KEYS[1], ARGV[2])
 index(KEYS[2], KEYS[1], tonumber(ARGV[2]))
+index(KEYS[3], KEYS[1], tonumber(ARGV[2]))
 return 1

@@ -30,6 +30,12 @@ impl AdminSessionStore for MemoryStore {
             .await
     }
 
+    async fn delete_admin_token(&self, token: &Digest) -> Result<(), StoreError> {
+        self.remove(Namespace::AdminToken, token.as_hex())
+            .await
+            .map(drop)
+    }
+
     async fn put_screen_sign_in(
         &self,
         session: &Digest,

@@ -1,6 +1,6 @@
 //! Codes, access and refresh tokens in the memory store: the token maps, the index of each
-//! grant's tokens (for revoking a family) and of each client's codes and grants (for revoking
-//! everything of an app).
+//! grant's tokens (for revoking a family), of each client's codes and grants (for revoking
+//! everything of an app) and of each user's (for revoking everything of a person).
 
 use super::{live, MemoryStore, Timed};
 use crate::clock::UnixTime;
@@ -26,7 +26,8 @@ enum TokenRef {
     Refresh(Digest),
 }
 
-/// Something issued to a client that [`Grants::revoke_client`] must find.
+/// Something issued to a client or a user that [`Grants::revoke_client`] or
+/// [`Grants::revoke_user`] must find.
 #[derive(Clone, PartialEq, Eq, Hash)]
 enum Issued {
     Code(Digest),
@@ -43,6 +44,8 @@ pub(super) struct Grants {
     families: HashMap<String, Timed<HashSet<TokenRef>>>,
     /// Codes and grants of each client.
     issued: HashMap<ClientId, HashSet<Issued>>,
+    /// Codes and grants of each user, by `sub`.
+    by_user: HashMap<String, HashSet<Issued>>,
 }
 
 impl Grants {
@@ -61,17 +64,23 @@ impl Grants {
             });
         }
         let (codes, families) = (&self.codes, &self.families);
-        for issued in self.issued.values_mut() {
-            issued.retain(|i| match i {
-                Issued::Code(d) => codes.contains_key(d),
-                Issued::Grant(g) => families.contains_key(g),
-            });
+        let still_there = |i: &Issued| match i {
+            Issued::Code(d) => codes.contains_key(d),
+            Issued::Grant(g) => families.contains_key(g),
+        };
+        for issued in self.issued.values_mut().chain(self.by_user.values_mut()) {
+            issued.retain(still_there);
         }
         self.issued.retain(|_, i| !i.is_empty());
+        self.by_user.retain(|_, i| !i.is_empty());
     }
 
-    /// Notes that `issued` belongs to `client`.
-    fn index(&mut self, client: &ClientId, issued: Issued) {
+    /// Notes that `issued` belongs to `client` and to the user `sub`.
+    fn index(&mut self, client: &ClientId, sub: &str, issued: Issued) {
+        self.by_user
+            .entry(sub.to_owned())
+            .or_default()
+            .insert(issued.clone());
         self.issued
             .entry(client.clone())
             .or_default()
@@ -108,13 +117,14 @@ impl Grants {
             .value
             .insert(TokenRef::Refresh(issue.refresh_digest.clone()));
         let client = issue.access.client_id.clone();
-        self.index(&client, Issued::Grant(issue.grant_id.clone()));
+        let grant = Issued::Grant(issue.grant_id.clone());
+        self.index(&client, &issue.refresh.sub, grant);
     }
 
-    fn revoke(&mut self, grant_id: &str) {
-        let Some(family) = self.families.remove(grant_id) else {
-            return;
-        };
+    /// Deletes a grant's tokens; answers when its index would have expired, if it was there.
+    fn revoke(&mut self, grant_id: &str) -> Option<UnixTime> {
+        let family = self.families.remove(grant_id)?;
+        let expires_at = family.expires_at;
         for token in family.value {
             match token {
                 TokenRef::Access(d) => {
@@ -125,6 +135,7 @@ impl Grants {
                 }
             }
         }
+        Some(expires_at)
     }
 
     /// Deletes every code and grant of a client.
@@ -137,9 +148,30 @@ impl Grants {
                 Issued::Code(d) => {
                     self.codes.remove(&d);
                 }
-                Issued::Grant(g) => self.revoke(&g),
+                Issued::Grant(g) => {
+                    self.revoke(&g);
+                }
             }
         }
+    }
+
+    /// Deletes every code and grant of a user; answers how many grants were live.
+    fn revoke_user(&mut self, sub: &str, now: UnixTime) -> u64 {
+        let Some(issued) = self.by_user.remove(sub) else {
+            return 0;
+        };
+        let mut revoked = 0;
+        for item in issued {
+            match item {
+                Issued::Code(d) => {
+                    self.codes.remove(&d);
+                }
+                Issued::Grant(g) => {
+                    revoked += u64::from(self.revoke(&g).is_some_and(|end| now < end));
+                }
+            }
+        }
+        revoked
     }
 }
 
@@ -160,7 +192,8 @@ impl GrantStore for MemoryStore {
         grants
             .codes
             .insert(code.clone(), Timed::new(stored, now, ttl));
-        grants.index(&record.client_id, Issued::Code(code.clone()));
+        let sub = record.claims.sub();
+        grants.index(&record.client_id, sub, Issued::Code(code.clone()));
         Ok(())
     }
 
@@ -242,5 +275,10 @@ impl GrantStore for MemoryStore {
     async fn revoke_client(&self, id: &ClientId) -> Result<(), StoreError> {
         self.lock().0.grants.revoke_client(id);
         Ok(())
+    }
+
+    async fn revoke_user(&self, sub: &str) -> Result<u64, StoreError> {
+        let (mut state, now) = self.lock();
+        Ok(state.grants.revoke_user(sub, now))
     }
 }

@@ -56,6 +56,7 @@ impl<T> Timed<T> {
 #[derive(Default)]
 struct State {
     records: records::RecordMap,
+    sessions: sessions::SessionIndex,
     clients: HashMap<ClientId, ClientRecord>,
     grants: grants::Grants,
     second_factor: second_factor::Enrolments,
@@ -79,6 +80,7 @@ where
 impl State {
     fn purge(&mut self, now: UnixTime) {
         self.records.purge(now);
+        self.sessions.purge(&self.records);
         self.grants.purge(now);
         self.limits.purge(now);
         self.audit.purge(now);

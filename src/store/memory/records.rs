@@ -17,6 +17,11 @@ impl RecordMap {
         self.0.retain(|_, e| e.live(now));
     }
 
+    /// Whether a value is kept under the key (live or not yet swept).
+    pub(super) fn contains(&self, ns: Namespace, key: &str) -> bool {
+        self.0.contains_key(&(ns, key.to_owned()))
+    }
+
     #[cfg(test)]
     pub(super) fn is_empty(&self) -> bool {
         self.0.is_empty()

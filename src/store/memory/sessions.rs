@@ -1,10 +1,54 @@
-//! SSO sessions, pending authorize requests and remembered consents in the memory store.
+//! SSO sessions, pending authorize requests and remembered consents in the memory store, and
+//! the index of each user's sessions.
 
+use super::records::RecordMap;
 use super::MemoryStore;
+use crate::clock::UnixTime;
 use crate::domain::{ClientId, Digest, ScopeSet};
+use crate::store::codec::{decode, encode};
 use crate::store::namespace::{consent_key, Namespace, Records};
 use crate::store::{PendingRequest, SessionRecord, SessionStore, StoreError};
 use async_trait::async_trait;
+use std::collections::{HashMap, HashSet};
+
+/// The keys (digests in hex) of each user's sessions, by `sub`.
+#[derive(Default)]
+pub(super) struct SessionIndex(HashMap<String, HashSet<String>>);
+
+impl SessionIndex {
+    /// Forgets sessions that are gone.
+    pub(super) fn purge(&mut self, records: &RecordMap) {
+        for ids in self.0.values_mut() {
+            ids.retain(|id| records.contains(Namespace::Session, id));
+        }
+        self.0.retain(|_, ids| !ids.is_empty());
+    }
+}
+
+/// Whether the session text `json` belongs to `sub`.
+fn belongs_to(json: &str, sub: &str) -> bool {
+    decode::<SessionRecord>("session", json).is_ok_and(|s| s.claims.sub() == sub)
+}
+
+/// Ends the sessions of `sub` that `index` names; answers how many were live.
+fn end(index: &mut SessionIndex, records: &mut RecordMap, sub: &str, now: UnixTime) -> u64 {
+    let Some(ids) = index.0.remove(sub) else {
+        return 0;
+    };
+    let mut ended = 0;
+    for id in ids {
+        // A session id is written again only for its own user; should one name someone else
+        // now, it is left alone all the same.
+        let Some(json) = records.get(Namespace::Session, &id, now) else {
+            continue;
+        };
+        if belongs_to(&json, sub) {
+            records.take(Namespace::Session, &id, now);
+            ended += 1;
+        }
+    }
+    ended
+}
 
 #[async_trait]
 impl SessionStore for MemoryStore {
@@ -14,8 +58,19 @@ impl SessionStore for MemoryStore {
         session: &SessionRecord,
         ttl: u64,
     ) -> Result<(), StoreError> {
-        self.put_record(Namespace::Session, id.as_hex(), "session", session, ttl)
-            .await
+        let json = encode("session", session)?;
+        let (mut state, now) = self.lock();
+        let state = &mut *state;
+        state
+            .records
+            .put(Namespace::Session, id.as_hex(), json, ttl, now);
+        state
+            .sessions
+            .0
+            .entry(session.claims.sub().to_owned())
+            .or_default()
+            .insert(id.as_hex().to_owned());
+        Ok(())
     }
 
     async fn session(&self, id: &Digest) -> Result<Option<SessionRecord>, StoreError> {
@@ -25,6 +80,12 @@ impl SessionStore for MemoryStore {
 
     async fn delete_session(&self, id: &Digest) -> Result<(), StoreError> {
         self.remove(Namespace::Session, id.as_hex()).await.map(drop)
+    }
+
+    async fn end_sessions(&self, sub: &str) -> Result<u64, StoreError> {
+        let (mut state, now) = self.lock();
+        let state = &mut *state;
+        Ok(end(&mut state.sessions, &mut state.records, sub, now))
     }
 
     async fn put_pending(

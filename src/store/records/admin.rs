@@ -13,6 +13,10 @@ pub struct AdminSession {
     /// Authentication methods used to get the token (RFC 8176: `pwd`, `otp`).
     #[serde(default)]
     pub amr: Vec<String>,
+    /// When the directory last confirmed the superadmin. Absent in tokens issued before it
+    /// existed, which are confirmed again at their next use.
+    #[serde(default)]
+    pub checked_at: Option<u64>,
 }
 
 /// An admin screen sign-in, kept under the digest of the SSO session cookie; it ends after

@@ -16,6 +16,10 @@ pub struct SessionRecord {
     pub amr: Vec<String>,
     /// When the session ends.
     pub expires_at: UnixTime,
+    /// When the directory last confirmed the user (and `claims` were read). Absent in sessions
+    /// written before it existed, which count as confirmed at `auth_time`.
+    #[serde(default)]
+    pub checked_at: Option<UnixTime>,
 }
 
 /// A stored pending request.

@@ -31,6 +31,12 @@ impl AdminSessionStore for RedisStore {
             .await
     }
 
+    async fn delete_admin_token(&self, token: &Digest) -> Result<(), StoreError> {
+        self.remove(Namespace::AdminToken, token.as_hex())
+            .await
+            .map(drop)
+    }
+
     async fn put_screen_sign_in(
         &self,
         session: &Digest,

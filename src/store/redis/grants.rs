@@ -8,6 +8,7 @@
 //! | `{p}rt:<hex>` | hash, EXPIRE | `data`, `grant`, `rotated_at`, `sealed` |
 //! | `{p}grant:<id>` | set, EXPIRE | full keys of the grant's access and refresh tokens |
 //! | `{p}issued:<client id>` | set, EXPIRE | full keys of the client's codes and grant indexes |
+//! | `{p}userissued:<sub>` | set, EXPIRE | full keys of the user's codes and grant indexes |
 
 use super::{Keys, RedisStore, Request};
 use crate::clock::UnixTime;
@@ -46,6 +47,11 @@ impl Keys {
     fn issued(&self, client: &ClientId) -> String {
         format!("{}issued:{}", self.prefix, client.as_str())
     }
+
+    /// Index of everything issued to a user (codes, grant indexes), for every app.
+    fn user_issued(&self, sub: &str) -> String {
+        format!("{}userissued:{sub}", self.prefix)
+    }
 }
 
 impl RedisStore {
@@ -62,6 +68,7 @@ impl RedisStore {
             .key(self.keys.refresh(&issue.refresh_digest))
             .key(self.keys.grant(&issue.grant_id))
             .key(self.keys.issued(&issue.access.client_id))
+            .key(self.keys.user_issued(&issue.refresh.sub))
             .arg(&issue.grant_id)
             .arg(encode("access token", &issue.access)?)
             .arg(issue.access_ttl)
@@ -89,6 +96,7 @@ impl GrantStore for RedisStore {
         // One script, so no reader ever sees the code without its TTL or outside the index.
         let mut call = self.scripts.put_code.key(self.keys.code(code));
         call.key(self.keys.issued(&record.client_id))
+            .key(self.keys.user_issued(record.claims.sub()))
             .arg(encode("code", record)?)
             .arg(ttl);
         let _: i64 = self.call(Request::Script(&call)).await?;
@@ -176,5 +184,11 @@ impl GrantStore for RedisStore {
         call.arg(self.keys.grant_prefix());
         let _: i64 = self.call(Request::Script(&call)).await?;
         Ok(())
+    }
+
+    async fn revoke_user(&self, sub: &str) -> Result<u64, StoreError> {
+        let mut call = self.scripts.revoke_user.key(self.keys.user_issued(sub));
+        call.arg(self.keys.grant_prefix());
+        self.call(Request::Script(&call)).await
     }
 }

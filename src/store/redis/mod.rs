@@ -5,6 +5,7 @@
 //! | key | type | holds |
 //! |---|---|---|
 //! | `{p}sess:<hex>` | string, EX | SSO session JSON, by the digest of its cookie |
+//! | `{p}usersess:<sub>` | set, EXPIRE | full keys of the user's sessions |
 //! | `{p}authreq:<request id>` | string, EX | pending authorize request JSON |
 //! | `{p}consent:<sub>\n<client id>` | string, EX | remembered scopes (JSON list) |
 //! | `{p}admtok:<hex>` | string, EX | admin API token JSON |
@@ -21,6 +22,7 @@
 //! | `{p}rt:<hex>` | hash, EXPIRE | `data`, `grant`, `rotated_at`, `sealed` |
 //! | `{p}grant:<id>` | set, EXPIRE | full keys of the grant's access and refresh tokens |
 //! | `{p}issued:<client id>` | set, EXPIRE | full keys of the client's codes and grant indexes |
+//! | `{p}userissued:<sub>` | set, EXPIRE | full keys of the user's codes and grant indexes |
 //! | `{p}audit` | sorted set | audit events (JSON) scored by time |
 //! | `{p}failures:<client id>` | list, EXPIRE | the client's recent failed requests (JSON) |
 //! | `{p}lastused:<client id>` | string, EX | when the app last obtained tokens (Unix time) |

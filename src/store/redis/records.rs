@@ -8,7 +8,8 @@ use async_trait::async_trait;
 use deadpool_redis::redis;
 
 impl Keys {
-    fn record(&self, ns: Namespace, key: &str) -> String {
+    /// The full key of a short-lived record.
+    pub(super) fn record(&self, ns: Namespace, key: &str) -> String {
         format!("{}{}{key}", self.prefix, ns.prefix())
     }
 }

@@ -1,7 +1,7 @@
 //! The Lua scripts behind the store's atomic operations (sources in `src/store/lua/`).
 //!
-//! Each script is `common.lua` (the shared `revoke` and `issue` functions) followed by its own
-//! body. `redis::Script` sends them by SHA-1 and loads them again after a server restart.
+//! Each script but `end_sessions.lua` is `common.lua` (the shared `revoke`, `index` and `issue`
+//! functions) followed by its own body. `redis::Script` sends them by SHA-1 and loads them again after a server restart.
 
 use deadpool_redis::redis::Script;
 
@@ -26,6 +26,15 @@ const REVOKE_CLIENT: &str = concat!(
     include_str!("../lua/common.lua"),
     include_str!("../lua/revoke_client.lua")
 );
+const REVOKE_USER: &str = concat!(
+    include_str!("../lua/common.lua"),
+    include_str!("../lua/revoke_user.lua")
+);
+const PUT_SESSION: &str = concat!(
+    include_str!("../lua/common.lua"),
+    include_str!("../lua/put_session.lua")
+);
+const END_SESSIONS: &str = include_str!("../lua/end_sessions.lua");
 
 /// The loaded scripts.
 pub(super) struct Scripts {
@@ -39,6 +48,12 @@ pub(super) struct Scripts {
     pub(super) put_code: Script,
     /// Revokes every code and grant of a client: see `revoke_client.lua`.
     pub(super) revoke_client: Script,
+    /// Revokes every code and grant of a user: see `revoke_user.lua`.
+    pub(super) revoke_user: Script,
+    /// Stores a session and indexes it under its user: see `put_session.lua`.
+    pub(super) put_session: Script,
+    /// Ends every session of a user: see `end_sessions.lua`.
+    pub(super) end_sessions: Script,
 }
 
 impl Scripts {
@@ -49,6 +64,9 @@ impl Scripts {
             revoke: Script::new(REVOKE),
             put_code: Script::new(PUT_CODE),
             revoke_client: Script::new(REVOKE_CLIENT),
+            revoke_user: Script::new(REVOKE_USER),
+            put_session: Script::new(PUT_SESSION),
+            end_sessions: Script::new(END_SESSIONS),
         }
     }
 }

@@ -1,12 +1,21 @@
 //! SSO sessions, pending authorize requests and remembered consents in Redis: strings with an
 //! expiry under `{p}sess:<session digest>`, `{p}authreq:<request id>` and
-//! `{p}consent:<sub>\n<client id>`.
+//! `{p}consent:<sub>\n<client id>`; and `{p}usersess:<sub>`, a set (EXPIRE) of the full keys
+//! of a user's sessions, written by a script together with each session.
 
-use super::RedisStore;
+use super::{Keys, RedisStore, Request};
 use crate::domain::{ClientId, Digest, ScopeSet};
+use crate::store::codec::encode;
 use crate::store::namespace::{consent_key, Namespace, Records};
 use crate::store::{PendingRequest, SessionRecord, SessionStore, StoreError};
 use async_trait::async_trait;
+
+impl Keys {
+    /// Index of a user's sessions.
+    fn user_sessions(&self, sub: &str) -> String {
+        format!("{}usersess:{sub}", self.prefix)
+    }
+}
 
 #[async_trait]
 impl SessionStore for RedisStore {
@@ -16,8 +25,14 @@ impl SessionStore for RedisStore {
         session: &SessionRecord,
         ttl: u64,
     ) -> Result<(), StoreError> {
-        self.put_record(Namespace::Session, id.as_hex(), "session", session, ttl)
-            .await
+        // One script, so no session is ever live outside its user's index.
+        let key = self.keys.record(Namespace::Session, id.as_hex());
+        let mut call = self.scripts.put_session.key(key);
+        call.key(self.keys.user_sessions(session.claims.sub()))
+            .arg(encode("session", session)?)
+            .arg(ttl);
+        let _: i64 = self.call(Request::Script(&call)).await?;
+        Ok(())
     }
 
     async fn session(&self, id: &Digest) -> Result<Option<SessionRecord>, StoreError> {
@@ -27,6 +42,12 @@ impl SessionStore for RedisStore {
 
     async fn delete_session(&self, id: &Digest) -> Result<(), StoreError> {
         self.remove(Namespace::Session, id.as_hex()).await.map(drop)
+    }
+
+    async fn end_sessions(&self, sub: &str) -> Result<u64, StoreError> {
+        let mut call = self.scripts.end_sessions.key(self.keys.user_sessions(sub));
+        call.arg(sub);
+        self.call(Request::Script(&call)).await
     }
 
     async fn put_pending(

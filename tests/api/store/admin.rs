@@ -9,6 +9,7 @@ use sso_bridge::store::{AdminSession, HalfwaySignIn, ScreenSignIn};
 on_both_backends!(
     admin_records_read_back_each_under_its_own_name,
     admin_records_disappear_when_their_ttl_runs_out,
+    an_admin_token_is_deleted_and_only_that_one,
 );
 
 fn token(sub: &str) -> AdminSession {
@@ -16,6 +17,7 @@ fn token(sub: &str) -> AdminSession {
         sub: sub.into(),
         expires_at: 1_700_000_600,
         amr: vec!["pwd".into(), "otp".into()],
+        checked_at: Some(1_700_000_000),
     }
 }
 
@@ -91,4 +93,27 @@ async fn admin_records_disappear_when_their_ttl_runs_out(s: Subject) {
     assert_eq!(s.store.admin_token(&short).await.unwrap(), None);
     assert_eq!(s.store.screen_sign_in(&short).await.unwrap(), None);
     assert!(s.store.screen_sign_in(&long).await.unwrap().is_some());
+}
+
+async fn an_admin_token_is_deleted_and_only_that_one(s: Subject) {
+    let (gone, kept) = (Digest::of(&random_id(32)), Digest::of(&random_id(32)));
+    s.store
+        .put_admin_token(&gone, &token("a"), 60)
+        .await
+        .unwrap();
+    s.store
+        .put_admin_token(&kept, &token("a"), 60)
+        .await
+        .unwrap();
+    s.store
+        .put_session(&gone, &session_record(s.now(), "a"), 60)
+        .await
+        .unwrap();
+
+    s.store.delete_admin_token(&gone).await.unwrap();
+    s.store.delete_admin_token(&gone).await.unwrap();
+
+    assert_eq!(s.store.admin_token(&gone).await.unwrap(), None);
+    assert_eq!(s.store.admin_token(&kept).await.unwrap(), Some(token("a")));
+    assert!(s.store.session(&gone).await.unwrap().is_some());
 }

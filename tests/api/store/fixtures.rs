@@ -127,6 +127,7 @@ pub fn session_record(now: UnixTime, sub: &str) -> SessionRecord {
         auth_time: now,
         amr: vec!["pwd".into()],
         expires_at: now + 3600,
+        checked_at: Some(now),
     }
 }
 

@@ -125,6 +125,37 @@ async fn a_consumed_code_keeps_its_remaining_ttl_and_the_grant_index_outlives_it
 }
 
 #[tokio::test]
+async fn a_users_indexes_expire_and_outlive_what_they_name() {
+    let server = RedisServer::shared();
+    let settings = redis_settings(&server.url(), 1000);
+    let store = RedisStore::new(&settings).unwrap();
+    let p = settings.key_prefix.clone();
+    let record = code_record(SystemClock.now());
+    let session = Digest::of("a session cookie");
+    store
+        .put_session(&session, &session_record(record.auth_time, "ada"), 3000)
+        .await
+        .unwrap();
+    let code = Digest::of("a code");
+    store.put_code(&code, &record, 60).await.unwrap();
+    let mut issue = issuance("g1", &record, 600);
+    issue.refresh_ttl = 5000;
+    store.redeem_code(&code, &issue).await.unwrap();
+
+    let mut conn = raw(&server).await;
+    let sessions_ttl: i64 = conn.ttl(format!("{p}usersess:ada")).await.unwrap();
+    assert!((2990..=3000).contains(&sessions_ttl), "{sessions_ttl}");
+    let issued_ttl: i64 = conn.ttl(format!("{p}userissued:ada")).await.unwrap();
+    assert!((4990..=5000).contains(&issued_ttl), "{issued_ttl}");
+    let mut issued: Vec<String> = conn.smembers(format!("{p}userissued:ada")).await.unwrap();
+    issued.sort();
+    assert_eq!(
+        issued,
+        vec![format!("{p}code:{}", code.as_hex()), format!("{p}grant:g1")]
+    );
+}
+
+#[tokio::test]
 async fn a_store_built_while_redis_is_down_answers_unavailable_without_hanging() {
     // Nothing listens on a port that was free a moment ago: connections are refused.
     let port = crate::support::ports::free_port();

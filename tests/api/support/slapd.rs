@@ -185,6 +185,27 @@ impl Slapd {
         ]));
     }
 
+    /// Sets one attribute of an entry to `value`, as the directory's administrator (a person
+    /// changing role).
+    pub fn replace(&self, dn: &str, attribute: &str, value: &str) {
+        let change =
+            format!("dn: {dn}\nchangetype: modify\nreplace: {attribute}\n{attribute}: {value}\n");
+        let changes = self.dir.path().join("change.ldif");
+        std::fs::write(&changes, change).expect("the change file is written");
+        run(Command::new("ldapmodify")
+            .args([
+                "-x",
+                "-H",
+                &self.url(),
+                "-D",
+                &format!("cn=admin,{BASE}"),
+                "-w",
+                "admin-pw",
+                "-f",
+            ])
+            .arg(&changes));
+    }
+
     fn signal(&self, signal: &str) {
         let pid = self.process.as_ref().expect("slapd is running").pid;
         run(Command::new("kill").arg(signal).arg(pid.to_string()));

@@ -1,0 +1,17 @@
+-- Ends every SSO session of a user; answers how many were live.
+--   KEYS[1] the user's session index   ARGV[1] the user's sub
+-- A session id is written again only for the same user, but a member whose record now names
+-- someone else is left alone all the same: only the user's own sessions end.
+local ended = 0
+for _, key in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+  local value = redis.call('GET', key)
+  if value then
+    local ok, session = pcall(cjson.decode, value)
+    if ok and type(session) == 'table' and type(session.claims) == 'table'
+        and session.claims.sub == ARGV[1] then
+      ended = ended + redis.call('DEL', key)
+    end
+  end
+end
+redis.call('DEL', KEYS[1])
+return ended

@@ -1,0 +1,101 @@
+//! Everything of one person at once, on both backends: ending a user's SSO sessions and
+//! revoking every code and token issued to them, for every app (sign-out everywhere).
+
+use super::fixtures::{any_token_left, code_record, issuance, session_record, Subject};
+use sso_bridge::clock::UnixTime;
+use sso_bridge::domain::secret::random_id;
+use sso_bridge::domain::{Claims, ClientId, Digest};
+use sso_bridge::store::{CodeRecord, Issuance, Redemption};
+use std::collections::BTreeMap;
+
+on_both_backends!(
+    ending_a_users_sessions_ends_every_one_of_theirs_and_no_one_elses,
+    a_session_id_written_again_for_someone_else_is_not_ended_with_the_first_user,
+    revoking_a_user_deletes_their_codes_and_tokens_for_every_app_and_nothing_else,
+);
+
+/// A code of `sub` for `client`.
+fn code_of(now: UnixTime, sub: &str, client: &ClientId) -> CodeRecord {
+    let mut record = code_record(now);
+    record.client_id = client.clone();
+    let claims = BTreeMap::from([("sub".to_string(), sub.to_string())]);
+    record.claims = Claims::new(claims).unwrap();
+    record
+}
+
+/// Stores and redeems a code of `sub` for `client`: the grant it started.
+async fn grant_of(s: &Subject, sub: &str, client: &ClientId) -> Issuance {
+    let code = Digest::of(&random_id(32));
+    let record = code_of(s.now(), sub, client);
+    s.store.put_code(&code, &record, 60).await.unwrap();
+    let issue = issuance(&random_id(8), &record, 3600);
+    let redeemed = s.store.redeem_code(&code, &issue).await.unwrap();
+    assert_eq!(redeemed, Redemption::Issued);
+    issue
+}
+
+async fn ending_a_users_sessions_ends_every_one_of_theirs_and_no_one_elses(s: Subject) {
+    let (laptop, phone, other) = (
+        Digest::of(&random_id(32)),
+        Digest::of(&random_id(32)),
+        Digest::of(&random_id(32)),
+    );
+    let ada = session_record(s.now(), "ada");
+    s.store.put_session(&laptop, &ada, 3600).await.unwrap();
+    s.store.put_session(&phone, &ada, 3600).await.unwrap();
+    // Written again (a directory re-check does that): still one session.
+    s.store.put_session(&phone, &ada, 3000).await.unwrap();
+    let grace = session_record(s.now(), "grace");
+    s.store.put_session(&other, &grace, 3600).await.unwrap();
+
+    assert_eq!(s.store.end_sessions("ada").await.unwrap(), 2);
+
+    assert_eq!(s.store.session(&laptop).await.unwrap(), None);
+    assert_eq!(s.store.session(&phone).await.unwrap(), None);
+    assert_eq!(s.store.session(&other).await.unwrap(), Some(grace));
+    assert_eq!(s.store.end_sessions("ada").await.unwrap(), 0);
+    assert_eq!(s.store.end_sessions("nobody").await.unwrap(), 0);
+}
+
+async fn a_session_id_written_again_for_someone_else_is_not_ended_with_the_first_user(s: Subject) {
+    let id = Digest::of(&random_id(32));
+    s.store
+        .put_session(&id, &session_record(s.now(), "ada"), 3600)
+        .await
+        .unwrap();
+    let grace = session_record(s.now(), "grace");
+    s.store.put_session(&id, &grace, 3600).await.unwrap();
+
+    assert_eq!(s.store.end_sessions("ada").await.unwrap(), 0);
+
+    assert_eq!(s.store.session(&id).await.unwrap(), Some(grace));
+}
+
+async fn revoking_a_user_deletes_their_codes_and_tokens_for_every_app_and_nothing_else(s: Subject) {
+    let (payroll, wiki) = (ClientId::generate(), ClientId::generate());
+    let first = grant_of(&s, "ada", &payroll).await;
+    let rotated = issuance(&first.grant_id, &code_of(s.now(), "ada", &payroll), 3600);
+    let now = s.now();
+    s.store
+        .rotate_refresh(&first.refresh_digest, &rotated, "x", now, 10)
+        .await
+        .unwrap();
+    let second = grant_of(&s, "ada", &wiki).await;
+    let unredeemed = Digest::of(&random_id(32));
+    let record = code_of(s.now(), "ada", &wiki);
+    s.store.put_code(&unredeemed, &record, 60).await.unwrap();
+    let others = grant_of(&s, "grace", &payroll).await;
+    let others_code = Digest::of(&random_id(32));
+    let record = code_of(s.now(), "grace", &wiki);
+    s.store.put_code(&others_code, &record, 60).await.unwrap();
+
+    assert_eq!(s.store.revoke_user("ada").await.unwrap(), 2);
+
+    assert!(!any_token_left(&s, &first).await);
+    assert!(!any_token_left(&s, &rotated).await);
+    assert!(!any_token_left(&s, &second).await);
+    assert_eq!(s.store.code(&unredeemed).await.unwrap(), None);
+    assert!(any_token_left(&s, &others).await);
+    assert!(s.store.code(&others_code).await.unwrap().is_some());
+    assert_eq!(s.store.revoke_user("ada").await.unwrap(), 0);
+}
