@@ -30,7 +30,7 @@ pub use directory::{DirectoryBackend, DirectorySettings, ServiceAccount};
 pub use limits::LimitSettings;
 pub use mfa::{GroupLookup, MfaSettings};
 pub use oidc::{OidcSettings, SigningAlg};
-pub use server::ServerSettings;
+pub use server::{ServerSettings, TrustedProxies};
 pub use session::SessionSettings;
 pub use store::{StoreBackend, StoreSettings};
 pub use tokens::TokenSettings;
