@@ -138,7 +138,12 @@ mod tests {
 
     #[test]
     fn a_bad_entry_stops_start_up_with_one_line_naming_the_key() {
-        for bad in ["proxy.internal", "10.0.0.0/33", "10.0.0.1/8", "10.0.0.0/8/8"] {
+        for bad in [
+            "proxy.internal",
+            "10.0.0.0/33",
+            "10.0.0.1/8",
+            "10.0.0.0/8/8",
+        ] {
             let err = proxies(&format!("192.0.2.1,{bad}")).unwrap_err();
             assert!(
                 err.contains("server.trusted_proxies") && !err.contains('\n'),

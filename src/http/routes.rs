@@ -3,6 +3,7 @@
 use super::openapi;
 use crate::pages;
 use crate::state::AppState;
+use crate::web::address::ClientAddresses;
 use crate::web::errors::ErrorPages;
 use crate::web::render::STYLESHEET;
 use poem::http::header;
@@ -75,5 +76,9 @@ pub fn routes(state: AppState) -> impl Endpoint {
         .with(CookieJarManager::new())
         .with(CatchPanic::new())
         .with(Tracing)
+        // Outermost, so that everything inside reads the one resolved address.
+        .with(ClientAddresses::new(
+            state.settings.server.trusted_proxies.clone(),
+        ))
         .data(state)
 }

@@ -13,12 +13,13 @@ use crate::oauth::issue::{issue_code, Subject};
 use crate::session::pending::{self, PendingRequest};
 use crate::session::{self, consent, SessionRecord, FLOW_COOKIE, SESSION_COOKIE};
 use crate::state::AppState;
+use crate::web::address::ClientAddr;
 use crate::web::errors::PageError;
 use crate::web::messages::LOCKED;
 use crate::web::respond::{self, redirect};
 use poem::http::StatusCode;
 use poem::web::cookie::CookieJar;
-use poem::web::{Data, Form, Query, RemoteAddr};
+use poem::web::{Data, Form, Query};
 use poem::{handler, Response};
 use serde::Deserialize;
 use std::net::IpAddr;
@@ -110,11 +111,6 @@ pub fn location(state: &AppState, due: Due, request_id: &str) -> Option<String> 
         &state.settings,
         &format!("{path}?request_id={request_id}"),
     ))
-}
-
-/// The client address of a request, for per-address attempt limits.
-pub fn address(remote: &RemoteAddr) -> Option<IpAddr> {
-    remote.as_socket_addr().map(|a| a.ip())
 }
 
 /// Once every factor is in: straight back to the app with a code when the user already
@@ -236,12 +232,12 @@ async fn show_run(
 #[handler]
 pub async fn verify(
     jar: &CookieJar,
-    remote: &RemoteAddr,
+    client: ClientAddr,
     Data(state): Data<&AppState>,
     form: poem::Result<Form<OtpForm>>,
 ) -> Result<Response, PageError> {
     let Form(form) = form.map_err(|e| PageError::unreadable("verification form", e))?;
-    verify_run(state, jar, address(remote), form).await
+    verify_run(state, jar, client.ip(), form).await
 }
 
 async fn verify_run(

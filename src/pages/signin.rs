@@ -1,18 +1,19 @@
 //! `POST /oauth/login`: the directory sign-in form.
 
-use super::second_factor::{self, address};
+use super::second_factor;
 use super::views::SignInPage;
 use crate::domain::username::{Username, UsernameError};
 use crate::events::{Event, Place, SignInOutcome};
 use crate::mfa::limits::{self, PasswordCheck};
 use crate::session::{self, pending, FLOW_COOKIE, SESSION_COOKIE};
 use crate::state::AppState;
+use crate::web::address::ClientAddr;
 use crate::web::errors::PageError;
 use crate::web::messages::LOCKED;
 use crate::web::respond::{self, redirect};
 use poem::http::StatusCode;
 use poem::web::cookie::CookieJar;
-use poem::web::{Data, Form, RemoteAddr};
+use poem::web::{Data, Form};
 use poem::{handler, Response};
 use secrecy::SecretString;
 use serde::Deserialize;
@@ -59,12 +60,12 @@ pub fn signin_page(
 #[handler]
 pub async fn login(
     jar: &CookieJar,
-    remote: &RemoteAddr,
+    client: ClientAddr,
     Data(state): Data<&AppState>,
     form: poem::Result<Form<SignInForm>>,
 ) -> Result<Response, PageError> {
     let Form(form) = form.map_err(|e| PageError::unreadable("sign-in form", e))?;
-    run(state, jar, address(remote), form).await
+    run(state, jar, client.ip(), form).await
 }
 
 async fn run(

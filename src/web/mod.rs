@@ -4,6 +4,7 @@
 
 pub mod address;
 pub mod errors;
+pub mod forwarded;
 pub mod messages;
 pub mod oauth_error;
 pub mod render;

@@ -18,6 +18,7 @@ mod oidc;
 mod oidc_authorize;
 mod oidc_keys;
 mod outages;
+mod proxies;
 mod revocation;
 mod screen;
 mod service;

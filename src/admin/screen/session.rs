@@ -13,7 +13,7 @@ use crate::domain::{Claims, Digest};
 use crate::session::{self, SESSION_COOKIE};
 use crate::state::AppState;
 use crate::store::{Namespace, StoreError};
-use crate::web::address::client_address;
+use crate::web::address::ClientAddr;
 use crate::web::errors::PageError;
 use crate::web::respond;
 use poem::web::cookie::CookieJar;
@@ -79,7 +79,7 @@ const SIGN_IN_PATH: &str = "/admin/login";
 impl<'a> FromRequest<'a> for Ctx {
     async fn from_request(req: &'a Request, _body: &mut RequestBody) -> poem::Result<Self> {
         let Data(state) = <Data<&AppState>>::from_request_without_body(req).await?;
-        match gate(state, req.cookie(), client_address(req)).await {
+        match gate(state, req.cookie(), ClientAddr::of(req).shown()).await {
             Ok(Gate::Allowed(ctx)) => Ok(ctx),
             Ok(Gate::SignIn) => Err(PageError::SignInFirst(SIGN_IN_PATH).into()),
             Ok(Gate::Refused) => Err(PageError::AdminForbidden.into()),
