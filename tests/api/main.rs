@@ -9,6 +9,7 @@ mod authorize;
 mod directory_ldap;
 mod helpers;
 mod interop;
+mod logging;
 mod logout;
 mod mfa;
 mod mfa_admin;

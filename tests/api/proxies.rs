@@ -3,6 +3,7 @@
 
 use crate::helpers::*;
 use crate::mfa_helpers::{password_step, register_direct};
+use crate::support::logs;
 use reqwest::header::{HeaderMap, HeaderValue};
 use reqwest::{Client, StatusCode};
 use sso_bridge::audit::{self, Action, AuditFilter};
@@ -77,6 +78,31 @@ async fn guessing_behind_a_trusted_proxy_locks_out_the_guesser_and_not_everyone_
     assert!(
         addresses.iter().all(|a| a == "203.0.113.7"),
         "{addresses:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_spoofed_x_forwarded_for_from_a_peer_that_is_not_a_trusted_proxy_is_ignored() {
+    let (logs, _guard) = logs::capture();
+    let app = spawn_app_with(Backends::Real, &low_address_limit("")).await;
+    let reg = register_direct(&app).await;
+
+    for n in 1..=5 {
+        let spoofer = browser_with("x-forwarded-for", &format!("203.0.113.{n}"));
+        let r = password_step(&app, &spoofer, &reg, &format!("nobody-{n}"), "guess").await;
+        assert_eq!(r.status(), StatusCode::UNAUTHORIZED, "guess {n}");
+    }
+    let spoofer = browser_with("x-forwarded-for", "198.51.100.9");
+    let r = password_step(&app, &spoofer, &reg, "alan", "alan-pw").await;
+    assert_eq!(r.status(), StatusCode::TOO_MANY_REQUESTS);
+
+    let addresses = failed_sign_in_addresses(&app).await;
+    assert_eq!(addresses, ["127.0.0.1"; 5]);
+    let log = logs.text();
+    assert!(log.contains("client=127.0.0.1"), "{log}");
+    assert!(
+        !log.contains("203.0.113.") && !log.contains("198.51.100.9"),
+        "{log}"
     );
 }
 
