@@ -1,7 +1,9 @@
-//! Domain types shared by every layer: ids, scopes, claims, secrets and the records they form.
+//! Domain types shared by every layer: ids, scopes, claims, secrets and the records they form,
+//! and outside text escaped for logs.
 
 pub mod claims;
 pub mod client;
+pub mod escaped;
 pub mod redirect_uri;
 pub mod scope;
 pub mod seal;
@@ -10,6 +12,7 @@ pub mod username;
 
 pub use claims::{Claims, Role};
 pub use client::{ClientId, ClientRecord};
+pub use escaped::Escaped;
 pub use redirect_uri::RedirectUri;
 pub use scope::{Scope, ScopeSet};
 pub use secret::{Digest, SecretToken};

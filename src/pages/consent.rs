@@ -2,7 +2,7 @@
 
 use super::signin::signin_page;
 use super::views::{ConsentPage, ScopeView};
-use crate::domain::{ClientRecord, Scope};
+use crate::domain::{ClientRecord, Escaped, Scope};
 use crate::oauth::authorize::error_redirect;
 use crate::oauth::issue::{issue_code, Subject};
 use crate::oauth::OAuthError;
@@ -201,7 +201,7 @@ async fn decide_run(
     }
     let sub = session.claims.sub();
     if !approve {
-        tracing::info!(sub, client_id = %client.client_id, "access denied by user");
+        tracing::info!(sub = ?Escaped(sub), client_id = %client.client_id, "access denied by user");
         let location = error_redirect(
             &state.settings.issuer(),
             &request.redirect_uri,
@@ -211,7 +211,7 @@ async fn decide_run(
         return Ok(redirect(StatusCode::SEE_OTHER, &location));
     }
     consent::remember(state, sub, &client.client_id, &request.scopes).await?;
-    tracing::info!(sub, client_id = %client.client_id, scopes = %request.scopes, "access approved");
+    tracing::info!(sub = ?Escaped(sub), client_id = %client.client_id, scopes = %request.scopes, "access approved");
     let location = issue_code(
         state,
         request,

@@ -4,7 +4,7 @@
 
 use super::consent::client_of;
 use super::views::{RecoveryCodesPage, SecondFactorPage};
-use crate::domain::{ClientRecord, Digest};
+use crate::domain::{ClientRecord, Digest, Escaped};
 use crate::events::Event;
 use crate::mfa::enrolment::{self, Proof};
 use crate::mfa::limits::{self, Kind};
@@ -283,7 +283,7 @@ async fn verify_run(
     };
     attempt.succeeded(state).await?;
     elevate(state, jar, &mut flow).await?;
-    tracing::info!(sub, client_id = %flow.client.client_id, "second factor passed");
+    tracing::info!(sub = ?Escaped(&sub), client_id = %flow.client.client_id, "second factor passed");
     match proof {
         Proof::Totp => proceed(state, &flow.request_id, &flow.pending, &flow.session).await,
         Proof::Recovery { left } => codes_page(state, &flow, Vec::new(), Some(left)),
