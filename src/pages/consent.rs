@@ -102,12 +102,12 @@ async fn show_run(
     let pending = pending::load(state, request_id)
         .await?
         .ok_or(PageError::Expired)?;
-    let flow = jar.get(FLOW_COOKIE).map(|c| c.value_str().to_owned());
+    let flow = respond::cookie_value(&state.settings, jar, FLOW_COOKIE);
     if !flow.is_some_and(|f| crate::domain::Digest::of(&f).ct_eq(&pending.browser)) {
         return Err(PageError::Forged);
     }
     let client = client_of(state, &pending).await?;
-    let session_cookie = jar.get(SESSION_COOKIE).map(|c| c.value_str().to_owned());
+    let session_cookie = respond::cookie_value(&state.settings, jar, SESSION_COOKIE);
     let now = state.now();
     let session = session::load(state, session_cookie.as_deref())
         .await?
@@ -158,7 +158,7 @@ async fn decide_run(
     jar: &CookieJar,
     form: ConsentForm,
 ) -> Result<Response, PageError> {
-    let flow = jar.get(FLOW_COOKIE).map(|c| c.value_str().to_owned());
+    let flow = respond::cookie_value(&state.settings, jar, FLOW_COOKIE);
     let pending = pending::resume(
         state,
         &form.request_id,
@@ -167,7 +167,7 @@ async fn decide_run(
     )
     .await?;
     let client = client_of(state, &pending).await?;
-    let session_cookie = jar.get(SESSION_COOKIE).map(|c| c.value_str().to_owned());
+    let session_cookie = respond::cookie_value(&state.settings, jar, SESSION_COOKIE);
     let now = state.now();
     let session = session::load(state, session_cookie.as_deref())
         .await?

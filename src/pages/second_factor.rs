@@ -68,7 +68,7 @@ pub async fn open(
     request_id: &str,
     csrf: Option<Option<&str>>,
 ) -> Result<Flow, PageError> {
-    let flow_cookie = jar.get(FLOW_COOKIE).map(|c| c.value_str().to_owned());
+    let flow_cookie = respond::cookie_value(&state.settings, jar, FLOW_COOKIE);
     let pending = match csrf {
         Some(csrf) => pending::resume(state, request_id, csrf, flow_cookie.as_deref()).await?,
         None => {
@@ -82,10 +82,7 @@ pub async fn open(
         }
     };
     let client = client_of(state, &pending).await?;
-    let cookie = jar
-        .get(SESSION_COOKIE)
-        .map(|c| c.value_str().to_owned())
-        .unwrap_or_default();
+    let cookie = respond::cookie_value(&state.settings, jar, SESSION_COOKIE).unwrap_or_default();
     let now = state.now();
     let session = session::load(state, Some(&cookie))
         .await?

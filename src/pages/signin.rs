@@ -74,7 +74,7 @@ async fn run(
     address: Option<IpAddr>,
     form: SignInForm,
 ) -> Result<Response, PageError> {
-    let flow = jar.get(FLOW_COOKIE).map(|c| c.value_str().to_owned());
+    let flow = respond::cookie_value(&state.settings, jar, FLOW_COOKIE);
     let pending = pending::resume(
         state,
         &form.request_id,
@@ -169,8 +169,8 @@ async fn start_session(
     jar: &CookieJar,
     claims: crate::domain::Claims,
 ) -> Result<String, PageError> {
-    if let Some(old) = jar.get(SESSION_COOKIE) {
-        session::destroy(state, old.value_str()).await?;
+    if let Some(old) = respond::cookie_value(&state.settings, jar, SESSION_COOKIE) {
+        session::destroy(state, &old).await?;
     }
     let session_id = session::create(state, claims, vec!["pwd".to_owned()]).await?;
     jar.add(respond::cookie(

@@ -8,6 +8,7 @@ mod audit;
 mod authorize;
 mod directory_ldap;
 mod helpers;
+mod host_cookies;
 mod interop;
 mod logging;
 mod logout;

@@ -104,7 +104,7 @@ async fn gate(
     jar: &CookieJar,
     address: Option<String>,
 ) -> Result<Gate, StoreError> {
-    let cookie = jar.get(SESSION_COOKIE).map(|c| c.value_str().to_owned());
+    let cookie = respond::cookie_value(&state.settings, jar, SESSION_COOKIE);
     let Some(sso) = session::load(state, cookie.as_deref()).await? else {
         return Ok(Gate::SignIn);
     };
@@ -145,8 +145,8 @@ pub async fn open(
     claims: Claims,
     amr: Vec<String>,
 ) -> Result<(), StoreError> {
-    if let Some(old) = jar.get(SESSION_COOKIE) {
-        close_id(state, old.value_str()).await?;
+    if let Some(old) = respond::cookie_value(&state.settings, jar, SESSION_COOKIE) {
+        close_id(state, &old).await?;
     }
     let record = ScreenRecord {
         sub: claims.sub().to_owned(),
@@ -176,8 +176,8 @@ pub async fn open(
 
 /// Signs the browser out of the admin screen and of single sign-on.
 pub async fn close(state: &AppState, jar: &CookieJar) -> Result<(), StoreError> {
-    if let Some(cookie) = jar.get(SESSION_COOKIE) {
-        close_id(state, cookie.value_str()).await?;
+    if let Some(cookie) = respond::cookie_value(&state.settings, jar, SESSION_COOKIE) {
+        close_id(state, &cookie).await?;
     }
     respond::clear_cookie(&state.settings, jar, SESSION_COOKIE);
     Ok(())

@@ -18,7 +18,7 @@ use crate::store::{Namespace, StoreError};
 use crate::web::address::ClientAddr;
 use crate::web::errors::PageError;
 use crate::web::messages::LOCKED;
-use crate::web::respond::{clear_cookie, cookie, redirect};
+use crate::web::respond::{clear_cookie, cookie, cookie_value, redirect};
 use poem::http::StatusCode;
 use poem::web::cookie::CookieJar;
 use poem::web::{Data, Form};
@@ -133,10 +133,7 @@ async fn run(
     form: SignInForm,
     address: Option<IpAddr>,
 ) -> Result<Response, PageError> {
-    let cookie = jar
-        .get(LOGIN_COOKIE)
-        .map(|c| c.value_str().to_owned())
-        .unwrap_or_default();
+    let cookie = cookie_value(&state.settings, jar, LOGIN_COOKIE).unwrap_or_default();
     let same =
         !cookie.is_empty() && bool::from(cookie.as_bytes().ct_eq(form.csrf_token.as_bytes()));
     if !same {
