@@ -30,7 +30,7 @@ pub use directory::{DirectoryBackend, DirectorySettings, ServiceAccount};
 pub use limits::LimitSettings;
 pub use mfa::{GroupLookup, MfaSettings};
 pub use oidc::{OidcSettings, SigningAlg};
-pub use server::ServerSettings;
+pub use server::{ServerSettings, TrustedProxies};
 pub use session::SessionSettings;
 pub use store::{StoreBackend, StoreSettings};
 pub use tokens::TokenSettings;
@@ -172,6 +172,20 @@ impl Settings {
         self.base_url().scheme() == "https"
     }
 
+    /// The name the cookie `name` goes by: `__Host-<name>` when the public address is https at
+    /// the root path, else `name`. A browser keeps a `__Host-` cookie only with `Secure`,
+    /// `Path=/` and no `Domain`, so no other host of the domain and no plain-http page can
+    /// plant or overwrite it; a base address with a path cannot meet `Path=/`, and plain http
+    /// cannot meet `Secure`.
+    pub fn cookie_name(&self, name: &str) -> String {
+        let base = self.base_url();
+        if self.secure_cookies() && base.path().trim_end_matches('/').is_empty() {
+            format!("__Host-{name}")
+        } else {
+            name.to_owned()
+        }
+    }
+
     /// The public base address: `server.base_url`, else `http://<server.listen>`.
     pub fn base_url(&self) -> url::Url {
         self.server.base_url()
@@ -263,6 +277,19 @@ mod tests {
         .unwrap();
         assert_eq!(s.issuer(), "https://sso.example.com");
         assert!(s.secure_cookies());
+    }
+
+    #[test]
+    fn cookies_are_host_only_on_https_at_the_root_and_plain_elsewhere() {
+        let named = |base: &str| {
+            Settings::load_from(None, env(&[("SSO_BRIDGE__SERVER__BASE_URL", base)]))
+                .unwrap()
+                .cookie_name("sso_session")
+        };
+        assert_eq!(named("https://sso.example.com"), "__Host-sso_session");
+        assert_eq!(named("https://sso.example.com:8443/"), "__Host-sso_session");
+        assert_eq!(named("https://sso.example.com/sso/"), "sso_session");
+        assert_eq!(named("http://sso.example.com/"), "sso_session");
     }
 
     #[test]

@@ -162,16 +162,42 @@ fn build_directory(settings: &Settings) -> Result<Arc<dyn Directory>, StartupErr
             }
             Arc::new(dir)
         }
-        DirectoryBackend::Ldap => Arc::new(
-            LdapDirectory::new(&settings.directory, &settings.claims)
-                .map_err(|e| StartupError::Directory(Box::new(e)))?
-                .with_policy(
-                    &policy_attributes(settings),
-                    &settings.mfa.group_base,
-                    &group_filter(settings),
-                ),
-        ),
+        DirectoryBackend::Ldap => {
+            warn_of_cleartext(settings);
+            Arc::new(
+                LdapDirectory::new(&settings.directory, &settings.claims)
+                    .map_err(|e| StartupError::Directory(Box::new(e)))?
+                    .with_policy(
+                        &policy_attributes(settings),
+                        &settings.mfa.group_base,
+                        &group_filter(settings),
+                    ),
+            )
+        }
     })
+}
+
+/// Says loudly when passwords would cross the network in clear text to the directory.
+fn warn_of_cleartext(settings: &Settings) {
+    let servers: Vec<String> = settings
+        .directory
+        .cleartext_servers()
+        .iter()
+        // Host and port only: a URL could carry credentials.
+        .map(|url| {
+            format!(
+                "{}:{}",
+                url.host_str().unwrap_or("?"),
+                url.port().unwrap_or(389)
+            )
+        })
+        .collect();
+    if !servers.is_empty() {
+        tracing::warn!(
+            servers = %servers.join(" "),
+            "directory.url is plain ldap:// to another machine without directory.starttls: the password of everyone who signs in crosses the network readable; use ldaps:// or set directory.starttls = true"
+        );
+    }
 }
 
 /// User attributes the second-factor policy reads beyond the claims.

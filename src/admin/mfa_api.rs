@@ -9,6 +9,7 @@ use crate::mfa::enrolment;
 use crate::mfa::limits::{self, Kind};
 use crate::mfa::MfaError;
 use crate::state::AppState;
+use crate::web::address::ClientAddr;
 use poem::web::Data;
 use poem::Request;
 use poem_openapi::param::Path;
@@ -90,7 +91,7 @@ async fn not_yet_enrolled(
     username: &str,
     password: String,
 ) -> Result<String, AdminError> {
-    let address = req.remote_addr().as_socket_addr().map(|a| a.ip());
+    let address = ClientAddr::of(req).ip();
     let password = SecretString::from(password);
     let (_, claims) = guard::check_password(state, username.trim(), &password, address).await?;
     let sub = claims.sub().to_owned();
@@ -186,7 +187,7 @@ impl AdminMfaApi {
             setup_id,
         } = body.0;
         let sub = not_yet_enrolled(req, state, &username, password).await?;
-        let address = req.remote_addr().as_socket_addr().map(|a| a.ip());
+        let address = ClientAddr::of(req).ip();
         let attempt = limits::begin(state, Kind::Otp, &sub, address)
             .await?
             .map_err(|_| GuardError::Locked)?;

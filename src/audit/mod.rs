@@ -16,6 +16,7 @@ pub use trail::AuditTrail;
 use crate::clock::HasClock;
 use crate::config::AuditSettings;
 use crate::domain::secret::random_id;
+use crate::domain::Escaped;
 use crate::store::HasStore;
 
 pub use crate::domain::audit::Action;
@@ -95,14 +96,16 @@ pub async fn record(cx: &impl Context, event: AuditEvent) {
         success: event.success,
         detail: event.detail,
     };
+    // The actor may be a name as typed, the client id and the detail may come from a
+    // request: escaped, so that none of them can forge a line or a field.
     tracing::info!(
         target: "audit",
         action = record.action.as_str(),
-        actor = record.actor.as_deref().unwrap_or("-"),
-        client_id = record.client_id.as_deref().unwrap_or("-"),
+        actor = ?Escaped(record.actor.as_deref().unwrap_or("-")),
+        client_id = ?Escaped(record.client_id.as_deref().unwrap_or("-")),
         address = record.address.as_deref().unwrap_or("-"),
         success = record.success,
-        detail = record.detail.as_deref().unwrap_or(""),
+        detail = ?Escaped(record.detail.as_deref().unwrap_or("")),
         "audit event"
     );
     let settings = cx.audit_settings();

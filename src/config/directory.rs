@@ -62,6 +62,37 @@ pub struct DirectorySettings {
     pub pool_size: usize,
 }
 
+impl DirectorySettings {
+    /// The servers of `directory.url` reached in clear text over the network: `ldap://` without
+    /// StartTLS, on an address other than this machine's loopback. Passwords of everyone who
+    /// signs in cross the network readable there.
+    pub fn cleartext_servers(&self) -> Vec<&url::Url> {
+        if self.starttls {
+            return Vec::new();
+        }
+        self.url
+            .iter()
+            .filter(|url| url.scheme() == "ldap" && !url.host().is_some_and(is_loopback))
+            .collect()
+    }
+}
+
+/// `localhost`, 127.0.0.0/8 or ::1: traffic that never leaves the machine.
+fn is_loopback(host: url::Host<&str>) -> bool {
+    match host {
+        // `ldap` is not a scheme the URL standard knows, so an IPv4 address stays a name.
+        url::Host::Domain(name) => match name.parse::<std::net::IpAddr>() {
+            Ok(addr) => addr.to_canonical().is_loopback(),
+            Err(_) => {
+                let name = name.trim_end_matches('.').to_ascii_lowercase();
+                name == "localhost" || name.ends_with(".localhost")
+            }
+        },
+        url::Host::Ipv4(addr) => addr.is_loopback(),
+        url::Host::Ipv6(addr) => addr.to_canonical().is_loopback(),
+    }
+}
+
 /// `[directory]` as the layers give it.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -270,6 +301,39 @@ mod tests {
         let s = ldap(&[("SSO_BRIDGE__DIRECTORY__URL", urls)]).unwrap();
         let hosts: Vec<_> = s.directory.url.iter().map(|u| u.host_str()).collect();
         assert_eq!(hosts, [Some("a.example.com"), Some("b.example.com")]);
+    }
+
+    #[test]
+    fn plain_ldap_to_another_machine_without_starttls_is_cleartext() {
+        let cleartext = |url: &str, starttls: &str| -> Vec<String> {
+            let s = ldap(&[
+                ("SSO_BRIDGE__DIRECTORY__URL", url),
+                ("SSO_BRIDGE__DIRECTORY__STARTTLS", starttls),
+            ])
+            .unwrap();
+            let found = s.directory.cleartext_servers();
+            found.iter().map(|u| u.to_string()).collect()
+        };
+        assert_eq!(
+            cleartext("ldap://ldap.example.com", "false"),
+            ["ldap://ldap.example.com"]
+        );
+        assert_eq!(
+            cleartext("ldaps://a.example.com ldap://10.0.0.7:389", "false"),
+            ["ldap://10.0.0.7:389"]
+        );
+        assert_eq!(cleartext("ldap://[2001:db8::1]", "false").len(), 1);
+        for quiet in [
+            "ldaps://ldap.example.com",
+            "ldap://127.0.0.1:3389",
+            "ldap://127.8.9.10",
+            "ldap://[::1]:389",
+            "ldap://localhost",
+            "ldap://LOCALHOST.:389",
+        ] {
+            assert!(cleartext(quiet, "false").is_empty(), "{quiet}");
+        }
+        assert!(cleartext("ldap://ldap.example.com", "true").is_empty());
     }
 
     #[test]

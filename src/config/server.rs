@@ -1,8 +1,10 @@
-//! `[server]`: where the service listens and the public address it is known by.
+//! `[server]`: where the service listens, the public address it is known by, and the reverse
+//! proxies whose word on the client's address is believed.
 
-use super::ConfigError;
+use super::{value, ConfigError};
+use ipnet::IpNet;
 use serde::Deserialize;
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 
 /// `[server]`
 #[derive(Debug, Clone, Deserialize)]
@@ -13,6 +15,37 @@ pub struct ServerSettings {
     /// Public base address: the issuer; endpoints are at `{base_url}/oauth/...`. Unset:
     /// `http://<listen>`, which suits only a service used on the machine it runs on.
     pub base_url: Option<url::Url>,
+    /// Peers whose `Forwarded` / `X-Forwarded-For` headers are believed: the reverse proxies in
+    /// front of the service. Empty: those headers are ignored and the TCP peer is the client.
+    #[serde(deserialize_with = "trusted_proxies")]
+    pub trusted_proxies: TrustedProxies,
+}
+
+/// `server.trusted_proxies`: the networks of the reverse proxies in front of the service.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TrustedProxies(Vec<IpNet>);
+
+impl TrustedProxies {
+    /// These networks.
+    pub fn new(networks: Vec<IpNet>) -> Self {
+        Self(networks)
+    }
+
+    /// Whether `addr` is one of the proxies. An IPv4 address seen through a dual-stack socket
+    /// (`::ffff:a.b.c.d`) counts as that IPv4 address.
+    pub fn contains(&self, addr: IpAddr) -> bool {
+        let addr = addr.to_canonical();
+        self.0.iter().any(|net| net.contains(&addr))
+    }
+
+    /// Whether no proxy is trusted.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+fn trusted_proxies<'de, D: serde::Deserializer<'de>>(de: D) -> Result<TrustedProxies, D::Error> {
+    value::network_list(de).map(TrustedProxies)
 }
 
 impl ServerSettings {
@@ -42,5 +75,82 @@ impl ServerSettings {
             ));
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::config::Settings;
+    use std::net::IpAddr;
+
+    fn proxies(value: &str) -> Result<super::TrustedProxies, String> {
+        let env = [(
+            "SSO_BRIDGE__SERVER__TRUSTED_PROXIES".to_owned(),
+            value.to_owned(),
+        )];
+        Settings::load_from(None, env)
+            .map(|s| s.server.trusted_proxies)
+            .map_err(|e| e.to_string())
+    }
+
+    fn ip(text: &str) -> IpAddr {
+        text.parse().unwrap()
+    }
+
+    #[test]
+    fn no_proxy_is_trusted_by_default() {
+        let s = crate::config::defaults();
+        assert!(s.server.trusted_proxies.is_empty());
+        assert!(!s.server.trusted_proxies.contains(ip("127.0.0.1")));
+    }
+
+    #[test]
+    fn the_environment_lists_addresses_and_networks_of_both_families_separated_by_commas() {
+        let trusted = proxies(" 192.0.2.10, 10.1.0.0/16 ,2001:db8::/32,::1").unwrap();
+        for yes in ["192.0.2.10", "10.1.200.3", "2001:db8::7", "::1"] {
+            assert!(trusted.contains(ip(yes)), "{yes}");
+        }
+        for no in ["192.0.2.11", "10.2.0.1", "2001:db9::1", "127.0.0.1"] {
+            assert!(!trusted.contains(ip(no)), "{no}");
+        }
+    }
+
+    #[test]
+    fn an_ipv4_peer_seen_through_a_dual_stack_socket_is_still_that_address() {
+        let trusted = proxies("10.0.0.5").unwrap();
+        assert!(trusted.contains(ip("::ffff:10.0.0.5")));
+        let written_mapped = proxies("::ffff:10.0.0.5").unwrap();
+        assert!(written_mapped.contains(ip("10.0.0.5")));
+    }
+
+    #[test]
+    fn a_toml_array_is_read_too() {
+        let mut file = tempfile::NamedTempFile::new().unwrap();
+        std::io::Write::write_all(
+            &mut file,
+            b"[server]\ntrusted_proxies = [\"10.0.0.0/8\", \"fd00::1\"]\n",
+        )
+        .unwrap();
+        let s = Settings::load_from(Some(file.path()), Vec::new()).unwrap();
+        assert!(s.server.trusted_proxies.contains(ip("10.9.9.9")));
+        assert!(s.server.trusted_proxies.contains(ip("fd00::1")));
+    }
+
+    #[test]
+    fn a_bad_entry_stops_start_up_with_one_line_naming_the_key() {
+        for bad in [
+            "proxy.internal",
+            "10.0.0.0/33",
+            "10.0.0.1/8",
+            "10.0.0.0/8/8",
+        ] {
+            let err = proxies(&format!("192.0.2.1,{bad}")).unwrap_err();
+            assert!(
+                err.contains("server.trusted_proxies") && !err.contains('\n'),
+                "{bad}: {err}"
+            );
+        }
+        let err = proxies("10.0.0.1/8").unwrap_err();
+        assert!(err.contains("10.0.0.0/8"), "{err}");
     }
 }

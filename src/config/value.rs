@@ -1,9 +1,11 @@
 //! Readers of setting values that serde's derive cannot express: a choice among names, counts
-//! that must not be 0, durations given as whole numbers of a unit, and the lists that an
-//! environment variable gives as one string.
+//! that must not be 0, durations given as whole numbers of a unit, network addresses, and the
+//! lists that an environment variable gives as one string.
 
+use ipnet::IpNet;
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer};
+use std::net::IpAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -107,4 +109,32 @@ pub(super) fn path_list<'de, D: Deserializer<'de>>(de: D) -> Result<Vec<PathBuf>
 /// DNs, which hold commas: `"cn=a,ou=g,dc=x;cn=b,ou=g,dc=x"` in an environment variable.
 pub(super) fn dn_list<'de, D: Deserializer<'de>>(de: D) -> Result<Vec<String>, D::Error> {
     split_list(de, &[';'])
+}
+
+/// Addresses and networks: `"10.0.0.5, 10.1.0.0/16, 2001:db8::/32"` in an environment variable.
+/// A bare address is a network of that one address; a network must be written by its first
+/// address, so a slip such as `10.0.0.1/8` is refused rather than read as all of `10.0.0.0/8`.
+pub(super) fn network_list<'de, D: Deserializer<'de>>(de: D) -> Result<Vec<IpNet>, D::Error> {
+    split_list(de, &[','])?
+        .iter()
+        .map(|item| network(item).map_err(D::Error::custom))
+        .collect()
+}
+
+fn network(item: &str) -> Result<IpNet, String> {
+    if let Ok(addr) = item.parse::<IpAddr>() {
+        // `::ffff:10.0.0.5` is how a dual-stack socket shows an IPv4 peer; peers are compared
+        // in their IPv4 form, so the entry is too.
+        return Ok(IpNet::from(addr.to_canonical()));
+    }
+    let net: IpNet = item
+        .parse()
+        .map_err(|_| format!("`{item}` is not an IP address or a network such as 10.0.0.0/8"))?;
+    if net.trunc() != net {
+        return Err(format!(
+            "`{item}` has bits set beyond its prefix length; write the network as `{}`",
+            net.trunc()
+        ));
+    }
+    Ok(net)
 }

@@ -1,10 +1,11 @@
 //! Domain types shared by every layer: ids, scopes, claims, secrets, authorize requests, audit
-//! actions and the records they form.
+//! actions and the records they form, and outside text escaped for logs.
 
 pub mod audit;
 pub mod authorize;
 pub mod claims;
 pub mod client;
+pub mod escaped;
 pub mod redirect_uri;
 pub mod scope;
 pub mod seal;
@@ -14,6 +15,7 @@ pub mod username;
 pub use authorize::{AuthorizationRequest, OidcParams};
 pub use claims::{Claims, Role};
 pub use client::{ClientId, ClientRecord};
+pub use escaped::Escaped;
 pub use redirect_uri::RedirectUri;
 pub use scope::{Scope, ScopeSet};
 pub use secret::{Digest, SecretToken};

@@ -232,7 +232,7 @@ impl OAuthApi {
                 return e.into();
             }
         };
-        let address = crate::web::address::client_address(req);
+        let address = crate::web::address::ClientAddr::of(req).shown();
         match token::exchange(state, credentials, request, address).await {
             Ok(success) => TokenResponse::Ok(Json(success.into())),
             Err(e) => e.into(),

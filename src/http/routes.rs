@@ -3,10 +3,12 @@
 use super::openapi;
 use crate::pages;
 use crate::state::AppState;
+use crate::web::address::ClientAddresses;
 use crate::web::errors::ErrorPages;
 use crate::web::render::STYLESHEET;
+use crate::web::request_log::RequestLog;
 use poem::http::header;
-use poem::middleware::{CatchPanic, CookieJarManager, SetHeader, Tracing};
+use poem::middleware::{CatchPanic, CookieJarManager, SetHeader};
 use poem::{get, handler, post, Endpoint, EndpointExt, Response, Route};
 use std::sync::Arc;
 
@@ -74,6 +76,10 @@ pub fn routes(state: AppState) -> impl Endpoint {
         .with(ErrorPages::new(Arc::clone(&state.templates)))
         .with(CookieJarManager::new())
         .with(CatchPanic::new())
-        .with(Tracing)
+        .with(RequestLog)
+        // Outermost, so that everything inside reads the one resolved address.
+        .with(ClientAddresses::new(
+            state.settings.server.trusted_proxies.clone(),
+        ))
         .data(state)
 }

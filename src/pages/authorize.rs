@@ -72,7 +72,7 @@ async fn run(state: &AppState, query: &str, jar: &CookieJar) -> Result<Response,
         Err(AuthorizeError::Store(e)) => return Err(e.into()),
     };
 
-    let session_cookie = jar.get(SESSION_COOKIE).map(|c| c.value_str().to_owned());
+    let session_cookie = respond::cookie_value(&state.settings, jar, SESSION_COOKIE);
     // prompt=login and max_age make an existing sign-in not good enough: ask for the password.
     let now = state.now();
     // A user the directory no longer finds is signed out here (sign-in page); an unanswered
@@ -90,8 +90,8 @@ async fn run(state: &AppState, query: &str, jar: &CookieJar) -> Result<Response,
         return Ok(redirect(StatusCode::FOUND, &location));
     }
 
-    let flow = match jar.get(FLOW_COOKIE) {
-        Some(c) if !c.value_str().is_empty() => c.value_str().to_owned(),
+    let flow = match respond::cookie_value(&state.settings, jar, FLOW_COOKIE) {
+        Some(value) if !value.is_empty() => value,
         _ => {
             let value = random_id(32);
             jar.add(respond::cookie(

@@ -2,7 +2,7 @@
 
 use super::signin::signin_page;
 use super::views::{ConsentPage, ScopeView};
-use crate::domain::{ClientRecord, Scope};
+use crate::domain::{ClientRecord, Escaped, Scope};
 use crate::oauth::authorize::error_redirect;
 use crate::oauth::issue::{issue_code, Subject};
 use crate::oauth::OAuthError;
@@ -102,12 +102,12 @@ async fn show_run(
     let pending = pending::load(state, request_id)
         .await?
         .ok_or(PageError::Expired)?;
-    let flow = jar.get(FLOW_COOKIE).map(|c| c.value_str().to_owned());
+    let flow = respond::cookie_value(&state.settings, jar, FLOW_COOKIE);
     if !flow.is_some_and(|f| crate::domain::Digest::of(&f).ct_eq(&pending.browser)) {
         return Err(PageError::Forged);
     }
     let client = client_of(state, &pending).await?;
-    let session_cookie = jar.get(SESSION_COOKIE).map(|c| c.value_str().to_owned());
+    let session_cookie = respond::cookie_value(&state.settings, jar, SESSION_COOKIE);
     let now = state.now();
     let session = session::current(state, session_cookie.as_deref())
         .await?
@@ -158,7 +158,7 @@ async fn decide_run(
     jar: &CookieJar,
     form: ConsentForm,
 ) -> Result<Response, PageError> {
-    let flow = jar.get(FLOW_COOKIE).map(|c| c.value_str().to_owned());
+    let flow = respond::cookie_value(&state.settings, jar, FLOW_COOKIE);
     let pending = pending::resume(
         state,
         &form.request_id,
@@ -167,7 +167,7 @@ async fn decide_run(
     )
     .await?;
     let client = client_of(state, &pending).await?;
-    let session_cookie = jar.get(SESSION_COOKIE).map(|c| c.value_str().to_owned());
+    let session_cookie = respond::cookie_value(&state.settings, jar, SESSION_COOKIE);
     let now = state.now();
     let session = session::current(state, session_cookie.as_deref())
         .await?
@@ -201,7 +201,7 @@ async fn decide_run(
     }
     let sub = session.claims.sub();
     if !approve {
-        tracing::info!(sub, client_id = %client.client_id, "access denied by user");
+        tracing::info!(sub = ?Escaped(sub), client_id = %client.client_id, "access denied by user");
         let location = error_redirect(
             &state.settings.issuer(),
             &request.redirect_uri,
@@ -211,7 +211,7 @@ async fn decide_run(
         return Ok(redirect(StatusCode::SEE_OTHER, &location));
     }
     consent::remember(state, sub, &client.client_id, &request.scopes).await?;
-    tracing::info!(sub, client_id = %client.client_id, scopes = %request.scopes, "access approved");
+    tracing::info!(sub = ?Escaped(sub), client_id = %client.client_id, scopes = %request.scopes, "access approved");
     let location = issue_code(
         state,
         request,

@@ -4,18 +4,19 @@
 //! A user who already has a second factor may replace it only after passing it in this
 //! session: a password alone never swaps the authenticator.
 
-use super::second_factor::{address, codes_page, elevate, open, Flow, FlowQuery, OtpForm};
+use super::second_factor::{codes_page, elevate, open, Flow, FlowQuery, OtpForm};
 use super::views::EnrolPage;
 use crate::mfa::enrolment;
 use crate::mfa::limits::{self, Kind};
 use crate::mfa::{MfaError, AMR_OTP};
 use crate::state::AppState;
+use crate::web::address::ClientAddr;
 use crate::web::errors::PageError;
 use crate::web::messages::LOCKED;
 use crate::web::respond::{self, redirect};
 use poem::http::StatusCode;
 use poem::web::cookie::CookieJar;
-use poem::web::{Data, Form, Query, RemoteAddr};
+use poem::web::{Data, Form, Query};
 use poem::{handler, Response};
 use std::net::IpAddr;
 
@@ -87,12 +88,12 @@ async fn show_run(
 #[handler]
 pub async fn confirm(
     jar: &CookieJar,
-    remote: &RemoteAddr,
+    client: ClientAddr,
     Data(state): Data<&AppState>,
     form: poem::Result<Form<OtpForm>>,
 ) -> Result<Response, PageError> {
     let Form(form) = form.map_err(|e| PageError::unreadable("set-up form", e))?;
-    confirm_run(state, jar, address(remote), form).await
+    confirm_run(state, jar, client.ip(), form).await
 }
 
 async fn confirm_run(

@@ -84,7 +84,7 @@ async fn run(
     params: LogoutParams,
 ) -> Result<Response, PageError> {
     let checked = check(state, &params).await?;
-    let cookie = jar.get(SESSION_COOKIE).map(|c| c.value_str().to_owned());
+    let cookie = respond::cookie_value(&state.settings, jar, SESSION_COOKIE);
     let session = session::load(state, cookie.as_deref()).await?;
     let (Some(session), Some(cookie)) = (session, cookie) else {
         // Nothing to end: the app only wants its user back.

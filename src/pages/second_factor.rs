@@ -4,7 +4,7 @@
 
 use super::consent::client_of;
 use super::views::{RecoveryCodesPage, SecondFactorPage};
-use crate::domain::{ClientRecord, Digest};
+use crate::domain::{ClientRecord, Digest, Escaped};
 use crate::events::Event;
 use crate::mfa::enrolment::{self, Proof};
 use crate::mfa::limits::{self, Kind};
@@ -13,12 +13,13 @@ use crate::oauth::issue::{issue_code, Subject};
 use crate::session::pending::{self, PendingRequest};
 use crate::session::{self, consent, SessionRecord, FLOW_COOKIE, SESSION_COOKIE};
 use crate::state::AppState;
+use crate::web::address::ClientAddr;
 use crate::web::errors::PageError;
 use crate::web::messages::LOCKED;
 use crate::web::respond::{self, redirect};
 use poem::http::StatusCode;
 use poem::web::cookie::CookieJar;
-use poem::web::{Data, Form, Query, RemoteAddr};
+use poem::web::{Data, Form, Query};
 use poem::{handler, Response};
 use serde::Deserialize;
 use std::net::IpAddr;
@@ -67,7 +68,7 @@ pub async fn open(
     request_id: &str,
     csrf: Option<Option<&str>>,
 ) -> Result<Flow, PageError> {
-    let flow_cookie = jar.get(FLOW_COOKIE).map(|c| c.value_str().to_owned());
+    let flow_cookie = respond::cookie_value(&state.settings, jar, FLOW_COOKIE);
     let pending = match csrf {
         Some(csrf) => pending::resume(state, request_id, csrf, flow_cookie.as_deref()).await?,
         None => {
@@ -81,10 +82,7 @@ pub async fn open(
         }
     };
     let client = client_of(state, &pending).await?;
-    let cookie = jar
-        .get(SESSION_COOKIE)
-        .map(|c| c.value_str().to_owned())
-        .unwrap_or_default();
+    let cookie = respond::cookie_value(&state.settings, jar, SESSION_COOKIE).unwrap_or_default();
     let now = state.now();
     let session = session::current(state, Some(&cookie))
         .await?
@@ -110,11 +108,6 @@ pub fn location(state: &AppState, due: Due, request_id: &str) -> Option<String> 
         &state.settings,
         &format!("{path}?request_id={request_id}"),
     ))
-}
-
-/// The client address of a request, for per-address attempt limits.
-pub fn address(remote: &RemoteAddr) -> Option<IpAddr> {
-    remote.as_socket_addr().map(|a| a.ip())
 }
 
 /// Once every factor is in: straight back to the app with a code when the user already
@@ -236,12 +229,12 @@ async fn show_run(
 #[handler]
 pub async fn verify(
     jar: &CookieJar,
-    remote: &RemoteAddr,
+    client: ClientAddr,
     Data(state): Data<&AppState>,
     form: poem::Result<Form<OtpForm>>,
 ) -> Result<Response, PageError> {
     let Form(form) = form.map_err(|e| PageError::unreadable("verification form", e))?;
-    verify_run(state, jar, address(remote), form).await
+    verify_run(state, jar, client.ip(), form).await
 }
 
 async fn verify_run(
@@ -287,7 +280,7 @@ async fn verify_run(
     };
     attempt.succeeded(state).await?;
     elevate(state, jar, &mut flow).await?;
-    tracing::info!(sub, client_id = %flow.client.client_id, "second factor passed");
+    tracing::info!(sub = ?Escaped(&sub), client_id = %flow.client.client_id, "second factor passed");
     match proof {
         Proof::Totp => proceed(state, &flow.request_id, &flow.pending, &flow.session).await,
         Proof::Recovery { left } => codes_page(state, &flow, Vec::new(), Some(left)),

@@ -1,18 +1,19 @@
 //! `POST /oauth/login`: the directory sign-in form.
 
-use super::second_factor::{self, address};
+use super::second_factor;
 use super::views::SignInPage;
 use crate::domain::username::{Username, UsernameError};
 use crate::events::{Event, Place, SignInOutcome};
 use crate::mfa::limits::{self, PasswordCheck};
 use crate::session::{self, pending, FLOW_COOKIE, SESSION_COOKIE};
 use crate::state::AppState;
+use crate::web::address::ClientAddr;
 use crate::web::errors::PageError;
 use crate::web::messages::LOCKED;
 use crate::web::respond::{self, redirect};
 use poem::http::StatusCode;
 use poem::web::cookie::CookieJar;
-use poem::web::{Data, Form, RemoteAddr};
+use poem::web::{Data, Form};
 use poem::{handler, Response};
 use secrecy::SecretString;
 use serde::Deserialize;
@@ -59,12 +60,12 @@ pub fn signin_page(
 #[handler]
 pub async fn login(
     jar: &CookieJar,
-    remote: &RemoteAddr,
+    client: ClientAddr,
     Data(state): Data<&AppState>,
     form: poem::Result<Form<SignInForm>>,
 ) -> Result<Response, PageError> {
     let Form(form) = form.map_err(|e| PageError::unreadable("sign-in form", e))?;
-    run(state, jar, address(remote), form).await
+    run(state, jar, client.ip(), form).await
 }
 
 async fn run(
@@ -73,7 +74,7 @@ async fn run(
     address: Option<IpAddr>,
     form: SignInForm,
 ) -> Result<Response, PageError> {
-    let flow = jar.get(FLOW_COOKIE).map(|c| c.value_str().to_owned());
+    let flow = respond::cookie_value(&state.settings, jar, FLOW_COOKIE);
     let pending = pending::resume(
         state,
         &form.request_id,
@@ -168,8 +169,8 @@ async fn start_session(
     jar: &CookieJar,
     claims: crate::domain::Claims,
 ) -> Result<String, PageError> {
-    if let Some(old) = jar.get(SESSION_COOKIE) {
-        session::destroy(state, old.value_str()).await?;
+    if let Some(old) = respond::cookie_value(&state.settings, jar, SESSION_COOKIE) {
+        session::destroy(state, &old).await?;
     }
     let session_id = session::create(state, claims, vec!["pwd".to_owned()]).await?;
     jar.add(respond::cookie(

@@ -8,6 +8,7 @@ use super::render::{name, Page, RenderError, Templates};
 use super::respond::{html, redirect};
 use crate::directory::DirectoryError;
 use crate::domain::secret::random_id;
+use crate::domain::Escaped;
 use crate::session::pending::PendingError;
 use crate::store::StoreError;
 use poem::error::ResponseError;
@@ -205,10 +206,12 @@ impl PageError {
             PageError::Untrusted { title, .. } => title.clone(),
             _ => title.to_owned(),
         };
+        // The text may quote the request (an unregistered redirect_uri): escaped.
+        let error = self.to_string();
         if status.is_server_error() {
-            tracing::error!(%request_id, error = %self, "browser flow failed");
+            tracing::error!(%request_id, error = ?Escaped(&error), "browser flow failed");
         } else {
-            tracing::info!(%request_id, error = %self, "browser flow refused");
+            tracing::info!(%request_id, error = ?Escaped(&error), "browser flow refused");
         }
         let page = ErrorPage {
             status: status.as_u16(),
@@ -237,7 +240,8 @@ impl ResponseError for PageError {
         if let PageError::SignInFirst(path) = self {
             return redirect(StatusCode::SEE_OTHER, path);
         }
-        tracing::error!(error = %self, "page error answered without its error page");
+        let error = self.to_string();
+        tracing::error!(error = ?Escaped(&error), "page error answered without its error page");
         html(self.status(), BARE_ERROR.into())
     }
 }

@@ -1,12 +1,14 @@
 //! What the web layer's modules share: the page templates and how they are rendered, redirects
-//! and cookies, error pages, OAuth errors as HTTP answers, and the client's address. `http`, `pages` and `admin` build on
-//! this; nothing below the web layer uses it.
+//! and cookies, error pages, OAuth errors as HTTP answers, the client's address and the request
+//! log. `http`, `pages` and `admin` build on this; nothing below the web layer uses it.
 
 pub mod address;
 pub mod errors;
+pub mod forwarded;
 pub mod messages;
 pub mod oauth_error;
 pub mod render;
+pub mod request_log;
 pub mod respond;
 
 /// An error and its sources, outermost first: `a: b: c`.

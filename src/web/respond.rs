@@ -57,9 +57,10 @@ pub fn redirect(status: StatusCode, location: &str) -> Response {
     builder.finish()
 }
 
-/// A cookie with the flags every sso-bridge cookie carries.
+/// A cookie with the flags every sso-bridge cookie carries, under the name
+/// [`Settings::cookie_name`] gives `name`.
 pub fn cookie(settings: &Settings, name: &str, value: String, max_age: Option<u64>) -> Cookie {
-    let mut c = Cookie::new_with_str(name, value);
+    let mut c = Cookie::new_with_str(settings.cookie_name(name), value);
     c.set_http_only(true);
     c.set_same_site(SameSite::Lax);
     c.set_secure(settings.secure_cookies());
@@ -68,6 +69,12 @@ pub fn cookie(settings: &Settings, name: &str, value: String, max_age: Option<u6
         c.set_max_age(Duration::from_secs(secs));
     }
     c
+}
+
+/// The value of the browser's cookie `name`, under the name [`Settings::cookie_name`] gives it.
+pub fn cookie_value(settings: &Settings, jar: &CookieJar, name: &str) -> Option<String> {
+    jar.get(&settings.cookie_name(name))
+        .map(|c| c.value_str().to_owned())
 }
 
 /// Removes a cookie from the browser.

@@ -12,7 +12,7 @@ use super::error::AdminError;
 use crate::admin::guard::{self, AdminSession};
 use crate::apps::Actor;
 use crate::state::AppState;
-use crate::web::address::client_address;
+use crate::web::address::ClientAddr;
 use poem::web::Data;
 use poem::{FromRequest, Request, RequestBody};
 use poem_openapi::registry::{MetaSecurityScheme, Registry};
@@ -83,7 +83,7 @@ impl<'a> ApiExtractor<'a> for AdminAuth {
         match guard::check(state, header).await {
             Ok(session) => Ok(AdminAuth(Caller {
                 session,
-                address: client_address(req),
+                address: ClientAddr::of(req).shown(),
             })),
             Err(e) => Err(AdminError::from(e).into()),
         }

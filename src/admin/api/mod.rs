@@ -17,6 +17,7 @@ use super::guard;
 use crate::apps::{self, doctor, Changes, NewApp};
 use crate::audit::{self, AuditFilter};
 use crate::state::AppState;
+use crate::web::address::ClientAddr;
 use poem::web::Data;
 use poem::Request;
 use poem_openapi::param::{Path, Query};
@@ -81,7 +82,7 @@ impl AdminApi {
         body: Json<AdminSignIn>,
     ) -> Result<SignInResponse, AdminError> {
         let password = SecretString::from(body.0.password);
-        let address = req.remote_addr().as_socket_addr().map(|a| a.ip());
+        let address = ClientAddr::of(req).ip();
         let issued = guard::sign_in(
             state,
             body.0.username.trim(),

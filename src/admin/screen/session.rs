@@ -13,7 +13,7 @@ use crate::domain::{Claims, Digest};
 use crate::session::{self, RecheckError, SESSION_COOKIE};
 use crate::state::AppState;
 use crate::store::{ScreenSignIn, StoreError};
-use crate::web::address::client_address;
+use crate::web::address::ClientAddr;
 use crate::web::errors::PageError;
 use crate::web::respond;
 use poem::web::cookie::CookieJar;
@@ -70,7 +70,7 @@ const SIGN_IN_PATH: &str = "/admin/login";
 impl<'a> FromRequest<'a> for Ctx {
     async fn from_request(req: &'a Request, _body: &mut RequestBody) -> poem::Result<Self> {
         let Data(state) = <Data<&AppState>>::from_request_without_body(req).await?;
-        match gate(state, req.cookie(), client_address(req)).await {
+        match gate(state, req.cookie(), ClientAddr::of(req).shown()).await {
             Ok(Gate::Allowed(ctx)) => Ok(ctx),
             Ok(Gate::SignIn) => Err(PageError::SignInFirst(SIGN_IN_PATH).into()),
             Ok(Gate::Refused) => Err(PageError::AdminForbidden.into()),
@@ -99,7 +99,7 @@ async fn gate(
     jar: &CookieJar,
     address: Option<String>,
 ) -> Result<Gate, RecheckError> {
-    let cookie = jar.get(SESSION_COOKIE).map(|c| c.value_str().to_owned());
+    let cookie = respond::cookie_value(&state.settings, jar, SESSION_COOKIE);
     let Some(sso) = session::current(state, cookie.as_deref()).await? else {
         return Ok(Gate::SignIn);
     };
@@ -140,8 +140,8 @@ pub async fn open(
     claims: Claims,
     amr: Vec<String>,
 ) -> Result<(), StoreError> {
-    if let Some(old) = jar.get(SESSION_COOKIE) {
-        close_id(state, old.value_str()).await?;
+    if let Some(old) = respond::cookie_value(&state.settings, jar, SESSION_COOKIE) {
+        close_id(state, &old).await?;
     }
     let record = ScreenSignIn {
         sub: claims.sub().to_owned(),
@@ -165,8 +165,8 @@ pub async fn open(
 
 /// Signs the browser out of the admin screen and of single sign-on.
 pub async fn close(state: &AppState, jar: &CookieJar) -> Result<(), StoreError> {
-    if let Some(cookie) = jar.get(SESSION_COOKIE) {
-        close_id(state, cookie.value_str()).await?;
+    if let Some(cookie) = respond::cookie_value(&state.settings, jar, SESSION_COOKIE) {
+        close_id(state, &cookie).await?;
     }
     respond::clear_cookie(&state.settings, jar, SESSION_COOKIE);
     Ok(())

@@ -15,13 +15,14 @@ use crate::domain::{Claims, Digest};
 use crate::mfa::{Due, AMR_OTP};
 use crate::state::AppState;
 use crate::store::HalfwaySignIn;
+use crate::web::address::ClientAddr;
 use crate::web::errors::PageError;
 use crate::web::messages::LOCKED;
-use crate::web::respond::{clear_cookie, cookie, redirect};
+use crate::web::respond::{clear_cookie, cookie, cookie_value, redirect};
 use poem::http::StatusCode;
 use poem::web::cookie::CookieJar;
 use poem::web::{Data, Form};
-use poem::{handler, Request, Response};
+use poem::{handler, Response};
 use secrecy::SecretString;
 use serde::Deserialize;
 use std::net::IpAddr;
@@ -107,14 +108,13 @@ pub async fn sign_in_page(
 /// screen under a fresh session id.
 #[handler]
 pub async fn sign_in(
-    req: &Request,
     jar: &CookieJar,
+    client: ClientAddr,
     Data(state): Data<&AppState>,
     form: poem::Result<Form<SignInForm>>,
 ) -> Result<Response, PageError> {
-    let address = req.remote_addr().as_socket_addr().map(|a| a.ip());
     let Form(form) = form.map_err(|e| PageError::unreadable("sign-in form", e))?;
-    run(state, jar, form, address).await
+    run(state, jar, form, client.ip()).await
 }
 
 async fn run(
@@ -123,10 +123,7 @@ async fn run(
     form: SignInForm,
     address: Option<IpAddr>,
 ) -> Result<Response, PageError> {
-    let cookie = jar
-        .get(LOGIN_COOKIE)
-        .map(|c| c.value_str().to_owned())
-        .unwrap_or_default();
+    let cookie = cookie_value(&state.settings, jar, LOGIN_COOKIE).unwrap_or_default();
     let same =
         !cookie.is_empty() && bool::from(cookie.as_bytes().ct_eq(form.csrf_token.as_bytes()));
     if !same {

@@ -14,6 +14,7 @@ use self::pool::{Conn, ServiceManager};
 use super::{Attributes, Directory, DirectoryError, DirectoryUser};
 use crate::config::ClaimMapping;
 use crate::config::DirectorySettings;
+use crate::domain::Escaped;
 use async_trait::async_trait;
 use deadpool::managed::{Object, Pool, PoolError, TimeoutType};
 use deadpool::Runtime;
@@ -290,7 +291,7 @@ impl LdapDirectory {
 
 #[async_trait]
 impl Directory for LdapDirectory {
-    #[tracing::instrument(name = "ldap_authenticate", skip_all, fields(username = %username))]
+    #[tracing::instrument(name = "ldap_authenticate", skip_all, fields(username = ?Escaped(username)))]
     async fn authenticate(
         &self,
         username: &str,
@@ -307,7 +308,7 @@ impl Directory for LdapDirectory {
         .await
     }
 
-    #[tracing::instrument(name = "ldap_lookup", skip_all, fields(sub = %sub))]
+    #[tracing::instrument(name = "ldap_lookup", skip_all, fields(sub = ?Escaped(sub)))]
     async fn lookup(&self, sub: &str) -> Result<Option<DirectoryUser>, DirectoryError> {
         if sub.is_empty() {
             return Ok(None);

@@ -1,6 +1,6 @@
 //! `grant_type=refresh_token` (RFC 6749 §6, RFC 9700 §4.14): rotation with reuse detection.
 
-use crate::domain::{ClientRecord, ScopeSet, SecretToken};
+use crate::domain::{ClientRecord, Escaped, ScopeSet, SecretToken};
 use crate::events::{Event, Grant, Revocation};
 use crate::oauth::error::Cause;
 use crate::oauth::issue::{issue_tokens, TokenGrant};
@@ -57,7 +57,7 @@ pub async fn exchange(
     let claims = user.and_then(|u| cx.claim_mapping().claims(&u.attributes));
     let Some(claims) = claims.filter(|c| c.sub() == record.sub) else {
         cx.store().revoke_grant(&record.grant_id).await?;
-        tracing::info!(sub = %record.sub, "refresh refused: user no longer in the directory");
+        tracing::info!(sub = ?Escaped(&record.sub), "refresh refused: user no longer in the directory");
         revoked(cx, client, &record.sub, address, Revocation::UserGone).await;
         return Err(invalid("the user is no longer valid"));
     };
@@ -97,7 +97,7 @@ pub async fn exchange(
         }
         Rotation::Grace(sealed) => seal::open(old.expose(), &sealed).ok_or_else(|| invalid(SPENT)),
         Rotation::Reused => {
-            tracing::warn!(client_id = %client.client_id, sub = %record.sub, "rotated refresh token reused; grant revoked");
+            tracing::warn!(client_id = %client.client_id, sub = ?Escaped(&record.sub), "rotated refresh token reused; grant revoked");
             revoked(cx, client, &record.sub, address, Revocation::RefreshReused).await;
             Err(invalid(
                 "the refresh token has already been used; every token of this grant has been revoked",

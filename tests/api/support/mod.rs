@@ -1,5 +1,6 @@
 //! Real dependencies started by the tests themselves, on free loopback ports.
 
+pub mod logs;
 pub mod ports;
 pub mod redis;
 pub mod slapd;
