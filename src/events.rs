@@ -143,8 +143,6 @@ pub enum Place {
 pub enum SignInOutcome {
     /// Signed in.
     Succeeded,
-    /// Signed in with the password alone, although a second factor is due but not set up yet.
-    PasswordOnly,
     /// Refused, for this reason in plain words.
     Failed(String),
 }

@@ -2,6 +2,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod admin;
+mod admin_policy;
 mod app_management;
 mod architecture;
 mod audit;

@@ -63,8 +63,10 @@ impl AdminApi {
     /// Sign in as a superadmin
     ///
     /// Checks the directory password and the `superadmin` role, then the second factor (`otp`)
-    /// when the account's policy asks for one; answers a short-lived admin token. Failed
-    /// attempts are limited per account and per client address.
+    /// when the account's policy asks for one; answers a short-lived admin token. An account
+    /// whose policy asks for a second factor it has not set up yet gets no token (401
+    /// `mfa_enrolment_required`): its password opens only `start_enrolment` and
+    /// `confirm_enrolment`. Failed attempts are limited per account and per client address.
     #[oai(path = "/session", method = "post", operation_id = "admin_sign_in")]
     async fn sign_in(
         &self,
@@ -86,7 +88,6 @@ impl AdminApi {
             token: issued.token.expose().to_owned(),
             token_type: "Bearer".into(),
             expires_in: issued.ttl,
-            notice: issued.enrolment_due.then(|| guard::ENROL_NOTICE.to_owned()),
         })))
     }
 

@@ -26,10 +26,6 @@ pub struct AdminToken {
     pub token_type: String,
     /// Seconds until it expires.
     pub expires_in: u64,
-    /// Something the superadmin must do, such as setting up the second factor their policy asks
-    /// for (signed in with the password alone until they do).
-    #[oai(skip_serializing_if_is_none)]
-    pub notice: Option<String>,
 }
 
 /// A connected app as the admin API shows it (never its secret).
