@@ -257,9 +257,14 @@ fn print_app(app: &Value) {
     if failures.is_empty() {
         return;
     }
-    println!("\nRecent failed requests (newest first):");
+    println!("\nRecent failed requests (newest first; unverified ones may come from anyone):");
     for f in failures {
-        println!("  [{}] {}", s(f, "endpoint"), s(f, "problem"));
+        let source = if f["verified"].as_bool().unwrap_or(false) {
+            "from the app"
+        } else {
+            "unverified"
+        };
+        println!("  [{}, {source}] {}", s(f, "endpoint"), s(f, "problem"));
         if let Some(fix) = f["fix"].as_str() {
             println!("      fix: {fix}");
         }

@@ -164,7 +164,7 @@ async fn caller(
         form.client_id.take(),
         form.client_secret.take().map(SecretToken::from_presented),
     )?;
-    client_auth::authenticate(state, credentials).await
+    Ok(client_auth::authenticate(state, credentials).await?)
 }
 
 async fn metadata(state: &AppState) -> MetadataResponse {

@@ -3,6 +3,7 @@
 
 mod admin;
 mod admin_policy;
+mod app_doctor;
 mod app_management;
 mod architecture;
 mod audit;

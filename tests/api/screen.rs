@@ -5,7 +5,7 @@ use crate::helpers::*;
 use reqwest::{Client, StatusCode};
 
 /// The form of `page` whose action ends with `action`: its action and hidden inputs.
-fn form(page: &str, action: &str) -> Form {
+pub(crate) fn form(page: &str, action: &str) -> Form {
     let needle = format!("action=\"{}\"", action);
     let at = page
         .find(&needle)
@@ -15,7 +15,7 @@ fn form(page: &str, action: &str) -> Form {
     Form::parse(&page[start..end])
 }
 
-async fn post(
+pub(crate) async fn post(
     browser: &Client,
     app: &TestApp,
     page: &str,
@@ -33,13 +33,13 @@ async fn post(
         .unwrap()
 }
 
-async fn get(browser: &Client, app: &TestApp, path: &str) -> (StatusCode, String) {
+pub(crate) async fn get(browser: &Client, app: &TestApp, path: &str) -> (StatusCode, String) {
     let r = browser.get(app.url(path)).send().await.unwrap();
     (r.status(), r.text().await.unwrap())
 }
 
 /// The value of the input with id `id`.
-fn input(page: &str, id: &str) -> String {
+pub(crate) fn input(page: &str, id: &str) -> String {
     let at = page.find(&format!("id=\"{id}\"")).unwrap();
     let tag = &page[page[..at].rfind("<input").unwrap()..];
     let start = tag.find(" value=\"").unwrap() + 8;
@@ -47,7 +47,11 @@ fn input(page: &str, id: &str) -> String {
 }
 
 /// A browser signed in to the admin screen as `user`; answers the response to the sign-in.
-async fn sign_in(app: &TestApp, user: &str, password: &str) -> (Client, reqwest::Response) {
+pub(crate) async fn sign_in(
+    app: &TestApp,
+    user: &str,
+    password: &str,
+) -> (Client, reqwest::Response) {
     let browser = app.browser();
     let first = browser.get(app.url("/admin/apps")).send().await.unwrap();
     assert_eq!(first.status(), StatusCode::SEE_OTHER);

@@ -161,11 +161,17 @@ pub struct Failure {
     pub at: u64,
     /// `authorize` or `token`.
     pub endpoint: String,
-    /// What went wrong.
+    /// What went wrong. Text the request sent appears only in double quotes, escaped and cut
+    /// to 200 characters.
     pub problem: String,
-    /// What to change.
+    /// What to change, in the service's own words.
     #[oai(skip_serializing_if_is_none)]
     pub fix: Option<String>,
+    /// Whether the request proved it came from the app: a token request that authenticated
+    /// with the app's secret. Authorize requests, and token requests refused before or during
+    /// client authentication (or from a public app), are unverified: anyone can send them,
+    /// naming any app.
+    pub verified: bool,
 }
 
 impl From<crate::apps::doctor::DoctorEntry> for Failure {
@@ -175,6 +181,7 @@ impl From<crate::apps::doctor::DoctorEntry> for Failure {
             endpoint: e.endpoint,
             problem: e.problem,
             fix: e.fix,
+            verified: e.verified,
         }
     }
 }

@@ -38,6 +38,7 @@ fn pages() -> Vec<(&'static str, String)> {
         endpoint: "token".into(),
         problem: HOSTILE.into(),
         fix: Some("fix".into()),
+        verified: false,
     };
     let event = AuditRow {
         at: when(0),

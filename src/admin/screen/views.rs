@@ -111,6 +111,8 @@ pub struct FailureRow {
     pub endpoint: String,
     pub problem: String,
     pub fix: Option<String>,
+    /// The request proved it came from the app (see `DoctorEntry::verified`).
+    pub verified: bool,
 }
 
 impl From<DoctorEntry> for FailureRow {
@@ -120,6 +122,7 @@ impl From<DoctorEntry> for FailureRow {
             endpoint: e.endpoint,
             problem: e.problem,
             fix: e.fix,
+            verified: e.verified,
         }
     }
 }
