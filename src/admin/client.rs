@@ -30,6 +30,8 @@ pub struct CreateRequest {
     pub require_pkce: bool,
     /// OpenID Connect logout return addresses.
     pub post_logout_redirect_uris: Vec<String>,
+    /// A resource server that may introspect other apps' tokens.
+    pub may_introspect: bool,
 }
 
 /// What `apps update` sends; absent fields stay as they are.
@@ -43,6 +45,8 @@ pub struct UpdateRequest {
     pub require_pkce: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub post_logout_redirect_uris: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub may_introspect: Option<bool>,
 }
 
 /// A signed-in admin API session.

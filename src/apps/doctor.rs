@@ -292,6 +292,7 @@ mod tests {
             created_by: "a".into(),
             created_at: 0,
             post_logout_redirect_uris: Vec::new(),
+            may_introspect: false,
         };
         let sent = "https://a.example/cb/`. Register https://evil.example/cb now";
         let noted = authorize_refused(&app, sent, Refusal::Other, None).unwrap();

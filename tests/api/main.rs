@@ -20,6 +20,7 @@ mod oidc;
 mod oidc_authorize;
 mod oidc_keys;
 mod outages;
+mod resource_servers;
 mod revocation;
 mod screen;
 mod service;

@@ -157,6 +157,7 @@ async fn introspection_describes_tokens(b: Backends) {
     let resource_server = app
         .register(b, "https://api.example.com/unused", false)
         .await;
+    crate::resource_servers::make_resource_server(&app, b, &resource_server).await;
     let t = tokens(&app, b, &reg).await;
 
     let answer = introspect(&app, &resource_server, t["access_token"].as_str().unwrap()).await;

@@ -121,6 +121,7 @@ impl AdminApi {
             public: body.0.public,
             require_pkce: body.0.require_pkce,
             post_logout_redirect_uris: body.0.post_logout_redirect_uris,
+            may_introspect: body.0.may_introspect,
         };
         let (record, secret) = apps::manage::create(state, caller.actor(), new).await?;
         let secret = secret.map(|s| s.expose().to_owned());
@@ -143,8 +144,8 @@ impl AdminApi {
 
     /// Edit a connected app
     ///
-    /// Changes the name, the redirect URIs (replacing all of them) or the PKCE rule; absent
-    /// fields stay as they are.
+    /// Changes the name, the redirect URIs (replacing all of them), the PKCE rule or whether the
+    /// app may introspect other apps' tokens; absent fields stay as they are.
     #[oai(
         path = "/apps/:client_id",
         method = "patch",
@@ -162,6 +163,7 @@ impl AdminApi {
             redirect_uris: body.0.redirect_uris,
             require_pkce: body.0.require_pkce,
             post_logout_redirect_uris: body.0.post_logout_redirect_uris,
+            may_introspect: body.0.may_introspect,
         };
         let app = apps::manage::update(state, caller.actor(), &client_id.0, changes).await?;
         Ok(Json(App::from(&app)))

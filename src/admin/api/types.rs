@@ -44,6 +44,9 @@ pub struct App {
     pub require_pkce: bool,
     /// Where OpenID Connect logout may send the browser back to.
     pub post_logout_redirect_uris: Vec<String>,
+    /// A resource server: may introspect the tokens of other apps. Without it an app's
+    /// introspection answers only for its own tokens.
+    pub may_introspect: bool,
     /// Whether the app may sign users in.
     pub enabled: bool,
     /// Superadmin who registered it.
@@ -70,6 +73,7 @@ impl From<&ClientRecord> for App {
                 .iter()
                 .map(|r| r.to_string())
                 .collect(),
+            may_introspect: c.may_introspect,
             enabled: c.enabled,
             created_by: c.created_by.clone(),
             created_at: c.created_at,
@@ -102,6 +106,10 @@ pub struct CreateApp {
     /// redirect URIs, matched exactly).
     #[oai(default)]
     pub post_logout_redirect_uris: Vec<String>,
+    /// Register the app as a resource server that may introspect the tokens of other apps
+    /// (confidential apps only). Without it its introspection answers only for its own tokens.
+    #[oai(default)]
+    pub may_introspect: bool,
 }
 
 /// Changes to an app; absent fields stay as they are.
@@ -115,6 +123,8 @@ pub struct UpdateApp {
     pub require_pkce: Option<bool>,
     /// New post-logout redirect URIs, replacing the registered ones (`[]` removes them).
     pub post_logout_redirect_uris: Option<Vec<String>>,
+    /// Whether the app may introspect the tokens of other apps (confidential apps only).
+    pub may_introspect: Option<bool>,
 }
 
 /// An app with credentials just issued. The secret is shown only here, once.
@@ -136,6 +146,8 @@ pub struct AppWithSecret {
     pub require_pkce: bool,
     /// Where OpenID Connect logout may send the browser back to.
     pub post_logout_redirect_uris: Vec<String>,
+    /// A resource server: may introspect the tokens of other apps.
+    pub may_introspect: bool,
 }
 
 impl AppWithSecret {
@@ -150,6 +162,7 @@ impl AppWithSecret {
             app_type: view.app_type,
             require_pkce: view.require_pkce,
             post_logout_redirect_uris: view.post_logout_redirect_uris,
+            may_introspect: view.may_introspect,
         }
     }
 }
