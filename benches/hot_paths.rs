@@ -45,6 +45,7 @@ fn register(rt: &Runtime, state: &AppState) -> (String, String) {
         public: false,
         require_pkce: false,
         post_logout_redirect_uris: Vec::new(),
+        may_introspect: false,
     };
     let (record, secret) = rt
         .block_on(apps::manage::create(

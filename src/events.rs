@@ -43,18 +43,27 @@ pub enum Event {
         client_id: Option<String>,
         /// Whether the credentials came in an `Authorization: Basic` header.
         via_basic: bool,
+        /// Whether the request proved it came from the app: it authenticated with the app's
+        /// secret. Anyone can send the rest, naming any client id.
+        verified: bool,
+        /// Why, as the flow that refused it knows.
+        reason: Refusal,
         /// The OAuth error code sent back.
         error: &'static str,
-        /// The description sent back.
+        /// The description sent back (it may hold text the request sent).
         description: String,
     },
-    /// The authorize endpoint refused a request.
+    /// The authorize endpoint refused a request. Anyone can send one, naming any client id:
+    /// nothing in it is proven to come from the app.
     AuthorizeRefused {
         /// The client id as sent, which may name no app.
         client_id: Option<String>,
         /// The redirect URI as sent.
         redirect_uri: Option<String>,
-        /// The OAuth error code and description sent back to the app, when one was.
+        /// Why, as the flow that refused it knows.
+        reason: Refusal,
+        /// The OAuth error code and description sent back to the app, when one was (the
+        /// description may hold text the request sent).
         error: Option<(&'static str, String)>,
     },
     /// A person signed in with a password, or failed to.
@@ -143,10 +152,39 @@ pub enum Place {
 pub enum SignInOutcome {
     /// Signed in.
     Succeeded,
-    /// Signed in with the password alone, although a second factor is due but not set up yet.
-    PasswordOnly,
     /// Refused, for this reason in plain words.
     Failed(String),
+}
+
+/// Why a token or authorize request was refused, named by the flow that refused it, so that
+/// listeners (the app doctor) never have to read it out of a description that may hold text
+/// the request sent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refusal {
+    /// The client secret was wrong, or the client unknown.
+    WrongSecret,
+    /// Credentials came both in the Basic header and in the body.
+    CredentialsTwice,
+    /// A confidential app sent no secret.
+    SecretMissing,
+    /// A public app sent a secret.
+    SecretFromPublicApp,
+    /// The app is disabled.
+    AppDisabled,
+    /// The code was already exchanged.
+    CodeReplayed,
+    /// The code is unknown or expired.
+    CodeExpired,
+    /// A rotated refresh token was used again.
+    RefreshReplayed,
+    /// PKCE missing, malformed or not matching.
+    Pkce,
+    /// The token request's redirect URI is not the authorize request's.
+    RedirectUriDiffers,
+    /// An unknown scope, or a refresh asking for more than the grant.
+    Scope,
+    /// Anything else: the description says what.
+    Other,
 }
 
 /// Someone who wants to know what happened.

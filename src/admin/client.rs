@@ -13,7 +13,12 @@ pub enum ClientError {
     #[error("cannot reach {server}: {cause}")]
     Unreachable { server: String, cause: String },
     #[error("{status}: {description}")]
-    Refused { status: u16, description: String },
+    Refused {
+        status: u16,
+        /// The API's `error` code.
+        code: String,
+        description: String,
+    },
 }
 
 /// What `apps create` sends.
@@ -25,6 +30,8 @@ pub struct CreateRequest {
     pub require_pkce: bool,
     /// OpenID Connect logout return addresses.
     pub post_logout_redirect_uris: Vec<String>,
+    /// A resource server that may introspect other apps' tokens.
+    pub may_introspect: bool,
 }
 
 /// What `apps update` sends; absent fields stay as they are.
@@ -38,6 +45,8 @@ pub struct UpdateRequest {
     pub require_pkce: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub post_logout_redirect_uris: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub may_introspect: Option<bool>,
 }
 
 /// A signed-in admin API session.
@@ -62,15 +71,33 @@ impl AdminClient {
         let mut client = Self::anonymous(server)?;
         let session = client
             .send(client.http.post(client.url("/session")).json(&body))
-            .await?;
+            .await
+            .map_err(|e| client.what_to_do(e, username))?;
         client.token = session["token"]
             .as_str()
             .ok_or_else(|| ClientError::Input("the server answered without a token".into()))?
             .to_owned();
-        if let Some(notice) = session["notice"].as_str() {
-            eprintln!("note: {notice}");
-        }
         Ok(client)
+    }
+
+    /// A refused sign-in that the user fixes by a command of their own, told as that command.
+    fn what_to_do(&self, err: ClientError, username: &str) -> ClientError {
+        let ClientError::Refused { status, code, .. } = &err else {
+            return err;
+        };
+        let description = match code.as_str() {
+            "mfa_enrolment_required" => format!(
+                "not signed in: the policy asks {username} for a second factor, which is not set up yet; set it up first with: sso-bridge users enrol-mfa --admin {username} --server {}",
+                self.base
+            ),
+            "mfa_required" => "not signed in: this account must pass its second factor; add --otp with the current code of its authenticator app (or a recovery code)".to_owned(),
+            _ => return err,
+        };
+        ClientError::Refused {
+            status: *status,
+            code: code.clone(),
+            description,
+        }
     }
 
     /// A client that is not signed in (for self-service enrolment).
@@ -118,6 +145,7 @@ impl AdminClient {
         };
         Err(ClientError::Refused {
             status: status.as_u16(),
+            code: body["error"].as_str().unwrap_or_default().to_owned(),
             description,
         })
     }

@@ -81,12 +81,11 @@ pub struct Admin {
     pub claims: Claims,
     /// How they authenticated (RFC 8176): `pwd`, and `otp` when the second factor was due.
     pub amr: Vec<String>,
-    /// The policy asks for a second factor they have not set up yet.
-    pub enrolment_due: bool,
 }
 
-/// What the admin API tells a superadmin who still has to set up their second factor.
-pub const ENROL_NOTICE: &str = "your policy asks for a second factor and this account has none yet: set one up now with `sso-bridge users enrol-mfa` (or by signing in to any app in the browser); from then on every sign-in needs its code";
+/// What the audit log says of a superadmin refused because the second factor their policy asks
+/// for is not set up yet.
+pub const NOT_ENROLLED: &str = "the second factor the policy asks for is not set up yet";
 
 /// Checks the password (under the attempt limits) and the role; answers the claims and what
 /// the second-factor policy still asks of the user. Failures are audited.
@@ -115,13 +114,7 @@ pub async fn first_factor(
     }
     let due = mfa::due(state, &claims, &["pwd".to_owned()], Some(&user)).await?;
     if due == Due::Enrol {
-        audit_sign_in(
-            state,
-            claims.sub(),
-            address,
-            Some("second factor not set up"),
-        )
-        .await;
+        audit_sign_in(state, claims.sub(), address, Some(NOT_ENROLLED)).await;
     }
     Ok((claims, due))
 }
@@ -173,11 +166,9 @@ async fn publish_sign_in(
 /// Password, role, then the second factor when the policy (or the user's own enrolment) asks
 /// for it, all in one request (the admin API). Audits the attempt and its outcome.
 ///
-/// An account under the policy that has not set up a second factor yet is let in with its
-/// password (trust on first use, as enrolment itself is: whoever holds the password could set
-/// one up first), flagged as [`Admin::enrolment_due`] and audited as such, so the first
-/// superadmin of a new installation can use the CLI before any app exists. Once set up, the
-/// code is always required.
+/// An account under the policy that has not set up a second factor yet is refused
+/// ([`GuardError::EnrolmentRequired`]), as the admin screen refuses it: its password opens only
+/// the enrolment endpoints (`crate::admin::mfa_api`), never the rest of the admin API.
 pub async fn authenticate(
     state: &AppState,
     username: &str,
@@ -189,14 +180,8 @@ pub async fn authenticate(
     let mut amr = vec!["pwd".to_owned()];
     match due {
         Due::Nothing => {}
-        Due::Enrol => {
-            publish_sign_in(state, claims.sub(), address, SignInOutcome::PasswordOnly).await;
-            return Ok(Admin {
-                claims,
-                amr,
-                enrolment_due: true,
-            });
-        }
+        // Audited by `first_factor`.
+        Due::Enrol => return Err(GuardError::EnrolmentRequired),
         Due::Verify => {
             let otp = otp.filter(|o| !o.trim().is_empty());
             let otp = otp.ok_or(GuardError::SecondFactorRequired)?;
@@ -205,11 +190,7 @@ pub async fn authenticate(
         }
     }
     audit_sign_in(state, claims.sub(), address, None).await;
-    Ok(Admin {
-        claims,
-        amr,
-        enrolment_due: false,
-    })
+    Ok(Admin { claims, amr })
 }
 
 /// An admin API token just issued.
@@ -218,8 +199,6 @@ pub struct Issued {
     pub token: SecretToken,
     /// Seconds until it expires.
     pub ttl: u64,
-    /// The superadmin still has to set up the second factor their policy asks for.
-    pub enrolment_due: bool,
 }
 
 /// Signs a superadmin in to the admin API and issues an admin token.
@@ -232,11 +211,7 @@ pub async fn sign_in(
 ) -> Result<Issued, GuardError> {
     let admin = authenticate(state, username, password, otp, address).await?;
     let (token, ttl) = issue(state, admin.claims.sub(), admin.amr).await?;
-    Ok(Issued {
-        token,
-        ttl,
-        enrolment_due: admin.enrolment_due,
-    })
+    Ok(Issued { token, ttl })
 }
 
 /// Checks a directory password under the attempt limits; answers the entry and its claims.

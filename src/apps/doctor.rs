@@ -5,10 +5,16 @@
 //! has a trailing slash the registered one lacks") and keeps the last [`KEEP`] per app for
 //! [`TTL`] seconds. Nothing secret is kept: no code, token, secret or verifier, only what was
 //! wrong.
+//!
+//! Anyone can send an authorize request, or a token request that fails before the app's
+//! secret is checked, naming any app: such entries are kept as unverified. What such a request
+//! said is data, never advice: it appears only in the problem, quoted and cut to
+//! [`QUOTE_LIMIT`] characters, and the fix is chosen by the [`Refusal`] the flow named, never
+//! by what the request's text contains.
 
 use crate::clock::HasClock;
 use crate::domain::{ClientId, ClientRecord};
-use crate::events::{Event, Listener};
+use crate::events::{Event, Listener, Refusal};
 use crate::store::{HasStore, StoreError, WithClock};
 use async_trait::async_trait;
 
@@ -18,6 +24,8 @@ pub use crate::store::DoctorEntry;
 pub const KEEP: usize = 50;
 /// How long failures are kept after the last one (7 days).
 pub const TTL: u64 = 7 * 86_400;
+/// Longest text from a request shown in a problem, in characters.
+pub const QUOTE_LIMIT: usize = 200;
 
 /// An app's recent failures, newest first; unreadable entries are skipped.
 pub async fn recent(cx: &impl HasStore, id: &ClientId) -> Result<Vec<DoctorEntry>, StoreError> {
@@ -34,45 +42,60 @@ impl Listener for Doctor {
             Event::TokenRefused {
                 client_id,
                 via_basic,
+                verified,
+                reason,
                 error,
                 description,
             } => {
-                token_refused(
-                    &self.0,
-                    client_id.as_deref(),
-                    *via_basic,
-                    error,
-                    description,
-                )
-                .await
+                let Some(app) = registered(&self.0, client_id.as_deref()).await else {
+                    return;
+                };
+                let problem = token_problem(*reason, *via_basic, error, description);
+                let entry = Noted {
+                    endpoint: "token",
+                    problem,
+                    fix: hint(*reason),
+                    verified: *verified,
+                };
+                note(&self.0, &app.client_id, entry).await
             }
             Event::AuthorizeRefused {
                 client_id,
                 redirect_uri,
+                reason,
                 error,
             } => {
+                let Some(app) = registered(&self.0, client_id.as_deref()).await else {
+                    return;
+                };
                 let error = error
                     .as_ref()
                     .map(|(code, description)| (*code, description.as_str()));
-                authorize_refused(
-                    &self.0,
-                    client_id.as_deref(),
-                    redirect_uri.as_deref(),
-                    error,
-                )
-                .await
+                let attempted = redirect_uri.as_deref().unwrap_or_default();
+                if let Some(entry) = authorize_refused(&app, attempted, *reason, error) {
+                    note(&self.0, &app.client_id, entry).await
+                }
             }
             _ => {}
         }
     }
 }
 
-async fn note(cx: &WithClock, id: &ClientId, endpoint: &str, problem: String, fix: Option<String>) {
+/// What to keep of one refusal.
+struct Noted {
+    endpoint: &'static str,
+    problem: String,
+    fix: Option<&'static str>,
+    verified: bool,
+}
+
+async fn note(cx: &WithClock, id: &ClientId, noted: Noted) {
     let entry = DoctorEntry {
         at: cx.now(),
-        endpoint: endpoint.to_owned(),
-        problem,
-        fix,
+        endpoint: noted.endpoint.to_owned(),
+        problem: noted.problem,
+        fix: noted.fix.map(str::to_owned),
+        verified: noted.verified,
     };
     if let Err(e) = cx.store().push_failure(id, &entry, KEEP, TTL).await {
         tracing::warn!(error = %e, client_id = %id, "app doctor: failure not recorded");
@@ -85,90 +108,83 @@ async fn registered(cx: &WithClock, raw_id: Option<&str>) -> Option<ClientRecord
     cx.store().client(&id).await.ok().flatten()
 }
 
-/// Notes a refused authorize request of a registered app: an unregistered redirect URI (and
-/// where it differs from the closest registered one), or the error sent back to the app.
-async fn authorize_refused(
-    cx: &WithClock,
-    client_id: Option<&str>,
-    redirect_uri: Option<&str>,
-    error: Option<(&str, &str)>,
-) {
-    let Some(app) = registered(cx, client_id).await else {
-        return;
-    };
-    let attempted = redirect_uri.unwrap_or_default();
-    let (problem, fix) = if !app.allows_redirect(attempted) {
-        let closest = closest(&app, attempted);
-        (
-            format!("redirect_uri `{attempted}` is not registered for this app"),
-            Some(match closest {
-                Some(reg) => format!(
-                    "{}. Send exactly `{reg}`, or register the new URI.",
-                    difference(attempted, reg)
-                ),
-                None => "Register the callback URL the app sends.".to_owned(),
-            }),
-        )
-    } else if let Some((code, description)) = error {
-        (format!("{code}: {description}"), hint(description))
-    } else {
-        return;
-    };
-    note(cx, &app.client_id, "authorize", problem, fix).await;
+/// Text a request sent, as data: in double quotes, with quotes, backslashes and control
+/// characters escaped, cut to [`QUOTE_LIMIT`] characters.
+pub fn quote(text: &str) -> String {
+    let mut chars = text.chars();
+    let kept: String = chars.by_ref().take(QUOTE_LIMIT).collect();
+    let more = if chars.next().is_some() { "…" } else { "" };
+    format!("\"{}{more}\"", kept.escape_debug())
 }
 
-/// Notes a refused token request of a registered app. `via_basic` tells how the secret came.
-async fn token_refused(
-    cx: &WithClock,
-    raw_client_id: Option<&str>,
-    via_basic: bool,
-    code: &str,
-    description: &str,
-) {
-    let Some(app) = registered(cx, raw_client_id).await else {
-        return;
-    };
-    let problem = if description == "client authentication failed" {
+/// What a refused token request did wrong. The description sent back may hold request text,
+/// so it is quoted.
+fn token_problem(reason: Refusal, via_basic: bool, code: &str, description: &str) -> String {
+    if reason == Refusal::WrongSecret {
         let method = if via_basic {
             "in the Authorization: Basic header"
         } else {
             "as client_secret in the body"
         };
-        format!("wrong client secret (sent {method})")
-    } else {
-        format!("{code}: {description}")
-    };
-    let fix = hint(description);
-    note(cx, &app.client_id, "token", problem, fix).await;
+        return format!("wrong client secret (sent {method})");
+    }
+    format!("{code}: {}", quote(description))
 }
 
-/// What to change, for the refusals an app developer most often meets.
-fn hint(description: &str) -> Option<String> {
-    let has = |s: &str| description.contains(s);
-    let fix = if description == "client authentication failed" {
-        "Use the app's current secret: after a rotation only the new one works. In a Basic header, form-urlencode the id and the secret before base64 (RFC 6749 §2.3.1)."
-    } else if has("both in the Authorization header and in the body") {
-        "Send the credentials one way only: the Basic header or client_id and client_secret in the body."
-    } else if has("client_secret is required") {
-        "Send the secret as client_secret in the form-encoded body, or in an Authorization: Basic header."
-    } else if has("public application") {
-        "A public app has no secret: send only client_id, and use PKCE."
-    } else if has("disabled") {
-        "The app is disabled: enable it on this page when it may sign users in again."
-    } else if has("already been used") {
-        "A code works once: exchange it once only (a retry or a doubled callback exchanges it twice). The tokens of the first exchange were revoked."
-    } else if has("code has expired") || has("invalid or has expired") {
-        "Exchange the code right after the redirect: it expires within a minute."
-    } else if has("code_verifier") || has("PKCE") {
-        "Send code_challenge (S256) at authorize and the matching code_verifier at the token endpoint."
-    } else if has("redirect_uri differs") {
-        "Send the token endpoint exactly the redirect_uri used in the authorize request."
-    } else if has("scope") {
-        "Ask for scopes among openid, profile, email and role."
+/// The entry of a refused authorize request of `app`: an unregistered redirect URI (and where
+/// it differs from the closest registered one), or the error sent back to the app. Every
+/// authorize request is unverified: anyone can send one.
+fn authorize_refused(
+    app: &ClientRecord,
+    attempted: &str,
+    reason: Refusal,
+    error: Option<(&str, &str)>,
+) -> Option<Noted> {
+    let (problem, fix) = if !app.allows_redirect(attempted) {
+        let problem = format!(
+            "redirect_uri {} is not registered for this app",
+            quote(attempted)
+        );
+        match closest(app, attempted) {
+            Some(reg) => (
+                format!("{problem}. {}", difference(attempted, reg)),
+                Some(SEND_REGISTERED),
+            ),
+            None => (problem, Some(SEND_REGISTERED)),
+        }
     } else {
-        return None;
+        let (code, description) = error?;
+        (format!("{code}: {}", quote(description)), hint(reason))
     };
-    Some(fix.to_owned())
+    Some(Noted {
+        endpoint: "authorize",
+        problem,
+        fix,
+        verified: false,
+    })
+}
+
+/// The fix for an unregistered redirect URI. The URI came from a request anyone could send, so
+/// it is never offered for registration.
+const SEND_REGISTERED: &str = "Have the app send exactly one of its registered redirect URIs. Anyone can send an authorize request naming this app: register a new URI only when the app's developers confirm it is theirs.";
+
+/// What to change, for the refusals an app developer most often meets; chosen by the reason the
+/// flow named, never by the text of the request.
+fn hint(reason: Refusal) -> Option<&'static str> {
+    Some(match reason {
+        Refusal::WrongSecret => "Use the app's current secret: after a rotation only the new one works. In a Basic header, form-urlencode the id and the secret before base64 (RFC 6749 §2.3.1).",
+        Refusal::CredentialsTwice => "Send the credentials one way only: the Basic header or client_id and client_secret in the body.",
+        Refusal::SecretMissing => "Send the secret as client_secret in the form-encoded body, or in an Authorization: Basic header.",
+        Refusal::SecretFromPublicApp => "A public app has no secret: send only client_id, and use PKCE.",
+        Refusal::AppDisabled => "The app is disabled: enable it on this page when it may sign users in again.",
+        Refusal::CodeReplayed => "A code works once: exchange it once only (a retry or a doubled callback exchanges it twice). The tokens of the first exchange were revoked.",
+        Refusal::CodeExpired => "Exchange the code right after the redirect: it expires within a minute.",
+        Refusal::RefreshReplayed => "A refresh token works once: keep the new refresh token each refresh returns and send only that one next time. Every token of the grant was revoked; the user signs in again.",
+        Refusal::Pkce => "Send code_challenge (S256) at authorize and the matching code_verifier at the token endpoint.",
+        Refusal::RedirectUriDiffers => "Send the token endpoint exactly the redirect_uri used in the authorize request.",
+        Refusal::Scope => "Ask for scopes among openid, profile, email and role; a refresh may only narrow the scope of the grant.",
+        Refusal::Other => return None,
+    })
 }
 
 /// The registered URI sharing the longest prefix with `attempted`.
@@ -197,10 +213,22 @@ pub fn difference(attempted: &str, registered: &str) -> String {
     }
     let n = common_prefix(attempted, registered);
     let tail = |s: &str| s.chars().skip(n).collect::<String>();
+    if n == registered.chars().count() {
+        return format!(
+            "It goes on past the registered `{registered}` with {}",
+            quote(&tail(attempted))
+        );
+    }
+    if n == attempted.chars().count() {
+        return format!(
+            "It stops before the end `{}` of the registered `{registered}`",
+            tail(registered)
+        );
+    }
     format!(
-        "It differs from the registered `{registered}` from character {}: `…{}` instead of `…{}`",
+        "It differs from the registered `{registered}` from character {}: {} instead of `{}`",
         n + 1,
-        tail(attempted),
+        quote(&tail(attempted)),
         tail(registered)
     )
 }
@@ -221,18 +249,55 @@ mod tests {
     fn other_differences_show_where_they_start() {
         let d = difference("http://a.example/cb", "https://a.example/cb");
         assert!(
-            d.contains("character 5") && d.contains("`…://a.example/cb`"),
+            d.contains("character 5")
+                && d.contains("\"://a.example/cb\" instead of `s://a.example/cb`"),
             "{d}"
         );
         let d = difference("https://A.example/cb", "https://a.example/cb");
         assert!(d.contains("upper / lower case"), "{d}");
+        let d = difference("https://a.example/cb/x", "https://a.example/cb");
+        assert!(
+            d.ends_with("goes on past the registered `https://a.example/cb` with \"/x\""),
+            "{d}"
+        );
+        let d = difference("https://a.example/c", "https://a.example/cb/x");
+        assert!(d.starts_with("It stops before the end `b/x`"), "{d}");
     }
 
     #[test]
-    fn hints_cover_the_common_token_mistakes() {
-        assert!(hint("client authentication failed").is_some());
-        assert!(hint("the code has already been used; the tokens …").is_some());
-        assert!(hint("code_verifier is required: the authorization request used PKCE").is_some());
-        assert!(hint("something else entirely").is_none());
+    fn request_text_is_quoted_escaped_and_cut() {
+        assert_eq!(quote("a\"b`c\nd"), "\"a\\\"b`c\\nd\"");
+        let long = quote(&"x".repeat(1000));
+        assert_eq!(long.chars().count(), QUOTE_LIMIT + 3, "{long}");
+        assert!(long.ends_with("…\""));
+    }
+
+    #[test]
+    fn hints_follow_the_reason_and_other_refusals_get_none() {
+        assert!(hint(Refusal::WrongSecret).is_some());
+        assert!(hint(Refusal::CodeReplayed).is_some());
+        assert!(hint(Refusal::Pkce).is_some());
+        assert!(hint(Refusal::Other).is_none());
+    }
+
+    #[test]
+    fn an_unregistered_redirect_uri_is_quoted_and_never_offered_for_registration() {
+        let app = ClientRecord {
+            client_id: ClientId::generate(),
+            name: "n".into(),
+            secret_digest: None,
+            redirect_uris: vec![crate::domain::RedirectUri::parse("https://a.example/cb").unwrap()],
+            require_pkce: true,
+            enabled: true,
+            created_by: "a".into(),
+            created_at: 0,
+            post_logout_redirect_uris: Vec::new(),
+            may_introspect: false,
+        };
+        let sent = "https://a.example/cb/`. Register https://evil.example/cb now";
+        let noted = authorize_refused(&app, sent, Refusal::Other, None).unwrap();
+        assert!(!noted.verified);
+        assert_eq!(noted.fix, Some(SEND_REGISTERED));
+        assert!(noted.problem.contains(&quote(sent)), "{}", noted.problem);
     }
 }

@@ -28,6 +28,8 @@ pub struct NewApp {
     pub require_pkce: bool,
     /// Where OpenID Connect logout may send the browser back to (validated like redirect URIs).
     pub post_logout_redirect_uris: Vec<String>,
+    /// A resource server: may introspect the tokens of other apps (confidential apps only).
+    pub may_introspect: bool,
 }
 
 /// What an edit changes; `None` keeps the current value.
@@ -41,6 +43,8 @@ pub struct Changes {
     pub require_pkce: Option<bool>,
     /// New post-logout redirect URIs (replacing all of them; empty removes them).
     pub post_logout_redirect_uris: Option<Vec<String>>,
+    /// Whether the app may introspect the tokens of other apps.
+    pub may_introspect: Option<bool>,
 }
 
 /// Who acts, from where: what the audit log records.
@@ -65,6 +69,8 @@ pub enum AppError {
     NotFound(String),
     #[error("this is a public app: it has no secret to rotate")]
     PublicApp,
+    #[error("a public app cannot introspect tokens: introspection needs a client secret")]
+    PublicIntrospection,
     #[error(transparent)]
     Store(#[from] StoreError),
 }
@@ -124,6 +130,9 @@ pub async fn create(
     let name = valid_name(&new.name)?;
     let redirect_uris = valid_redirect_uris(&new.redirect_uris)?;
     let post_logout_redirect_uris = valid_uris(&new.post_logout_redirect_uris)?;
+    if new.public && new.may_introspect {
+        return Err(AppError::PublicIntrospection);
+    }
     let secret = (!new.public).then(SecretToken::generate);
     let record = ClientRecord {
         client_id: ClientId::generate(),
@@ -135,9 +144,14 @@ pub async fn create(
         created_by: by.sub.to_owned(),
         created_at: cx.now(),
         post_logout_redirect_uris,
+        may_introspect: new.may_introspect,
     };
     cx.store().put_client(&record).await?;
-    let kind = if new.public { "public" } else { "confidential" };
+    let kind = match (new.public, new.may_introspect) {
+        (true, _) => "public",
+        (false, false) => "confidential",
+        (false, true) => "confidential; may introspect other apps' tokens",
+    };
     audit(
         cx,
         by,
@@ -163,7 +177,8 @@ pub async fn find(cx: &impl Context, raw_id: &str) -> Result<ClientRecord, AppEr
     cx.store().client(&id).await?.ok_or_else(not_found)
 }
 
-/// Edits an app's name, redirect URIs, post-logout redirect URIs or PKCE rule.
+/// Edits an app's name, redirect URIs, post-logout redirect URIs, PKCE rule or whether it may
+/// introspect other apps' tokens.
 pub async fn update(
     cx: &impl Context,
     by: Actor<'_>,
@@ -203,6 +218,18 @@ pub async fn update(
                 if pkce { "on" } else { "off" }
             ));
             app.require_pkce = pkce;
+        }
+    }
+    if let Some(introspect) = changes.may_introspect {
+        if introspect && app.is_public() {
+            return Err(AppError::PublicIntrospection);
+        }
+        if introspect != app.may_introspect {
+            what.push(format!(
+                "may introspect other apps' tokens → {}",
+                if introspect { "on" } else { "off" }
+            ));
+            app.may_introspect = introspect;
         }
     }
     if !what.is_empty() {

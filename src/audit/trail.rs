@@ -96,9 +96,6 @@ fn entry_for(event: &Event) -> Option<AuditEvent> {
             }
             match outcome {
                 SignInOutcome::Succeeded => entry,
-                SignInOutcome::PasswordOnly => entry.detail(
-                    "password only: the second factor the policy asks for is not set up yet",
-                ),
                 SignInOutcome::Failed(reason) => entry.failed(reason.clone()),
             }
         }

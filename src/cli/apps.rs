@@ -25,6 +25,9 @@ pub(super) enum AppsCommand {
         /// Where OpenID Connect logout may send the browser back to (repeat for several).
         #[arg(long = "post-logout-redirect-uri")]
         post_logout_redirect_uris: Vec<String>,
+        /// A resource server: may introspect the tokens of other apps (without it, only its own).
+        #[arg(long)]
+        introspect: bool,
         #[command(flatten)]
         conn: Connection,
     },
@@ -41,7 +44,7 @@ pub(super) enum AppsCommand {
         conn: Connection,
     },
     /// Change an app's name, redirect URIs or post-logout redirect URIs (each replacing all of
-    /// them), or PKCE rule.
+    /// them), PKCE rule, or whether it may introspect other apps' tokens.
     Update {
         /// The app's client id.
         client_id: String,
@@ -57,6 +60,9 @@ pub(super) enum AppsCommand {
         /// New post-logout redirect URI (repeat for several; replaces the registered ones).
         #[arg(long = "post-logout-redirect-uri")]
         post_logout_redirect_uris: Vec<String>,
+        /// Let the app introspect other apps' tokens (`true`) or only its own (`false`).
+        #[arg(long, value_name = "true|false")]
+        introspect: Option<bool>,
         #[command(flatten)]
         conn: Connection,
     },
@@ -102,6 +108,7 @@ pub(super) async fn run(command: AppsCommand) -> Result<(), ClientError> {
             public,
             require_pkce,
             post_logout_redirect_uris,
+            introspect,
             conn,
         } => {
             let request = CreateRequest {
@@ -110,6 +117,7 @@ pub(super) async fn run(command: AppsCommand) -> Result<(), ClientError> {
                 public,
                 require_pkce,
                 post_logout_redirect_uris,
+                may_introspect: introspect,
             };
             let created = client(&conn).await?.create(&request).await?;
             print_credentials(&conn, "Registered", &created);
@@ -134,6 +142,7 @@ pub(super) async fn run(command: AppsCommand) -> Result<(), ClientError> {
             redirect_uris,
             require_pkce,
             post_logout_redirect_uris,
+            introspect,
             conn,
         } => {
             let some = |uris: Vec<String>| (!uris.is_empty()).then_some(uris);
@@ -142,6 +151,7 @@ pub(super) async fn run(command: AppsCommand) -> Result<(), ClientError> {
                 redirect_uris: some(redirect_uris),
                 require_pkce,
                 post_logout_redirect_uris: some(post_logout_redirect_uris),
+                may_introspect: introspect,
             };
             update(client_id, request, conn).await?
         }
@@ -179,10 +189,11 @@ async fn update(
     let nothing = request.name.is_none()
         && request.redirect_uris.is_none()
         && request.require_pkce.is_none()
-        && request.post_logout_redirect_uris.is_none();
+        && request.post_logout_redirect_uris.is_none()
+        && request.may_introspect.is_none();
     if nothing {
         return Err(ClientError::Input(
-            "nothing to change: give --name, --redirect-uri, --post-logout-redirect-uri or --require-pkce".into(),
+            "nothing to change: give --name, --redirect-uri, --post-logout-redirect-uri, --require-pkce or --introspect".into(),
         ));
     }
     let app = client(&conn).await?.update(&client_id, &request).await?;
@@ -237,6 +248,9 @@ fn print_credentials(conn: &Connection, what: &str, app: &Value) {
         for uri in strings(&app["post_logout_redirect_uris"]) {
             println!("  post_logout:   {uri}");
         }
+        if app["may_introspect"].as_bool().unwrap_or(false) {
+            println!("  resource server: may introspect other apps' tokens");
+        }
     });
 }
 
@@ -250,6 +264,9 @@ fn strings(v: &Value) -> Vec<&str> {
 
 fn print_app(app: &Value) {
     print_table(std::slice::from_ref(app));
+    if app["may_introspect"].as_bool().unwrap_or(false) {
+        println!("Resource server: may introspect other apps' tokens.");
+    }
     let failures = app["recent_failures"]
         .as_array()
         .map(Vec::as_slice)
@@ -257,9 +274,14 @@ fn print_app(app: &Value) {
     if failures.is_empty() {
         return;
     }
-    println!("\nRecent failed requests (newest first):");
+    println!("\nRecent failed requests (newest first; unverified ones may come from anyone):");
     for f in failures {
-        println!("  [{}] {}", s(f, "endpoint"), s(f, "problem"));
+        let source = if f["verified"].as_bool().unwrap_or(false) {
+            "from the app"
+        } else {
+            "unverified"
+        };
+        println!("  [{}, {source}] {}", s(f, "endpoint"), s(f, "problem"));
         if let Some(fix) = f["fix"].as_str() {
             println!("      fix: {fix}");
         }

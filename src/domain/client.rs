@@ -59,6 +59,10 @@ pub struct ClientRecord {
     /// exactly. Absent in records written before logout existed.
     #[serde(default)]
     pub post_logout_redirect_uris: Vec<RedirectUri>,
+    /// A resource server: may introspect the tokens of other apps (RFC 7662). Without it an
+    /// app learns only about its own tokens. Absent (false) in records written before.
+    #[serde(default)]
+    pub may_introspect: bool,
 }
 
 impl ClientRecord {
@@ -128,6 +132,7 @@ mod tests {
             created_by: "a".into(),
             created_at: 0,
             post_logout_redirect_uris: Vec::new(),
+            may_introspect: false,
         }
     }
 
@@ -145,6 +150,14 @@ mod tests {
         assert!(root.allows_redirect("http://127.0.0.1:4000/"));
         assert!(!root.allows_redirect("http://127.0.0.1:4000/x"));
         assert!(!root.allows_redirect("http://127.0.0.1.evil.example/"));
+    }
+
+    #[test]
+    fn an_app_stored_before_introspection_rights_reads_back_as_no_resource_server() {
+        let mut stored = serde_json::to_value(app("https://a.example/cb", false)).unwrap();
+        stored.as_object_mut().unwrap().remove("may_introspect");
+        let read: ClientRecord = serde_json::from_value(stored).unwrap();
+        assert!(!read.may_introspect);
     }
 
     #[test]

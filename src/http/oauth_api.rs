@@ -4,7 +4,7 @@ use super::schema::TokenBody;
 use crate::domain::SecretToken;
 use crate::oauth::client_auth::ClientCredentials;
 use crate::oauth::token::{self, TokenParams, TokenRequest};
-use crate::oauth::{userinfo, OAuthError};
+use crate::oauth::{userinfo, OAuthError, Refused};
 use crate::state::AppState;
 use crate::web::oauth_error::{self, ErrorBody};
 use poem::web::Data;
@@ -212,8 +212,8 @@ impl OAuthApi {
             Ok(c) => c,
             Err(e) => {
                 let id = raw_client_id.as_deref();
-                token::refused(state, id, authorization.is_some(), &e).await;
-                return e.into();
+                token::refused(state, id, authorization.is_some(), false, &e).await;
+                return e.error.into();
             }
         };
         let params = TokenParams {
@@ -227,9 +227,9 @@ impl OAuthApi {
         let request = match TokenRequest::parse(params) {
             Ok(request) => request,
             Err(e) => {
-                let id = credentials.client_id.as_deref();
-                token::refused(state, id, credentials.via_basic, &e).await;
-                return e.into();
+                let (id, e) = (credentials.client_id.as_deref(), Refused::from(e));
+                token::refused(state, id, credentials.via_basic, false, &e).await;
+                return e.error.into();
             }
         };
         let address = crate::web::address::ClientAddr::of(req).shown();

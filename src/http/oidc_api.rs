@@ -85,7 +85,8 @@ pub enum RevokeResponse {
 #[derive(ApiResponse)]
 #[oai(bad_request_handler = "introspect_bad_request")]
 pub enum IntrospectResponse {
-    /// The token's state: `{"active": false}` for unknown, expired, revoked or spent tokens.
+    /// The token's state: `{"active": false}` for unknown, expired, revoked or spent tokens, and
+    /// for another app's tokens unless the caller may introspect them.
     #[oai(status = 200)]
     Ok(Json<IntrospectionBody>),
     /// invalid_request (no token).
@@ -164,7 +165,7 @@ async fn caller(
         form.client_id.take(),
         form.client_secret.take().map(SecretToken::from_presented),
     )?;
-    client_auth::authenticate(state, credentials).await
+    Ok(client_auth::authenticate(state, credentials).await?)
 }
 
 async fn metadata(state: &AppState) -> MetadataResponse {
@@ -253,9 +254,10 @@ impl OidcApi {
 
     /// Token introspection
     ///
-    /// RFC 7662, for resource servers registered as confidential apps (client_secret_basic or
-    /// client_secret_post). Answers whether an access or refresh token is active, with its
-    /// scope, client, user and expiry.
+    /// RFC 7662, for confidential apps (client_secret_basic or client_secret_post). Answers
+    /// whether an access or refresh token is active, with its scope, client, user and expiry.
+    /// An app learns only about its own tokens; a token of another app is `{"active": false}`
+    /// unless the caller is registered as a resource server (`may_introspect`).
     #[oai(
         path = "/oauth/introspect",
         method = "post",

@@ -5,7 +5,7 @@
 
 use super::{pkce, OAuthError};
 use crate::domain::{ClientId, ClientRecord, OidcParams, ScopeSet};
-use crate::events::{Event, HasEvents};
+use crate::events::{Event, HasEvents, Refusal};
 use crate::store::{ClientStore, StoreError};
 use std::collections::HashMap;
 
@@ -30,6 +30,8 @@ pub enum AuthorizeError {
         state: Option<String>,
         /// What was wrong.
         error: OAuthError,
+        /// Why, for the app doctor.
+        reason: Refusal,
     },
     /// The store could not be read.
     Store(StoreError),
@@ -116,12 +118,15 @@ pub async fn validate(
     // From here on errors go back to the app.
     let redirect_uri = redirect_uri.to_owned();
     let state = params.one("state").ok().flatten().map(str::to_owned);
-    let fail = |error: OAuthError| AuthorizeError::Redirect {
+    let refuse = |reason, error: OAuthError| AuthorizeError::Redirect {
         redirect_uri: redirect_uri.clone(),
         state: state.clone(),
         error,
+        reason,
     };
+    let fail = |error| refuse(Refusal::Other, error);
     let invalid = |m: String| fail(OAuthError::InvalidRequest(m));
+    let pkce = |m: String| refuse(Refusal::Pkce, OAuthError::InvalidRequest(m));
 
     params.one("state").map_err(invalid)?;
     match params.non_empty("response_type").map_err(invalid)? {
@@ -140,9 +145,12 @@ pub async fn validate(
             ))
         }
         Some(raw) => ScopeSet::parse(raw).map_err(|e| {
-            fail(OAuthError::InvalidScope(format!(
-                "{e}; known scopes are openid, profile, email, role"
-            )))
+            refuse(
+                Refusal::Scope,
+                OAuthError::InvalidScope(format!(
+                    "{e}; known scopes are openid, profile, email, role"
+                )),
+            )
         })?,
     };
     let challenge = params.non_empty("code_challenge").map_err(invalid)?;
@@ -150,29 +158,25 @@ pub async fn validate(
     let code_challenge = match (challenge, method) {
         (Some(c), Some("S256")) if pkce::is_valid_challenge(c) => Some(c.to_owned()),
         (Some(_), Some("S256")) => {
-            return Err(invalid(
+            return Err(pkce(
                 "code_challenge must be the base64url SHA-256 of the verifier (43 characters)"
                     .into(),
             ))
         }
         (Some(_), None) => {
-            return Err(invalid(
+            return Err(pkce(
                 "code_challenge_method is required; only S256 is supported".into(),
             ))
         }
         (_, Some(m)) if m != "S256" => {
-            return Err(invalid(format!(
+            return Err(pkce(format!(
                 "code_challenge_method `{m}` is not supported; use S256"
             )))
         }
-        (None, Some(_)) => {
-            return Err(invalid(
-                "code_challenge_method without code_challenge".into(),
-            ))
-        }
-        (Some(_), Some(_)) => return Err(invalid("code_challenge_method must be S256".into())),
+        (None, Some(_)) => return Err(pkce("code_challenge_method without code_challenge".into())),
+        (Some(_), Some(_)) => return Err(pkce("code_challenge_method must be S256".into())),
         (None, None) if client.require_pkce || client.is_public() => {
-            return Err(invalid(
+            return Err(pkce(
                 "this application must use PKCE (code_challenge with S256)".into(),
             ))
         }
@@ -230,8 +234,9 @@ pub fn error_redirect(
     redirect_with(redirect_uri, &params)
 }
 
-/// Reports a refused authorize request, so the app doctor can explain it to the app's developer.
-pub async fn refused(cx: &impl HasEvents, raw_query: &str, error: Option<&OAuthError>) {
+/// Reports a refused authorize request, so the app doctor can explain it to the app's developer:
+/// `error` is what was sent back to the app, when something was, and why.
+pub async fn refused(cx: &impl HasEvents, raw_query: &str, error: Option<(Refusal, &OAuthError)>) {
     let param = |name: &str| {
         url::form_urlencoded::parse(raw_query.as_bytes())
             .find(|(k, _)| k == name)
@@ -240,7 +245,8 @@ pub async fn refused(cx: &impl HasEvents, raw_query: &str, error: Option<&OAuthE
     let event = Event::AuthorizeRefused {
         client_id: param("client_id"),
         redirect_uri: param("redirect_uri"),
-        error: error.map(|e| (e.code(), e.description())),
+        reason: error.map_or(Refusal::Other, |(reason, _)| reason),
+        error: error.map(|(_, e)| (e.code(), e.description())),
     };
     cx.events().publish(event).await;
 }

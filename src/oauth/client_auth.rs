@@ -2,8 +2,9 @@
 //! `client_secret_post`, and `none` for public apps (which must use PKCE instead).
 
 use super::Context;
-use super::OAuthError;
+use super::{OAuthError, Refused};
 use crate::domain::{ClientId, ClientRecord, Digest, SecretToken};
+use crate::events::Refusal;
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 
@@ -28,7 +29,7 @@ impl ClientCredentials {
         authorization: Option<&str>,
         body_client_id: Option<String>,
         body_secret: Option<SecretToken>,
-    ) -> Result<Self, OAuthError> {
+    ) -> Result<Self, Refused> {
         let body_client_id = body_client_id.filter(|s| !s.is_empty());
         let body_secret = body_secret.filter(|s| !s.expose().is_empty());
         let Some(header) = authorization else {
@@ -40,14 +41,15 @@ impl ClientCredentials {
         };
         let (id, secret) = parse_basic(header)?;
         if body_secret.is_some() {
-            return Err(OAuthError::InvalidRequest(
+            return Err(Refused::because(Refusal::CredentialsTwice, OAuthError::InvalidRequest(
                 "client credentials were sent both in the Authorization header and in the body; use one method".into(),
-            ));
+            )));
         }
         if body_client_id.as_ref().is_some_and(|b| b != &id) {
             return Err(OAuthError::InvalidRequest(
                 "client_id in the body differs from the one in the Authorization header".into(),
-            ));
+            )
+            .into());
         }
         Ok(Self {
             client_id: Some(id),
@@ -81,12 +83,15 @@ fn parse_basic(header: &str) -> Result<(String, SecretToken), OAuthError> {
 pub async fn authenticate(
     cx: &impl Context,
     credentials: ClientCredentials,
-) -> Result<ClientRecord, OAuthError> {
-    let unknown = || OAuthError::InvalidClient("client authentication failed".into());
+) -> Result<ClientRecord, Refused> {
+    let refused = |reason, description: &str| {
+        Refused::because(reason, OAuthError::InvalidClient(description.to_owned()))
+    };
+    let unknown = || refused(Refusal::WrongSecret, "client authentication failed");
     let id = credentials
         .client_id
         .as_deref()
-        .ok_or_else(|| OAuthError::InvalidClient("client_id is required".into()))?;
+        .ok_or_else(|| refused(Refusal::Other, "client_id is required"))?;
     let client = match ClientId::parse(id) {
         Some(id) => cx.store().client(&id).await?,
         None => None,
@@ -98,19 +103,22 @@ pub async fn authenticate(
         return Err(unknown());
     };
     if !client.enabled {
-        return Err(OAuthError::InvalidClient(
-            "this application is disabled".into(),
+        return Err(refused(
+            Refusal::AppDisabled,
+            "this application is disabled",
         ));
     }
     match (&client.secret_digest, presented) {
         (Some(stored), Some(presented)) if stored.ct_eq(&presented) => Ok(client),
         (Some(_), Some(_)) => Err(unknown()),
-        (Some(_), None) => Err(OAuthError::InvalidClient(
-            "client_secret is required (Basic header or client_secret in the body)".into(),
+        (Some(_), None) => Err(refused(
+            Refusal::SecretMissing,
+            "client_secret is required (Basic header or client_secret in the body)",
         )),
         (None, None) => Ok(client),
-        (None, Some(_)) => Err(OAuthError::InvalidClient(
-            "this is a public application: it has no secret and must not send one".into(),
+        (None, Some(_)) => Err(refused(
+            Refusal::SecretFromPublicApp,
+            "this is a public application: it has no secret and must not send one",
         )),
     }
 }
@@ -143,12 +151,13 @@ mod tests {
             Some(SecretToken::from_presented("s")),
         )
         .unwrap_err();
-        assert_eq!(err.code(), "invalid_request");
+        assert_eq!(err.error.code(), "invalid_request");
+        assert_eq!(err.reason, Refusal::CredentialsTwice);
     }
 
     #[test]
     fn a_malformed_header_is_invalid_client() {
         let err = ClientCredentials::from_request(Some("Basic !!!"), None, None).unwrap_err();
-        assert_eq!(err.code(), "invalid_client");
+        assert_eq!(err.error.code(), "invalid_client");
     }
 }

@@ -2,6 +2,7 @@
 //! statuses and JSON bodies are the web layer's (`crate::web::oauth_error`).
 
 use crate::directory::DirectoryError;
+use crate::events::Refusal;
 use crate::oidc::signing_key::KeyError;
 use crate::store::StoreError;
 use std::sync::Arc;
@@ -167,6 +168,46 @@ impl OAuthError {
             description: format!("the {what} is unavailable; retry shortly"),
             cause: Cause::new(cause),
         }
+    }
+}
+
+/// A refused request: the error sent back, and why, for the app doctor (see [`Refusal`]).
+#[derive(Debug, Clone)]
+pub struct Refused {
+    /// What the client is told.
+    pub error: OAuthError,
+    /// Why, named where the request was refused.
+    pub reason: Refusal,
+}
+
+impl Refused {
+    /// `error`, for `reason`.
+    pub fn because(reason: Refusal, error: OAuthError) -> Self {
+        Self { error, reason }
+    }
+}
+
+impl From<OAuthError> for Refused {
+    fn from(error: OAuthError) -> Self {
+        Self::because(Refusal::Other, error)
+    }
+}
+
+impl From<StoreError> for Refused {
+    fn from(err: StoreError) -> Self {
+        OAuthError::from(err).into()
+    }
+}
+
+impl From<DirectoryError> for Refused {
+    fn from(err: DirectoryError) -> Self {
+        OAuthError::from(err).into()
+    }
+}
+
+impl From<Refused> for OAuthError {
+    fn from(refused: Refused) -> Self {
+        refused.error
     }
 }
 

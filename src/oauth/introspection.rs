@@ -1,4 +1,5 @@
-//! Token introspection (RFC 7662), for resource servers registered as confidential apps.
+//! Token introspection (RFC 7662), for confidential apps: each may ask about its own tokens,
+//! and an app registered as a resource server (`may_introspect`) about every app's.
 
 use super::presented_token::{find, required, Found};
 use super::{Context, OAuthError};
@@ -25,7 +26,9 @@ pub struct Introspection {
     pub aud: Option<String>,
 }
 
-/// Introspects a token for a resource server registered as a confidential app.
+/// Introspects a token for a confidential app. A token of another app is `{"active": false}`
+/// unless the caller may introspect (RFC 7662 §2.2 lets the server answer so when the caller
+/// is not allowed to know): an app learns nothing of the others' users and scopes.
 pub async fn introspect(
     cx: &impl Context,
     client: &ClientRecord,
@@ -55,6 +58,9 @@ pub async fn introspect(
             (r.scopes, r.client_id, r.sub, "refresh_token", r.expires_at)
         }
     };
+    if owner != client.client_id && !client.may_introspect {
+        return Ok(Introspection::default());
+    }
     Ok(Introspection {
         active: true,
         scope: Some(scope.to_string()),

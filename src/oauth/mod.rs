@@ -16,7 +16,7 @@ pub mod seal;
 pub mod token;
 pub mod userinfo;
 
-pub use error::OAuthError;
+pub use error::{OAuthError, Refused};
 
 use crate::config::{ClaimMapping, TokenSettings};
 use crate::directory::HasDirectory;

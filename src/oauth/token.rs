@@ -2,9 +2,9 @@
 
 use super::client_auth::{self, ClientCredentials};
 use super::grants;
-use super::{Context, OAuthError};
+use super::{Context, OAuthError, Refused};
 use crate::domain::{ClientRecord, SecretToken};
-use crate::events::Event;
+use crate::events::{Event, Refusal};
 use serde::{Deserialize, Serialize};
 
 /// A token request's parameters, as received (RFC 6749 §4.1.3, §6).
@@ -95,19 +95,24 @@ pub struct TokenSuccess {
 }
 
 /// Reports a refused token request, so the app doctor can explain it. Outages are not the
-/// app's mistake and are left out.
+/// app's mistake and are left out. `verified`: the request authenticated with the app's
+/// secret, so it came from the app (see [`Event::TokenRefused`]).
 pub async fn refused(
     cx: &impl Context,
     client_id: Option<&str>,
     via_basic: bool,
-    error: &OAuthError,
+    verified: bool,
+    refused: &Refused,
 ) {
+    let error = &refused.error;
     if error.is_server_side() {
         return;
     }
     let event = Event::TokenRefused {
         client_id: client_id.map(str::to_owned),
         via_basic,
+        verified,
+        reason: refused.reason,
         error: error.code(),
         description: error.description(),
     };
@@ -123,41 +128,42 @@ pub async fn exchange(
     address: Option<String>,
 ) -> Result<TokenSuccess, OAuthError> {
     let (raw_id, via_basic) = (credentials.client_id.clone(), credentials.via_basic);
-    let result = match client_auth::authenticate(cx, credentials).await {
-        Ok(client) => {
-            tracing::Span::current().record("client_id", client.client_id.as_str());
-            match request {
-                TokenRequest::AuthorizationCode {
-                    code,
-                    redirect_uri,
-                    code_verifier,
-                } => {
-                    let presented = grants::authorization_code::Presented {
-                        code,
-                        redirect_uri,
-                        code_verifier,
-                    };
-                    grants::authorization_code::exchange(cx, &client, presented, address).await
-                }
-                TokenRequest::RefreshToken {
-                    refresh_token,
-                    scope,
-                } => {
-                    grants::refresh_token::exchange(cx, &client, refresh_token, scope, address)
-                        .await
-                }
-            }
-            .map(|success| (client, success))
+    let client = match client_auth::authenticate(cx, credentials).await {
+        Ok(client) => client,
+        Err(e) => {
+            refused(cx, raw_id.as_deref(), via_basic, false, &e).await;
+            return Err(e.error);
         }
+    };
+    tracing::Span::current().record("client_id", client.client_id.as_str());
+    let result = match request {
+        TokenRequest::AuthorizationCode {
+            code,
+            redirect_uri,
+            code_verifier,
+        } => {
+            let presented = grants::authorization_code::Presented {
+                code,
+                redirect_uri,
+                code_verifier,
+            };
+            grants::authorization_code::exchange(cx, &client, presented, address).await
+        }
+        TokenRequest::RefreshToken {
+            refresh_token,
+            scope,
+        } => grants::refresh_token::exchange(cx, &client, refresh_token, scope, address).await,
+    };
+    let result = match result {
+        Ok(success) => keep_if_still_allowed(cx, &client, success).await,
         Err(e) => Err(e),
     };
-    match result {
-        Ok((client, success)) => keep_if_still_allowed(cx, &client, success).await,
-        Err(e) => {
-            refused(cx, raw_id.as_deref(), via_basic, &e).await;
-            Err(e)
-        }
+    if let Err(e) = &result {
+        // Past client authentication a confidential app has proved itself with its secret; a
+        // public app's client_id alone proves nothing.
+        refused(cx, raw_id.as_deref(), via_basic, !client.is_public(), e).await;
     }
+    result.map_err(|e| e.error)
 }
 
 /// Hands out freshly issued tokens only if the app was not disabled or deleted meanwhile: the
@@ -167,7 +173,7 @@ async fn keep_if_still_allowed(
     cx: &impl Context,
     client: &ClientRecord,
     success: TokenSuccess,
-) -> Result<TokenSuccess, OAuthError> {
+) -> Result<TokenSuccess, Refused> {
     let still_allowed = cx
         .store()
         .client(&client.client_id)
@@ -175,8 +181,9 @@ async fn keep_if_still_allowed(
         .is_some_and(|c| c.enabled);
     if !still_allowed {
         cx.store().revoke_client(&client.client_id).await?;
-        return Err(OAuthError::InvalidClient(
-            "this application is disabled".into(),
+        return Err(Refused::because(
+            Refusal::AppDisabled,
+            OAuthError::InvalidClient("this application is disabled".into()),
         ));
     }
     Ok(success)

@@ -62,9 +62,10 @@ async fn run(state: &AppState, query: &str, jar: &CookieJar) -> Result<Response,
             redirect_uri,
             state: app_state,
             error,
+            reason,
         }) => {
             tracing::info!(error = error.code(), "authorize request refused");
-            crate::oauth::authorize::refused(state, query, Some(&error)).await;
+            crate::oauth::authorize::refused(state, query, Some((reason, &error))).await;
             let issuer = state.settings.issuer();
             let location = error_redirect(&issuer, &redirect_uri, app_state.as_deref(), &error);
             return Ok(redirect(StatusCode::FOUND, &location));

@@ -2,6 +2,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod admin;
+mod admin_policy;
+mod app_doctor;
 mod app_management;
 mod architecture;
 mod audit;
@@ -22,6 +24,7 @@ mod oidc_authorize;
 mod oidc_keys;
 mod outages;
 mod proxies;
+mod resource_servers;
 mod revocation;
 mod screen;
 mod service;

@@ -68,10 +68,19 @@ async fn admin_sign_in(
 async fn admin_sign_in_needs_the_second_factor(backends: Backends) {
     let app = spawn_app_with(backends, &policy("superadmin")).await;
     let (user, pw) = superadmin(backends);
-    // Not set up yet: the password alone lets the first superadmin in, with a notice.
+    // Not set up yet: no admin token, and the answer says what to run.
     let (status, body) = admin_sign_in(&app, user, pw, None).await;
-    assert_eq!(status, StatusCode::OK, "{body}");
-    assert!(body["notice"].as_str().unwrap().contains("enrol-mfa"));
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (StatusCode::UNAUTHORIZED, Some("mfa_enrolment_required")),
+        "{body}"
+    );
+    assert!(body.get("token").is_none(), "{body}");
+    let description = body["error_description"].as_str().unwrap();
+    assert!(
+        description.contains("sso-bridge users enrol-mfa --admin"),
+        "{body}"
+    );
 
     let (auth, codes) = enrol_by_api(&app, user, pw).await;
     assert_eq!(codes.len(), 10);
@@ -90,7 +99,6 @@ async fn admin_sign_in_needs_the_second_factor(backends: Backends) {
     let (status, body) = admin_sign_in(&app, user, pw, Some(&code)).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert!(body["token"].is_string());
-    assert!(body.get("notice").is_none(), "{body}");
     let (status, _) = admin_sign_in(&app, user, pw, Some(&code)).await;
     assert_eq!(status, StatusCode::UNAUTHORIZED, "a replayed code");
     let (status, _) = admin_sign_in(&app, user, pw, Some(&codes[0])).await;

@@ -21,6 +21,7 @@ pub async fn register_direct(app: &TestApp) -> Registered {
         public: false,
         require_pkce: false,
         post_logout_redirect_uris: Vec::new(),
+        may_introspect: false,
     };
     let (record, secret) = apps::manage::create(
         &app.state,

@@ -151,6 +151,7 @@ async fn register_directly(app: &TestApp) -> Registered {
         created_by: "test".into(),
         created_at: 0,
         post_logout_redirect_uris: Vec::new(),
+        may_introspect: false,
     };
     app.state.store.put_client(&record).await.unwrap();
     Registered {

@@ -144,6 +144,7 @@ async fn introspection_describes_tokens(b: Backends) {
     let app = spawn_app(b).await;
     let reg = app.register(CB, false).await;
     let resource_server = app.register("https://api.example.com/unused", false).await;
+    crate::resource_servers::make_resource_server(&app, b, &resource_server).await;
     let t = app.tokens_for(&reg, "alan").await;
 
     let answer = introspect(&app, &resource_server, t["access_token"].as_str().unwrap()).await;

@@ -5,7 +5,7 @@ use crate::helpers::*;
 use reqwest::{Client, StatusCode};
 
 /// The form of `page` whose action ends with `action`: its action and hidden inputs.
-fn form(page: &str, action: &str) -> Form {
+pub(crate) fn form(page: &str, action: &str) -> Form {
     let needle = format!("action=\"{}\"", action);
     let at = page
         .find(&needle)
@@ -39,7 +39,7 @@ pub async fn get(browser: &Client, app: &TestApp, path: &str) -> (StatusCode, St
 }
 
 /// The value of the input with id `id`.
-fn input(page: &str, id: &str) -> String {
+pub(crate) fn input(page: &str, id: &str) -> String {
     let at = page.find(&format!("id=\"{id}\"")).unwrap();
     let tag = &page[page[..at].rfind("<input").unwrap()..];
     let start = tag.find(" value=\"").unwrap() + 8;

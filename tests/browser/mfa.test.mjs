@@ -77,10 +77,11 @@ function api(pathname, options) {
  * in with it; answers an admin token. */
 async function adminToken() {
   const credentials = { username: 'ada', password: 'ada-demo' };
-  // Before it is set up, the password alone signs ada in, with a notice to set it up.
+  // Before it is set up, the password alone gets no admin token, only the way to set one up.
   const first = await api('/admin/api/session', { method: 'POST', json: credentials });
-  assert.equal(first.status, 200, JSON.stringify(first.body));
-  assert.match(first.body.notice, /enrol-mfa/);
+  assert.equal(first.status, 401, JSON.stringify(first.body));
+  assert.equal(first.body.error, 'mfa_enrolment_required');
+  assert.match(first.body.error_description, /enrol-mfa/);
   const setup = await api('/admin/api/second-factor/setup', { method: 'POST', json: credentials });
   assert.equal(setup.status, 200, JSON.stringify(setup.body));
   const secret = base32Decode(setup.body.secret);

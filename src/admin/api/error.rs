@@ -14,7 +14,11 @@ pub enum AdminError {
     /// invalid_request: the body is malformed or a field is invalid (the description says which).
     #[oai(status = 400)]
     BadRequest(Json<ErrorBody>),
-    /// unauthorized: wrong credentials, or a missing, expired or unknown admin token.
+    /// unauthorized: wrong credentials, or a missing, expired or unknown admin token;
+    /// mfa_required: the account must send its second-factor code as `otp`; invalid_otp: that
+    /// code is wrong or spent; mfa_enrolment_required: the account's policy asks for a second
+    /// factor it has not set up yet, and until it does only the enrolment operations accept
+    /// its password.
     #[oai(status = 401)]
     Unauthorized(Json<ErrorBody>),
     /// forbidden: the account is not a superadmin.
@@ -79,7 +83,7 @@ impl From<GuardError> for AdminError {
             )),
             GuardError::EnrolmentRequired => AdminError::Unauthorized(body(
                 "mfa_enrolment_required",
-                "this account must set up a second factor first: run `sso-bridge users enrol-mfa`, or sign in to any app in the browser",
+                "set up a second factor first: sso-bridge users enrol-mfa --admin USER (or sign in to any app in the browser); until then this account may use the admin API only to set one up",
             )),
             GuardError::WrongSecondFactor => AdminError::Unauthorized(body(
                 "invalid_otp",

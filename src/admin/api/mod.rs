@@ -72,8 +72,10 @@ impl AdminApi {
     /// Sign in as a superadmin
     ///
     /// Checks the directory password and the `superadmin` role, then the second factor (`otp`)
-    /// when the account's policy asks for one; answers a short-lived admin token. Failed
-    /// attempts are limited per account and per client address.
+    /// when the account's policy asks for one; answers a short-lived admin token. An account
+    /// whose policy asks for a second factor it has not set up yet gets no token (401
+    /// `mfa_enrolment_required`): its password opens only `start_enrolment` and
+    /// `confirm_enrolment`. Failed attempts are limited per account and per client address.
     #[oai(path = "/session", method = "post", operation_id = "admin_sign_in")]
     async fn sign_in(
         &self,
@@ -95,7 +97,6 @@ impl AdminApi {
             token: issued.token.expose().to_owned(),
             token_type: "Bearer".into(),
             expires_in: issued.ttl,
-            notice: issued.enrolment_due.then(|| guard::ENROL_NOTICE.to_owned()),
         })))
     }
 
@@ -129,6 +130,7 @@ impl AdminApi {
             public: body.0.public,
             require_pkce: body.0.require_pkce,
             post_logout_redirect_uris: body.0.post_logout_redirect_uris,
+            may_introspect: body.0.may_introspect,
         };
         let (record, secret) = apps::manage::create(state, caller.actor(), new).await?;
         let secret = secret.map(|s| s.expose().to_owned());
@@ -151,8 +153,8 @@ impl AdminApi {
 
     /// Edit a connected app
     ///
-    /// Changes the name, the redirect URIs (replacing all of them) or the PKCE rule; absent
-    /// fields stay as they are.
+    /// Changes the name, the redirect URIs (replacing all of them), the PKCE rule or whether the
+    /// app may introspect other apps' tokens; absent fields stay as they are.
     #[oai(
         path = "/apps/:client_id",
         method = "patch",
@@ -170,6 +172,7 @@ impl AdminApi {
             redirect_uris: body.0.redirect_uris,
             require_pkce: body.0.require_pkce,
             post_logout_redirect_uris: body.0.post_logout_redirect_uris,
+            may_introspect: body.0.may_introspect,
         };
         let app = apps::manage::update(state, caller.actor(), &client_id.0, changes).await?;
         Ok(Json(App::from(&app)))

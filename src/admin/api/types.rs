@@ -26,10 +26,6 @@ pub struct AdminToken {
     pub token_type: String,
     /// Seconds until it expires.
     pub expires_in: u64,
-    /// Something the superadmin must do, such as setting up the second factor their policy asks
-    /// for (signed in with the password alone until they do).
-    #[oai(skip_serializing_if_is_none)]
-    pub notice: Option<String>,
 }
 
 /// A connected app as the admin API shows it (never its secret).
@@ -48,6 +44,9 @@ pub struct App {
     pub require_pkce: bool,
     /// Where OpenID Connect logout may send the browser back to.
     pub post_logout_redirect_uris: Vec<String>,
+    /// A resource server: may introspect the tokens of other apps. Without it an app's
+    /// introspection answers only for its own tokens.
+    pub may_introspect: bool,
     /// Whether the app may sign users in.
     pub enabled: bool,
     /// Superadmin who registered it.
@@ -74,6 +73,7 @@ impl From<&ClientRecord> for App {
                 .iter()
                 .map(|r| r.to_string())
                 .collect(),
+            may_introspect: c.may_introspect,
             enabled: c.enabled,
             created_by: c.created_by.clone(),
             created_at: c.created_at,
@@ -106,6 +106,10 @@ pub struct CreateApp {
     /// redirect URIs, matched exactly).
     #[oai(default)]
     pub post_logout_redirect_uris: Vec<String>,
+    /// Register the app as a resource server that may introspect the tokens of other apps
+    /// (confidential apps only). Without it its introspection answers only for its own tokens.
+    #[oai(default)]
+    pub may_introspect: bool,
 }
 
 /// Changes to an app; absent fields stay as they are.
@@ -119,6 +123,8 @@ pub struct UpdateApp {
     pub require_pkce: Option<bool>,
     /// New post-logout redirect URIs, replacing the registered ones (`[]` removes them).
     pub post_logout_redirect_uris: Option<Vec<String>>,
+    /// Whether the app may introspect the tokens of other apps (confidential apps only).
+    pub may_introspect: Option<bool>,
 }
 
 /// An app with credentials just issued. The secret is shown only here, once.
@@ -140,6 +146,8 @@ pub struct AppWithSecret {
     pub require_pkce: bool,
     /// Where OpenID Connect logout may send the browser back to.
     pub post_logout_redirect_uris: Vec<String>,
+    /// A resource server: may introspect the tokens of other apps.
+    pub may_introspect: bool,
 }
 
 impl AppWithSecret {
@@ -154,6 +162,7 @@ impl AppWithSecret {
             app_type: view.app_type,
             require_pkce: view.require_pkce,
             post_logout_redirect_uris: view.post_logout_redirect_uris,
+            may_introspect: view.may_introspect,
         }
     }
 }
@@ -165,11 +174,17 @@ pub struct Failure {
     pub at: u64,
     /// `authorize` or `token`.
     pub endpoint: String,
-    /// What went wrong.
+    /// What went wrong. Text the request sent appears only in double quotes, escaped and cut
+    /// to 200 characters.
     pub problem: String,
-    /// What to change.
+    /// What to change, in the service's own words.
     #[oai(skip_serializing_if_is_none)]
     pub fix: Option<String>,
+    /// Whether the request proved it came from the app: a token request that authenticated
+    /// with the app's secret. Authorize requests, and token requests refused before or during
+    /// client authentication (or from a public app), are unverified: anyone can send them,
+    /// naming any app.
+    pub verified: bool,
 }
 
 impl From<crate::apps::doctor::DoctorEntry> for Failure {
@@ -179,6 +194,7 @@ impl From<crate::apps::doctor::DoctorEntry> for Failure {
             endpoint: e.endpoint,
             problem: e.problem,
             fix: e.fix,
+            verified: e.verified,
         }
     }
 }

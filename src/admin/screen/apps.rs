@@ -96,6 +96,7 @@ pub async fn new_form(Data(state): Data<&AppState>, ctx: Ctx) -> Result<Response
         post_logout_uris: String::new(),
         public: false,
         require_pkce: true,
+        may_introspect: false,
         errors: Vec::new(),
     };
     page(state, StatusCode::OK, &view)
@@ -116,6 +117,8 @@ pub struct RegisterForm {
     app_type: String,
     #[serde(default)]
     require_pkce: Option<String>,
+    #[serde(default)]
+    may_introspect: Option<String>,
 }
 
 fn lines(text: &str) -> Vec<String> {
@@ -149,6 +152,7 @@ pub async fn create(
         public,
         require_pkce: form.require_pkce.is_some(),
         post_logout_redirect_uris: lines(&form.post_logout_uris),
+        may_introspect: form.may_introspect.is_some(),
     };
     match apps::manage::create(state, ctx.actor(), new).await {
         Ok((app, secret)) => {
@@ -169,6 +173,7 @@ pub async fn create(
                 post_logout_uris: form.post_logout_uris,
                 public,
                 require_pkce: form.require_pkce.is_some(),
+                may_introspect: form.may_introspect.is_some(),
                 errors: messages(&err),
             };
             page(state, StatusCode::BAD_REQUEST, &view)
@@ -235,6 +240,8 @@ pub struct EditForm {
     post_logout_uris: String,
     #[serde(default)]
     require_pkce: Option<String>,
+    #[serde(default)]
+    may_introspect: Option<String>,
 }
 
 /// `POST /admin/apps/:client_id`: saves the edit form.
@@ -253,6 +260,7 @@ pub async fn edit(
         redirect_uris: Some(lines(&form.redirect_uris)),
         require_pkce: Some(form.require_pkce.is_some()),
         post_logout_redirect_uris: Some(lines(&form.post_logout_uris)),
+        may_introspect: Some(form.may_introspect.is_some()),
     };
     match apps::manage::update(state, ctx.actor(), &id, changes).await {
         Ok(after) if after == before => see_other(&format!("/admin/apps/{id}?done=unchanged")),

@@ -23,6 +23,7 @@ fn row() -> AppRow {
         redirect_uris: vec!["https://a.example/cb".into()],
         public: false,
         require_pkce: true,
+        may_introspect: true,
         enabled: true,
         created_by: "ada".into(),
         created_at: when(0),
@@ -38,6 +39,7 @@ fn pages() -> Vec<(&'static str, String)> {
         endpoint: "token".into(),
         problem: HOSTILE.into(),
         fix: Some("fix".into()),
+        verified: false,
     };
     let event = AuditRow {
         at: when(0),
@@ -112,6 +114,7 @@ fn pages() -> Vec<(&'static str, String)> {
                 post_logout_uris: HOSTILE.into(),
                 public: false,
                 require_pkce: true,
+                may_introspect: true,
                 errors: vec![HOSTILE.into()],
             })),
         ),

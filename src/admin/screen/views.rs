@@ -39,6 +39,8 @@ pub struct AppRow {
     pub redirect_uris: Vec<String>,
     pub public: bool,
     pub require_pkce: bool,
+    /// A resource server: may introspect other apps' tokens.
+    pub may_introspect: bool,
     pub enabled: bool,
     pub created_by: String,
     pub created_at: String,
@@ -54,6 +56,7 @@ impl AppRow {
             redirect_uris: app.redirect_uris.iter().map(|r| r.to_string()).collect(),
             public: app.is_public(),
             require_pkce: app.require_pkce,
+            may_introspect: app.may_introspect,
             enabled: app.enabled,
             created_by: app.created_by.clone(),
             created_at: when(app.created_at),
@@ -86,6 +89,8 @@ pub struct AppFormView {
     pub post_logout_uris: String,
     pub public: bool,
     pub require_pkce: bool,
+    /// The resource-server switch.
+    pub may_introspect: bool,
     pub errors: Vec<String>,
 }
 impl Page for AppFormView {
@@ -111,6 +116,8 @@ pub struct FailureRow {
     pub endpoint: String,
     pub problem: String,
     pub fix: Option<String>,
+    /// The request proved it came from the app (see `DoctorEntry::verified`).
+    pub verified: bool,
 }
 
 impl From<DoctorEntry> for FailureRow {
@@ -120,6 +127,7 @@ impl From<DoctorEntry> for FailureRow {
             endpoint: e.endpoint,
             problem: e.problem,
             fix: e.fix,
+            verified: e.verified,
         }
     }
 }

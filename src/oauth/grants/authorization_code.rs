@@ -1,10 +1,10 @@
 //! `grant_type=authorization_code` (RFC 6749 §4.1.3, RFC 7636 §4.6).
 
 use crate::domain::{ClientRecord, SecretToken};
-use crate::events::{Event, Grant, Revocation};
+use crate::events::{Event, Grant, Refusal, Revocation};
 use crate::oauth::issue::{issue_tokens, TokenGrant};
 use crate::oauth::token::TokenSuccess;
-use crate::oauth::{pkce, Context, OAuthError};
+use crate::oauth::{pkce, Context, OAuthError, Refused};
 use crate::store::Redemption;
 
 /// What the app presented with its code.
@@ -19,6 +19,7 @@ pub struct Presented {
 
 const REPLAYED: &str =
     "the code has already been used; the tokens issued with it have been revoked";
+const UNKNOWN: &str = "the code is invalid or has expired";
 
 /// Exchanges a one-time code for tokens.
 pub async fn exchange(
@@ -26,46 +27,52 @@ pub async fn exchange(
     client: &ClientRecord,
     presented: Presented,
     address: Option<String>,
-) -> Result<TokenSuccess, OAuthError> {
+) -> Result<TokenSuccess, Refused> {
     let digest = presented.code.digest();
-    let invalid = |m: &str| OAuthError::InvalidGrant(m.to_owned());
+    let invalid =
+        |reason, m: &str| Refused::because(reason, OAuthError::InvalidGrant(m.to_owned()));
+    let pkce = |m: &str| invalid(Refusal::Pkce, m);
 
     let stored = cx
         .store()
         .code(&digest)
         .await?
-        .ok_or_else(|| invalid("the code is invalid or has expired"))?;
+        .ok_or_else(|| invalid(Refusal::CodeExpired, UNKNOWN))?;
     if let Some(grant_id) = &stored.consumed_by {
         cx.store().revoke_grant(grant_id).await?;
         tracing::warn!(client_id = %client.client_id, "authorization code replayed; its tokens were revoked");
         replayed(cx, client, stored.record.claims.sub(), address).await;
-        return Err(invalid(REPLAYED));
+        return Err(invalid(Refusal::CodeReplayed, REPLAYED));
     }
     let code = stored.record;
     if code.expires_at <= cx.now() {
-        return Err(invalid("the code has expired"));
+        return Err(invalid(Refusal::CodeExpired, "the code has expired"));
     }
     if code.client_id != client.client_id {
-        return Err(invalid("the code was issued to another client"));
+        return Err(invalid(
+            Refusal::Other,
+            "the code was issued to another client",
+        ));
     }
     if code.redirect_uri != presented.redirect_uri {
         return Err(invalid(
+            Refusal::RedirectUriDiffers,
             "redirect_uri differs from the one used in the authorization request",
         ));
     }
     match (&code.code_challenge, presented.code_verifier.as_deref()) {
         (Some(challenge), Some(verifier)) => {
             if !pkce::verify(verifier, challenge) {
-                return Err(invalid("code_verifier does not match the code_challenge"));
+                return Err(pkce("code_verifier does not match the code_challenge"));
             }
         }
         (Some(_), None) => {
-            return Err(invalid(
+            return Err(pkce(
                 "code_verifier is required: the authorization request used PKCE",
             ))
         }
         (None, Some(_)) => {
-            return Err(invalid(
+            return Err(pkce(
                 "code_verifier was sent but the authorization request had no code_challenge",
             ))
         }
@@ -94,10 +101,10 @@ pub async fn exchange(
             cx.events().publish(event).await;
             Ok(response)
         }
-        Redemption::NotFound => Err(invalid("the code is invalid or has expired")),
+        Redemption::NotFound => Err(invalid(Refusal::CodeExpired, UNKNOWN)),
         Redemption::Replayed => {
             replayed(cx, client, code.claims.sub(), address).await;
-            Err(invalid(REPLAYED))
+            Err(invalid(Refusal::CodeReplayed, REPLAYED))
         }
     }
 }

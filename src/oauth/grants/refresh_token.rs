@@ -1,12 +1,12 @@
 //! `grant_type=refresh_token` (RFC 6749 §6, RFC 9700 §4.14): rotation with reuse detection.
 
 use crate::domain::{ClientRecord, Escaped, ScopeSet, SecretToken};
-use crate::events::{Event, Grant, Revocation};
+use crate::events::{Event, Grant, Refusal, Revocation};
 use crate::oauth::error::Cause;
 use crate::oauth::issue::{issue_tokens, TokenGrant};
 use crate::oauth::seal;
 use crate::oauth::token::TokenSuccess;
-use crate::oauth::{Context, OAuthError};
+use crate::oauth::{Context, OAuthError, Refused};
 use crate::store::Rotation;
 
 const SPENT: &str = "the refresh token is invalid, expired or revoked";
@@ -22,8 +22,9 @@ pub async fn exchange(
     old: SecretToken,
     scope: Option<String>,
     address: Option<String>,
-) -> Result<TokenSuccess, OAuthError> {
-    let invalid = |m: &str| OAuthError::InvalidGrant(m.to_owned());
+) -> Result<TokenSuccess, Refused> {
+    let invalid = |m: &str| Refused::from(OAuthError::InvalidGrant(m.to_owned()));
+    let wider = |error| Refused::because(Refusal::Scope, error);
     let digest = old.digest();
     let stored = cx
         .store()
@@ -42,12 +43,12 @@ pub async fn exchange(
         None => record.scopes.clone(),
         Some(raw) => {
             let wanted =
-                ScopeSet::parse(raw).map_err(|e| OAuthError::InvalidScope(e.to_string()))?;
+                ScopeSet::parse(raw).map_err(|e| wider(OAuthError::InvalidScope(e.to_string())))?;
             if !wanted.is_subset(&record.scopes) {
-                return Err(OAuthError::InvalidScope(format!(
+                return Err(wider(OAuthError::InvalidScope(format!(
                     "a refresh may only narrow the scope; the grant has `{}`",
                     record.scopes
-                )));
+                ))));
             }
             wanted
         }
@@ -74,9 +75,9 @@ pub async fn exchange(
     };
     let (issuance, response) = issue_tokens(cx, grant, None).await?;
     let sealed = seal::seal(old.expose(), &response).ok_or_else(|| {
-        OAuthError::ServerError(Cause::says(
+        Refused::from(OAuthError::ServerError(Cause::says(
             "the refresh token's successor could not be sealed",
-        ))
+        )))
     })?;
     let grace = cx.token_settings().refresh_grace.as_secs();
     match cx
@@ -99,8 +100,11 @@ pub async fn exchange(
         Rotation::Reused => {
             tracing::warn!(client_id = %client.client_id, sub = ?Escaped(&record.sub), "rotated refresh token reused; grant revoked");
             revoked(cx, client, &record.sub, address, Revocation::RefreshReused).await;
-            Err(invalid(
-                "the refresh token has already been used; every token of this grant has been revoked",
+            Err(Refused::because(
+                Refusal::RefreshReplayed,
+                OAuthError::InvalidGrant(
+                    "the refresh token has already been used; every token of this grant has been revoked".into(),
+                ),
             ))
         }
         Rotation::NotFound => Err(invalid(SPENT)),

@@ -32,8 +32,13 @@ pub struct DoctorEntry {
     pub at: u64,
     /// `authorize` or `token`.
     pub endpoint: String,
-    /// What went wrong.
+    /// What went wrong; text the request sent appears only quoted.
     pub problem: String,
-    /// What the app should change.
+    /// What the app should change: our own words, never text the request sent.
     pub fix: Option<String>,
+    /// Whether the request proved it came from the app (it authenticated with the app's
+    /// secret). Anyone can send the others, naming any client id. Entries kept before this
+    /// was recorded read as unverified.
+    #[serde(default)]
+    pub verified: bool,
 }

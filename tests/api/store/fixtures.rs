@@ -163,6 +163,7 @@ pub fn client(name: &str) -> ClientRecord {
         created_by: "root".into(),
         created_at: 1_700_000_000,
         post_logout_redirect_uris: Vec::new(),
+        may_introspect: false,
     }
 }
 

@@ -139,6 +139,7 @@ fn failure(problem: &str) -> DoctorEntry {
         endpoint: "token".into(),
         problem: problem.into(),
         fix: None,
+        verified: true,
     }
 }
 
@@ -159,6 +160,8 @@ async fn an_apps_failure_list_keeps_only_the_newest(s: Subject) {
         .map(|f| f.problem)
         .collect();
     assert_eq!(problems, ["6", "5", "4", "3", "2"]);
+    let newest = &s.store.failures(&app.client_id).await.unwrap()[0];
+    assert!(newest.verified, "{newest:?}");
     assert!(s.store.failures(&other.client_id).await.unwrap().is_empty());
 
     s.store

@@ -337,11 +337,14 @@ async fn records_written_before_the_typed_store_read_back_under_the_same_keys() 
     let failures = format!("{p}failures:{}", client.as_str());
     let _: i64 = conn.lpush(&failures, &[failure, "{damaged"]).await.unwrap();
     let entries = store.failures(&client).await.unwrap();
-    let problems: Vec<_> = entries.into_iter().map(|e| e.problem).collect();
+    let problems: Vec<_> = entries
+        .iter()
+        .map(|e| (e.problem.as_str(), e.verified))
+        .collect();
     assert_eq!(
         problems,
-        ["wrong client secret"],
-        "damaged entries are skipped"
+        [("wrong client secret", false)],
+        "damaged entries are skipped; entries kept before `verified` read as unverified"
     );
 
     // Written back, each record lands under the key it was read from, as the same JSON.
