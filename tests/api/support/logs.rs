@@ -28,6 +28,14 @@ impl std::io::Write for Logs {
 /// Captures, at every level, what the service and poem log on this thread: the test's own
 /// runtime, where the app it spawns serves its requests.
 pub fn capture() -> (Logs, DefaultGuard) {
+    // tracing caches, per call site, whether any subscriber wants its events. Tests on other
+    // threads run without one, and a call site they reach first could be cached as unwanted
+    // while this thread's subscriber is being set. A global subscriber that wants everything
+    // and writes nothing keeps every call site asking, so the capture sees every event.
+    static WANT_EVERYTHING: std::sync::Once = std::sync::Once::new();
+    WANT_EVERYTHING.call_once(|| {
+        let _ = tracing::subscriber::set_global_default(tracing_subscriber::registry());
+    });
     let logs = Logs::default();
     let writer = logs.clone();
     let subscriber = tracing_subscriber::fmt()
