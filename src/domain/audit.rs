@@ -6,7 +6,8 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Action {
-    /// A user signed in (or failed to) at the authorize sign-in page.
+    /// A user signed in (or failed to) at the authorize sign-in page, or gave a wrong password
+    /// to the admin API's second-factor set-up.
     SignIn,
     /// A superadmin signed in (or failed to) to the admin screen or API.
     AdminSignIn,
