@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 /// What happened.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Action {
     /// A user signed in (or failed to) at the authorize sign-in page, or gave a wrong password

@@ -5,6 +5,7 @@ mod admin;
 mod app_management;
 mod architecture;
 mod audit;
+mod audit_search;
 mod authorize;
 mod directory_ldap;
 mod helpers;

@@ -15,7 +15,7 @@ pub use types::*;
 
 use super::guard;
 use crate::apps::{self, doctor, Changes, NewApp};
-use crate::audit::{self, AuditFilter};
+use crate::audit::{self, AuditFilter, AuditFrom};
 use crate::state::AppState;
 use poem::web::Data;
 use poem::Request;
@@ -266,7 +266,9 @@ impl AdminApi {
     /// Read the audit log
     ///
     /// Events newest first (at most `limit`, default 100, up to 1000), optionally only one
-    /// `action`, one `client_id`, an `actor` containing the given text, or failures only.
+    /// `action`, one `client_id`, one `actor` (the name, case ignored; with `*`, a pattern in
+    /// which `*` stands for any text), or failures only. Every event kept is found, however
+    /// many came after it.
     #[oai(path = "/audit", method = "get", operation_id = "audit_log")]
     #[allow(clippy::too_many_arguments)]
     async fn audit_log(
@@ -287,9 +289,9 @@ impl AdminApi {
         )
         .map_err(AdminError::bad_request)?;
         let limit = limit.0.unwrap_or(100).clamp(1, 1000);
-        let events = audit::search(state, &filter, limit).await?;
+        let found = audit::search(state, &filter, AuditFrom::Newest, limit).await?;
         Ok(Json(AuditList {
-            events: events.into_iter().map(AuditEntry::from).collect(),
+            events: found.events.into_iter().map(AuditEntry::from).collect(),
         }))
     }
 }

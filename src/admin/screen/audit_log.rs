@@ -3,7 +3,7 @@
 use super::page;
 use super::session::Ctx;
 use super::views::{ActionChoice, AuditRow, AuditView};
-use crate::audit::{self, Action, AuditFilter};
+use crate::audit::{self, Action, AuditFilter, AuditFrom};
 use crate::state::AppState;
 use crate::web::errors::PageError;
 use poem::http::StatusCode;
@@ -44,7 +44,7 @@ pub async fn show(
         Ok(f) => (f, None),
         Err(message) => (AuditFilter::default(), Some(message)),
     };
-    let events = audit::search(state, &filter, SHOWN).await?;
+    let found = audit::search(state, &filter, AuditFrom::Newest, SHOWN).await?;
     let view = AuditView {
         nav: ctx.nav("audit"),
         actions: Action::ALL
@@ -58,7 +58,7 @@ pub async fn show(
         client_id: q.client_id.trim().to_owned(),
         actor: q.actor.trim().to_owned(),
         failures_only,
-        events: events.into_iter().map(AuditRow::from).collect(),
+        events: found.events.into_iter().map(AuditRow::from).collect(),
         error,
     };
     page(state, StatusCode::OK, &view)

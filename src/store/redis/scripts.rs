@@ -1,7 +1,8 @@
 //! The Lua scripts behind the store's atomic operations (sources in `src/store/lua/`).
 //!
-//! Each script is `common.lua` (the shared `revoke` and `issue` functions) followed by its own
-//! body. `redis::Script` sends them by SHA-1 and loads them again after a server restart.
+//! Each grant script is `common.lua` (the shared `revoke` and `issue` functions) followed by its
+//! own body; the audit scripts stand alone. `redis::Script` sends them by SHA-1 and loads them
+//! again after a server restart.
 
 use deadpool_redis::redis::Script;
 
@@ -27,6 +28,10 @@ const REVOKE_CLIENT: &str = concat!(
     include_str!("../lua/revoke_client.lua")
 );
 
+const APPEND_AUDIT: &str = include_str!("../lua/append_audit.lua");
+const AUDIT_EVENTS: &str = include_str!("../lua/audit_events.lua");
+const MOVE_EARLIER_AUDIT: &str = include_str!("../lua/move_earlier_audit.lua");
+
 /// The loaded scripts.
 pub(super) struct Scripts {
     /// Redeems a code: see `redeem.lua`.
@@ -39,6 +44,14 @@ pub(super) struct Scripts {
     pub(super) put_code: Script,
     /// Revokes every code and grant of a client: see `revoke_client.lua`.
     pub(super) revoke_client: Script,
+    /// Appends an audit event to the log and its indexes, and trims them: see
+    /// `append_audit.lua`.
+    pub(super) append_audit: Script,
+    /// One step of a walk through the audit log: see `audit_events.lua`.
+    pub(super) audit_events: Script,
+    /// Moves events of an earlier version's audit log into the indexed one: see
+    /// `move_earlier_audit.lua`.
+    pub(super) move_earlier_audit: Script,
 }
 
 impl Scripts {
@@ -49,6 +62,9 @@ impl Scripts {
             revoke: Script::new(REVOKE),
             put_code: Script::new(PUT_CODE),
             revoke_client: Script::new(REVOKE_CLIENT),
+            append_audit: Script::new(APPEND_AUDIT),
+            audit_events: Script::new(AUDIT_EVENTS),
+            move_earlier_audit: Script::new(MOVE_EARLIER_AUDIT),
         }
     }
 }
