@@ -32,6 +32,15 @@ fn state(rt: &Runtime, redis_url: Option<&str>) -> AppState {
             "SSO_BRIDGE__STORE__KEY_PREFIX".into(),
             "sso-bridge-bench:".into(),
         ));
+        // The Redis store refuses to start without its secrets.
+        env.push((
+            "SSO_BRIDGE__MFA__ENCRYPTION_KEY".into(),
+            "YmVuY2gtYmVuY2gtYmVuY2gtYmVuY2gtYmVuY2gtYmU=".into(),
+        ));
+        env.push((
+            "SSO_BRIDGE__OIDC__KEY_ENCRYPTION_SECRET".into(),
+            "bench-key-encryption-secret".into(),
+        ));
     }
     let settings = Settings::load_from(None, env).unwrap();
     rt.block_on(async { Application::build(settings).await.unwrap().state().clone() })

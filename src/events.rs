@@ -68,7 +68,8 @@ pub enum Event {
     },
     /// A person signed in with a password, or failed to.
     SignIn {
-        /// At the sign-in page of an app's flow, or at the admin screen or API.
+        /// At the sign-in page of an app's flow, the admin screen or API, or the second-factor
+        /// set-up of the admin API.
         place: Place,
         /// The subject on success; the name as typed on failure.
         who: String,
@@ -145,6 +146,8 @@ pub enum Place {
     App,
     /// The admin screen or admin API.
     Admin,
+    /// The admin API's second-factor set-up, where any account enrols without a browser.
+    SecondFactorSetup,
 }
 
 /// How a sign-in went.

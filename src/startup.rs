@@ -59,21 +59,25 @@ impl Application {
         settings: Settings,
         clock: Arc<dyn Clock>,
     ) -> Result<Self, StartupError> {
+        // Before anything is built or logged: a refusal is then the only line start-up prints.
+        settings.check_store_secrets()?;
         let store = build_store(&settings, Arc::clone(&clock))?;
         let directory = build_directory(&settings)?;
         Self::build_with(settings, clock, store, directory).await
     }
 
-    /// Builds around given backends.
+    /// Builds around given backends. Refuses the Redis store without its secrets
+    /// ([`Settings::check_store_secrets`]) before binding the port.
     pub async fn build_with(
         settings: Settings,
         clock: Arc<dyn Clock>,
         store: Arc<dyn Store>,
         directory: Arc<dyn Directory>,
     ) -> Result<Self, StartupError> {
+        settings.check_store_secrets()?;
         let templates = Templates::new().map_err(StartupError::Templates)?;
         let mfa_key = crate::mfa::MfaKey::from_settings(&settings)?;
-        let keys = Arc::new(crate::oidc::key_source::Keys::new(&settings.oidc)?);
+        let keys = crate::oidc::key_source::Keys::new(&settings.oidc, settings.store.backend)?;
         let addr = settings.server.listen;
         let acceptor = TcpListener::bind(addr)
             .into_acceptor()
@@ -91,8 +95,8 @@ impl Application {
             directory,
             templates: Arc::new(templates),
             clock,
-            mfa_key: mfa_key.map(Arc::new),
-            keys,
+            mfa_key: Arc::new(mfa_key),
+            keys: Arc::new(keys),
             events,
         };
         Ok(Self {

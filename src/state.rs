@@ -32,8 +32,7 @@ pub struct AppState {
     /// The time.
     pub clock: Arc<dyn Clock>,
     /// Encrypts second-factor secrets at rest.
-    /// `None` when `mfa.encryption_key` is unset on a lasting store: no second factor works.
-    pub mfa_key: Option<Arc<MfaKey>>,
+    pub mfa_key: Arc<MfaKey>,
     /// Id token signing keys (OpenID Connect).
     pub keys: Arc<Keys>,
     /// Where flows publish what happened (audit log, app doctor, last-used marks).
@@ -120,8 +119,8 @@ impl crate::mfa::Context for AppState {
         &self.settings.limits
     }
 
-    fn mfa_key(&self) -> Option<&MfaKey> {
-        self.mfa_key.as_deref()
+    fn mfa_key(&self) -> &MfaKey {
+        &self.mfa_key
     }
 
     fn setup_ttl(&self) -> Duration {

@@ -95,19 +95,7 @@ pub async fn first_factor(
     password: &SecretString,
     address: Option<IpAddr>,
 ) -> Result<(Claims, Due), GuardError> {
-    let (user, claims) = match check_password(state, username, password, address).await {
-        Ok(found) => found,
-        Err(e) => {
-            // A lockout is audited once, where it starts (`limits`), not per refused attempt.
-            let reason = match e {
-                GuardError::Unauthenticated => "wrong username or password",
-                GuardError::Forbidden => "the directory entry has no subject attribute",
-                _ => return Err(e),
-            };
-            audit_sign_in(state, username, address, Some(reason)).await;
-            return Err(e);
-        }
-    };
+    let (user, claims) = check_password(state, Place::Admin, username, password, address).await?;
     if let Err(e) = may_administer(&claims) {
         audit_sign_in(state, claims.sub(), address, Some("not a superadmin")).await;
         return Err(e);
@@ -144,17 +132,18 @@ pub async fn audit_sign_in(
         Some(reason) => SignInOutcome::Failed(reason.to_owned()),
         None => SignInOutcome::Succeeded,
     };
-    publish_sign_in(state, who, address, outcome).await;
+    publish_sign_in(state, Place::Admin, who, address, outcome).await;
 }
 
 async fn publish_sign_in(
     state: &AppState,
+    place: Place,
     who: &str,
     address: Option<IpAddr>,
     outcome: SignInOutcome,
 ) {
     let event = Event::SignIn {
-        place: Place::Admin,
+        place,
         who: who.to_owned(),
         client_id: None,
         address: address.map(|a| a.to_string()),
@@ -215,7 +204,29 @@ pub async fn sign_in(
 }
 
 /// Checks a directory password under the attempt limits; answers the entry and its claims.
+///
+/// A refusal is audited here, once, as a failed sign-in at `place`, so that no caller can
+/// check a password unaudited. A lockout is audited where it starts (`limits`), once, not on
+/// every attempt it refuses; a directory or store outage is not a failed sign-in.
 pub async fn check_password(
+    state: &AppState,
+    place: Place,
+    username: &str,
+    password: &SecretString,
+    address: Option<IpAddr>,
+) -> Result<(DirectoryUser, Claims), GuardError> {
+    let result = password_and_claims(state, username, password, address).await;
+    let reason = match &result {
+        Err(GuardError::Unauthenticated) => "wrong username or password",
+        Err(GuardError::Forbidden) => "the directory entry has no subject attribute",
+        _ => return result,
+    };
+    let outcome = SignInOutcome::Failed(reason.to_owned());
+    publish_sign_in(state, place, username, address, outcome).await;
+    result
+}
+
+async fn password_and_claims(
     state: &AppState,
     username: &str,
     password: &SecretString,

@@ -5,6 +5,7 @@
 use super::api::{body, AdminAuth, AdminError};
 use super::guard::{self, GuardError};
 use crate::domain::secret::random_id;
+use crate::events::Place;
 use crate::mfa::enrolment;
 use crate::mfa::limits::{self, Kind};
 use crate::mfa::MfaError;
@@ -93,7 +94,9 @@ async fn not_yet_enrolled(
 ) -> Result<String, AdminError> {
     let address = ClientAddr::of(req).ip();
     let password = SecretString::from(password);
-    let (_, claims) = guard::check_password(state, username.trim(), &password, address).await?;
+    let place = Place::SecondFactorSetup;
+    let (_, claims) =
+        guard::check_password(state, place, username.trim(), &password, address).await?;
     let sub = claims.sub().to_owned();
     if enrolment::is_enrolled(state, &sub)
         .await

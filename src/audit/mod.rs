@@ -2,15 +2,16 @@
 //!
 //! Every admin action, every sign-in (success and failure, with the reason) and every token
 //! issued or revoked goes through [`record`]: it is written to the log under the tracing target
-//! `audit` and kept in the store for `audit.retention_days`. Sign-in and token outcomes arrive
-//! as [`crate::events::Event`]s through [`AuditTrail`]; admin actions are recorded directly.
+//! `audit` and kept in the store for `audit.retention_days`, indexed so that [`search`] finds
+//! any of them by action, app, actor or failure. Sign-in and token outcomes arrive as
+//! [`crate::events::Event`]s through [`AuditTrail`]; admin actions are recorded directly.
 //! Events name users, client ids and addresses, never a password, secret, code or token:
 //! [`AuditEvent`] has no field that could hold one.
 
 mod query;
 mod trail;
 
-pub use query::{search, AuditFilter};
+pub use query::{search, AuditFilter, AuditResults};
 pub use trail::AuditTrail;
 
 use crate::clock::HasClock;
@@ -20,7 +21,7 @@ use crate::domain::Escaped;
 use crate::store::HasStore;
 
 pub use crate::domain::audit::Action;
-pub use crate::store::AuditRecord;
+pub use crate::store::{AuditFrom, AuditRecord};
 
 /// What the audit log needs: the store, the clock and its settings.
 pub trait Context: HasStore + HasClock + Sync {

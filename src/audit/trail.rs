@@ -86,9 +86,11 @@ fn entry_for(event: &Event) -> Option<AuditEvent> {
             address,
             outcome,
         } => {
-            let action = match place {
-                Place::App => Action::SignIn,
-                Place::Admin => Action::AdminSignIn,
+            let (action, at) = match place {
+                Place::App => (Action::SignIn, ""),
+                Place::Admin => (Action::AdminSignIn, ""),
+                // Any account may enrol there: not an admin sign-in, and no app's either.
+                Place::SecondFactorSetup => (Action::SignIn, " (second-factor set-up)"),
             };
             let mut entry = AuditEvent::new(action, Some(who)).from_address(address.as_deref());
             if let Some(client_id) = client_id {
@@ -96,7 +98,7 @@ fn entry_for(event: &Event) -> Option<AuditEvent> {
             }
             match outcome {
                 SignInOutcome::Succeeded => entry,
-                SignInOutcome::Failed(reason) => entry.failed(reason.clone()),
+                SignInOutcome::Failed(reason) => entry.failed(format!("{reason}{at}")),
             }
         }
         Event::SecondFactorRefused {

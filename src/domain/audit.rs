@@ -3,10 +3,11 @@
 use serde::{Deserialize, Serialize};
 
 /// What happened.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Action {
-    /// A user signed in (or failed to) at the authorize sign-in page.
+    /// A user signed in (or failed to) at the authorize sign-in page, or gave a wrong password
+    /// to the admin API's second-factor set-up.
     SignIn,
     /// A superadmin signed in (or failed to) to the admin screen or API.
     AdminSignIn,

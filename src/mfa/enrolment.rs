@@ -1,7 +1,7 @@
 //! Enrolment and verification: an authenticator is set up (secret kept encrypted, pending
 //! until a first code confirms it), then each sign-in proves it with a code or a recovery code.
 
-use super::{recovery, totp, Context, MfaError, MfaKey};
+use super::{recovery, totp, Context, MfaError};
 use crate::domain::Digest;
 use crate::events::Event;
 use crate::store::EnrolmentRecord;
@@ -25,11 +25,6 @@ pub enum Proof {
     Recovery { left: u64 },
 }
 
-/// The second-factor key, or why there is none.
-fn key(cx: &impl Context) -> Result<&MfaKey, MfaError> {
-    cx.mfa_key().ok_or(MfaError::NotConfigured)
-}
-
 /// Whether `sub` has a confirmed enrolment.
 pub async fn is_enrolled(cx: &impl Context, sub: &str) -> Result<bool, MfaError> {
     Ok(cx.store().second_factor(sub).await?.is_some())
@@ -45,7 +40,8 @@ pub async fn setup(cx: &impl Context, sub: &str, holder: &str) -> Result<SetupVi
         Some(secret) => secret,
         None => {
             let secret = totp::new_secret();
-            let sealed = key(cx)?
+            let sealed = cx
+                .mfa_key()
                 .seal(sub, &secret)
                 .ok_or(MfaError::Unusable("sealing failed"))?;
             let ttl = cx.setup_ttl().as_secs();
@@ -70,7 +66,7 @@ async fn pending_secret(
     let Some(sealed) = cx.store().setup(sub, holder).await? else {
         return Ok(None);
     };
-    Ok(key(cx)?.open(sub, &sealed))
+    Ok(cx.mfa_key().open(sub, &sealed))
 }
 
 fn generator(cx: &impl Context, secret: &[u8], sub: &str) -> Result<totp_rs::TOTP, MfaError> {
@@ -92,7 +88,7 @@ pub async fn confirm(
     let generator = generator(cx, &secret, sub)?;
     let step = totp::matching_step(&generator, code.trim(), cx.now()).ok_or(MfaError::WrongCode)?;
     spend_step(cx, sub, &secret, step).await?;
-    let mfa_key = key(cx)?;
+    let mfa_key = cx.mfa_key();
     let record = EnrolmentRecord {
         sealed_secret: mfa_key
             .seal(sub, &secret)
@@ -122,7 +118,8 @@ pub async fn verify(cx: &impl Context, sub: &str, code: &str) -> Result<Proof, M
         .ok_or(MfaError::NotEnrolled)?;
     let code = code.trim();
     if code.len() == totp::DIGITS && code.bytes().all(|b| b.is_ascii_digit()) {
-        let secret = key(cx)?
+        let secret = cx
+            .mfa_key()
             .open(sub, &record.sealed_secret)
             .ok_or(MfaError::Undecryptable)?;
         let generator = generator(cx, &secret, sub)?;
@@ -130,7 +127,7 @@ pub async fn verify(cx: &impl Context, sub: &str, code: &str) -> Result<Proof, M
         spend_step(cx, sub, &secret, step).await?;
         return Ok(Proof::Totp);
     }
-    let digest = recovery::digest(key(cx)?, sub, code).ok_or(MfaError::WrongCode)?;
+    let digest = recovery::digest(cx.mfa_key(), sub, code).ok_or(MfaError::WrongCode)?;
     if !cx.store().use_recovery_code(sub, &digest).await? {
         return Err(MfaError::WrongCode);
     }

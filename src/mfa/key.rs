@@ -24,6 +24,9 @@ pub enum KeyError {
     /// Not base64 of 32 bytes.
     #[error("mfa.encryption_key must be base64 of exactly 32 bytes; {HINT}")]
     Malformed,
+    /// Unset on a store that outlives the process.
+    #[error("mfa.encryption_key is not set and the redis store needs it; {HINT}")]
+    Missing,
 }
 
 /// The second-factor encryption key. Printed as `[redacted]`.
@@ -41,22 +44,17 @@ impl fmt::Debug for MfaKey {
 
 impl MfaKey {
     /// Reads the key from settings. Unset with the memory store: a random key for this process
-    /// (enrolments die with the process anyway), announced loudly. Unset with Redis: `None`,
-    /// announced loudly too — second factors then cannot be set up or checked (never stored
-    /// unencrypted), so users under the policy cannot sign in until the key is set, while
-    /// everyone else can.
-    pub fn from_settings(settings: &Settings) -> Result<Option<Self>, KeyError> {
+    /// (enrolments die with the process anyway), announced loudly. Unset with Redis:
+    /// [`KeyError::Missing`], so start-up stops (the settings check says so first).
+    pub fn from_settings(settings: &Settings) -> Result<Self, KeyError> {
         match &settings.mfa.encryption_key {
             // Base64 holds no spaces: any around the key were typed with it, not part of it.
-            Some(key) => Self::from_base64(key.expose_secret().trim()).map(Some),
+            Some(key) => Self::from_base64(key.expose_secret().trim()),
             None if settings.store.backend == StoreBackend::Memory => {
                 tracing::warn!("DEMO SETUP: mfa.encryption_key is not set; second-factor secrets are encrypted with a key that lives only in this process. Set one (`openssl rand -base64 32`) in production");
-                Self::random().map(Some)
+                Self::random()
             }
-            None => {
-                tracing::error!("mfa.encryption_key is not set: second factors cannot be set up or checked, so users under the second-factor policy cannot sign in; {HINT}");
-                Ok(None)
-            }
+            None => Err(KeyError::Missing),
         }
     }
 

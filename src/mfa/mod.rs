@@ -27,9 +27,8 @@ pub trait Context: HasStore + HasDirectory + HasClock + HasEvents + Sync {
     fn mfa_settings(&self) -> &MfaSettings;
     /// The `[limits]` settings.
     fn limit_settings(&self) -> &LimitSettings;
-    /// The key sealing enrolment secrets; `None` when `mfa.encryption_key` is unset on a lasting
-    /// store, and then no second factor works.
-    fn mfa_key(&self) -> Option<&MfaKey>;
+    /// The key sealing enrolment secrets.
+    fn mfa_key(&self) -> &MfaKey;
     /// How long an authenticator set-up waits for its first code.
     fn setup_ttl(&self) -> std::time::Duration;
 }
@@ -52,9 +51,6 @@ pub enum MfaError {
     /// A TOTP code whose time step was already accepted once.
     #[error("code already used")]
     Replayed,
-    /// `mfa.encryption_key` is not set: no second factor can be set up or checked.
-    #[error("second factors are unavailable: mfa.encryption_key is not set")]
-    NotConfigured,
     /// The stored secret does not open with the configured key (the key was changed).
     #[error("the enrolment secret cannot be decrypted with mfa.encryption_key")]
     Undecryptable,

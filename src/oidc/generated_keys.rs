@@ -7,7 +7,9 @@
 //! the last id_token it can have signed has expired.
 //!
 //! With `oidc.key_encryption_secret` set, private keys are encrypted (ChaCha20-Poly1305 under a
-//! key derived from the secret): a copy of the store alone cannot sign tokens.
+//! key derived from the secret): a copy of the store alone cannot sign tokens. Only the memory
+//! store, which never leaves the process, may keep them in clear; a key found in clear under a
+//! sealing vault is sealed when the list is next read (`StoredKeys::sealed`).
 
 use super::signing_key::{KeyError, SigningKey};
 use crate::clock::UnixTime;
@@ -107,6 +109,30 @@ impl StoredKeys {
         Self { keys }
     }
 
+    /// The list with every key held in clear sealed by `vault`, or `None` when there is none
+    /// to seal (or the vault keeps keys in clear): how a key stored in clear by an earlier
+    /// version, or before the secret was set, stops being readable from the store.
+    pub fn sealed(&self, vault: &Vault) -> Result<Option<Self>, KeyError> {
+        let Some(secret) = &vault.encryption else {
+            return Ok(None);
+        };
+        if self.keys.iter().all(|k| k.pem.is_none()) {
+            return Ok(None);
+        }
+        let keys = self
+            .keys
+            .iter()
+            .map(|k| {
+                let mut k = k.clone();
+                if let Some(pem) = k.pem.take() {
+                    k.sealed = Some(seal(secret, &pem)?);
+                }
+                Ok(k)
+            })
+            .collect::<Result<_, KeyError>>()?;
+        Ok(Some(Self { keys }))
+    }
+
     /// The keys still published at `now`, opened, oldest first.
     pub fn live(&self, vault: &Vault, now: UnixTime) -> Result<Vec<OpenedKey>, KeyError> {
         self.keys
@@ -128,9 +154,17 @@ pub struct Vault {
 }
 
 impl Vault {
-    /// A vault sealing with `encryption`, or storing keys in clear without it.
-    pub fn new(encryption: Option<SecretString>) -> Self {
-        Self { encryption }
+    /// A vault sealing every key it generates with `secret` (`oidc.key_encryption_secret`).
+    pub fn sealing(secret: SecretString) -> Self {
+        Self {
+            encryption: Some(secret),
+        }
+    }
+
+    /// A vault keeping keys in clear: for the memory store only, whose keys never leave the
+    /// process.
+    pub fn in_clear() -> Self {
+        Self { encryption: None }
     }
 
     /// Whether stored keys are encrypted.
@@ -224,6 +258,26 @@ mod tests {
             "-----BEGIN PRIVATE KEY-----"
         );
         assert!(unseal(&SecretString::from("wrong"), &sealed).is_err());
+    }
+
+    #[test]
+    fn keys_held_in_clear_are_sealed_only_by_a_sealing_vault() {
+        let clear = StoredKeys {
+            keys: vec![key(1000), key(2000)],
+        };
+        let vault = Vault::sealing(SecretString::from("correct horse"));
+        let sealed = clear.sealed(&vault).unwrap().expect("keys to seal");
+        let json = sealed.encode().unwrap();
+        assert!(
+            json.contains("sealed") && !json.contains("\"pem\""),
+            "{json}"
+        );
+        assert_eq!(sealed.keys[1].created_at, 2000);
+        assert!(
+            sealed.sealed(&vault).unwrap().is_none(),
+            "nothing left in clear"
+        );
+        assert!(clear.sealed(&Vault::in_clear()).unwrap().is_none());
     }
 
     fn key(created_at: UnixTime) -> StoredKey {

@@ -5,9 +5,9 @@
 //! application clock.
 
 use super::{
-    AccessRecord, AdminSession, AuditRecord, CodeRecord, DoctorEntry, EnrolmentRecord,
-    HalfwaySignIn, Issuance, PendingRequest, Redemption, Rotation, ScreenSignIn, SessionRecord,
-    StoreError, StoredCode, StoredRefresh,
+    AccessRecord, AdminSession, AuditFrom, AuditIndex, AuditPage, AuditRecord, CodeRecord,
+    DoctorEntry, EnrolmentRecord, HalfwaySignIn, Issuance, PendingRequest, Redemption, Rotation,
+    ScreenSignIn, SessionRecord, StoreError, StoredCode, StoredRefresh,
 };
 use crate::clock::UnixTime;
 use crate::domain::{ClientId, ClientRecord, Digest, ScopeSet};
@@ -251,20 +251,28 @@ pub trait LimitStore: Send + Sync {
 /// app doctor) and when each app last obtained tokens.
 #[async_trait]
 pub trait AuditStore: Send + Sync {
-    /// Appends an audit event stamped `record.at` (events are told apart by their id), and
-    /// forgets events stamped before `record.at - retention` and all but the `keep` newest.
+    /// Appends an audit event (events are told apart by their id) after every event already
+    /// in the log, files it under each of its indexes ([`AuditIndex::of`]), and forgets events
+    /// stamped before `record.at - retention` and all but the `keep` newest, oldest first,
+    /// from the log and every index alike: one atomic step.
     async fn append_audit(
         &self,
         record: &AuditRecord,
         retention: u64,
         keep: usize,
     ) -> Result<(), StoreError>;
-    /// Audit events newest first, skipping `offset` and answering at most `limit`.
+    /// One step of a walk through the audit log: the events filed under every index of
+    /// `under` (every event when it is empty) beyond `from`, in its direction (newest first
+    /// from [`AuditFrom::Newest`] and [`AuditFrom::Before`], oldest first from
+    /// [`AuditFrom::After`]), at most `limit`. A step looks at a bounded number of events, so
+    /// it may answer fewer than `limit` and still go on ([`AuditPage::next`]): walking on
+    /// until `next` is `None` finds every such event, whatever the size of the log.
     async fn audit_events(
         &self,
-        offset: usize,
+        under: &[AuditIndex],
+        from: AuditFrom,
         limit: usize,
-    ) -> Result<Vec<AuditRecord>, StoreError>;
+    ) -> Result<AuditPage, StoreError>;
     /// Records a failed request of a client, keeping the `keep` newest for `ttl` seconds
     /// after the last one.
     async fn push_failure(

@@ -5,7 +5,8 @@ use crate::helpers::*;
 use crate::mfa_helpers::policy;
 use reqwest::StatusCode;
 use serde_json::{json, Value};
-use sso_bridge::audit::Action;
+use sso_bridge::audit::{Action, AuditFrom};
+use sso_bridge::store::AuditIndex;
 
 async fn post_json(app: &TestApp, path: &str, body: &Value) -> (StatusCode, Value) {
     let r = app.api.post(app.url(path)).json(body).send().await.unwrap();
@@ -38,7 +39,18 @@ async fn a_superadmin_without_the_second_factor_the_policy_asks_for_may_only_set
     assert_eq!(list.status(), StatusCode::UNAUTHORIZED);
 
     // The audit log has the refusal and no admin sign-in that succeeded.
-    let events = app.state.store.audit_events(0, 1000).await.unwrap();
+    let admin_sign_ins = [AuditIndex::Action(Action::AdminSignIn)];
+    let page = app
+        .state
+        .store
+        .audit_events(&admin_sign_ins, AuditFrom::Newest, 1000);
+    let events: Vec<_> = page
+        .await
+        .unwrap()
+        .events
+        .into_iter()
+        .map(|e| e.record)
+        .collect();
     let sign_ins: Vec<_> = events
         .iter()
         .filter(|e| e.action == Action::AdminSignIn)

@@ -291,3 +291,98 @@ async fn the_cli_runs_the_whole_life_of_an_app() {
         ]
     );
 }
+
+/// Sends `user`'s wrong password to `endpoint`; answers the status code.
+async fn wrong_password_at(app: &TestApp, endpoint: &str, user: &str) -> StatusCode {
+    let wrong = "not-the-password";
+    let credentials = serde_json::json!({"username": user, "password": wrong});
+    let api = |path: &str, body: Value| app.api.post(app.url(path)).json(&body).send();
+    let response = match endpoint {
+        "app sign-in page" => {
+            let registered = app.register("https://audit.example.com/cb", false).await;
+            let browser = app.browser();
+            let page = app
+                .authorize(
+                    &browser,
+                    &[
+                        ("client_id", registered.client_id.as_str()),
+                        ("redirect_uri", registered.redirect_uri.as_str()),
+                        ("response_type", "code"),
+                        ("scope", "openid"),
+                        ("code_challenge", &Pkce::new().challenge),
+                        ("code_challenge_method", "S256"),
+                    ],
+                )
+                .await;
+            let page = page.text().await.unwrap();
+            let fields = [("username", user), ("password", wrong)];
+            app.submit(&browser, &page, &fields).await
+        }
+        "admin screen sign-in" => {
+            let browser = app.browser();
+            let page = browser.get(app.url("/admin/login")).send().await.unwrap();
+            let form = Form::parse(&page.text().await.unwrap());
+            let mut body = form.hidden;
+            body.extend(
+                [("username", user), ("password", wrong)].map(|(k, v)| (k.into(), v.into())),
+            );
+            let post = browser.post(app.url(&form.action)).form(&body);
+            post.send().await.unwrap()
+        }
+        "admin API sign-in" => api("/admin/api/session", credentials).await.unwrap(),
+        "second-factor set-up API" => api("/admin/api/second-factor/setup", credentials)
+            .await
+            .unwrap(),
+        "second-factor confirmation API" => {
+            let mut body = credentials;
+            body["otp"] = "123456".into();
+            body["setup_id"] = "any".into();
+            api("/admin/api/second-factor/confirm", body).await.unwrap()
+        }
+        other => panic!("no endpoint {other}"),
+    };
+    response.status()
+}
+
+#[tokio::test]
+async fn a_wrong_password_is_audited_exactly_once_at_every_endpoint_that_checks_one() {
+    let app = spawn_app(Backends::Embedded).await;
+    // One account per endpoint, so that each one's events stand apart.
+    let endpoints = [
+        ("app sign-in page", "alan", "sign_in", ""),
+        ("admin screen sign-in", "grace", "admin_sign_in", ""),
+        ("admin API sign-in", "hedy", "admin_sign_in", ""),
+        (
+            "second-factor set-up API",
+            "ken",
+            "sign_in",
+            " (second-factor set-up)",
+        ),
+        (
+            "second-factor confirmation API",
+            "linus",
+            "sign_in",
+            " (second-factor set-up)",
+        ),
+    ];
+
+    for (endpoint, user, _, _) in endpoints {
+        let status = wrong_password_at(&app, endpoint, user).await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED, "{endpoint}");
+    }
+
+    let log = audit(&app, Backends::Embedded, "?failures_only=true&limit=1000").await;
+    for (endpoint, user, action, place) in endpoints {
+        let failed: Vec<&Value> = log["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| e["actor"] == user)
+            .collect();
+        assert_eq!(failed.len(), 1, "{endpoint}: {failed:?}");
+        assert_eq!(failed[0]["action"], action, "{endpoint}");
+        let detail = format!("wrong username or password{place}");
+        assert_eq!(failed[0]["detail"], detail.as_str(), "{endpoint}");
+        assert_eq!(failed[0]["address"], "127.0.0.1", "{endpoint}");
+    }
+}

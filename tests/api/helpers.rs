@@ -82,6 +82,11 @@ pub fn settings(
                 "SSO_BRIDGE__MFA__ENCRYPTION_KEY".into(),
                 base64::engine::general_purpose::STANDARD.encode(random_key()),
             ),
+            // The same on every node, so that nodes sharing a key prefix share generated keys.
+            (
+                KEY_ENCRYPTION_SECRET.into(),
+                TEST_KEY_ENCRYPTION_SECRET.into(),
+            ),
             ("SSO_BRIDGE__DIRECTORY__BACKEND".into(), "ldap".into()),
             ("SSO_BRIDGE__DIRECTORY__URL".into(), dir.url[0].to_string()),
             ("SSO_BRIDGE__DIRECTORY__BIND_DN".into(), account.dn.clone()),
@@ -129,6 +134,12 @@ pub fn random_key() -> [u8; 32] {
 
 /// The setting naming the id_token signing key file.
 pub const SIGNING_KEY_FILE: &str = "SSO_BRIDGE__OIDC__SIGNING_KEY_FILE";
+
+/// The setting holding the secret that encrypts a generated signing key in the store.
+pub const KEY_ENCRYPTION_SECRET: &str = "SSO_BRIDGE__OIDC__KEY_ENCRYPTION_SECRET";
+
+/// The key encryption secret of every test app on Redis.
+pub const TEST_KEY_ENCRYPTION_SECRET: &str = "test-key-encryption-secret";
 
 /// The path of a file under `tests/fixtures/`.
 pub fn fixture(name: &str) -> String {

@@ -7,6 +7,7 @@ mod app_doctor;
 mod app_management;
 mod architecture;
 mod audit;
+mod audit_search;
 mod authorize;
 mod directory_ldap;
 mod helpers;

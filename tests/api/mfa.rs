@@ -284,29 +284,3 @@ async fn enrolment_secrets_are_encrypted_at_rest() {
         &raw
     )));
 }
-
-#[tokio::test]
-async fn without_an_encryption_key_on_redis_second_factors_fail_closed_and_others_sign_in() {
-    let mut extra = policy("admin");
-    extra.push(("SSO_BRIDGE__MFA__ENCRYPTION_KEY", String::new()));
-    let app = spawn_app_with(Backends::Real, &extra).await;
-    assert!(app.state.mfa_key.is_none());
-    let reg = register_direct(&app).await;
-
-    // Outside the policy: signs in as ever.
-    let alan = app.browser();
-    let after = password_step(&app, &alan, &reg, "alan", "alan-pw").await;
-    assert_eq!(after.status(), StatusCode::SEE_OTHER);
-    assert!(
-        location(&after).contains("/oauth/consent?"),
-        "{}",
-        location(&after)
-    );
-
-    // Under it: no authenticator can be set up, so no code; a page says why.
-    let grace = app.browser();
-    let after = password_step(&app, &grace, &reg, "grace", "grace-pw").await;
-    let (status, page) = follow(&grace, &after).await;
-    assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR);
-    assert!(page.contains("Two-step verification unavailable"), "{page}");
-}

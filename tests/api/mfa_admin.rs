@@ -6,6 +6,7 @@ use crate::mfa_helpers::{password_step, policy, register_direct, Authenticator};
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 use sso_bridge::audit::Action;
+use sso_bridge::store::{AuditFrom, AuditIndex};
 
 /// Enrols `user` through the self-service API; answers the authenticator and recovery codes.
 pub async fn enrol_by_api(app: &TestApp, user: &str, pw: &str) -> (Authenticator, Vec<String>) {
@@ -217,8 +218,11 @@ async fn password_guessing_locks_out(backends: Backends) {
         let again = password_step(&app, &browser, &reg, "alan", "wrong").await;
         assert_eq!(again.status(), StatusCode::TOO_MANY_REQUESTS);
     }
-    let events = app.state.store.audit_events(0, 1000).await.unwrap();
-    let lockouts = events.iter().filter(|e| e.action == Action::Lockout);
+    let lockout = [AuditIndex::Action(Action::Lockout)];
+    let newest = AuditFrom::Newest;
+    let events = app.state.store.audit_events(&lockout, newest, 100).await;
+    let events = events.unwrap().events;
+    let lockouts = events.iter().filter(|e| e.record.action == Action::Lockout);
     assert_eq!(lockouts.count(), 1, "{events:#?}");
 
     // An account that does not exist locks out the same way, with the same words.

@@ -72,13 +72,9 @@ async fn an_es256_key_file_signs_and_earlier_keys_stay_published() {
 
 #[tokio::test]
 async fn without_key_files_two_nodes_sharing_a_store_generate_and_publish_one_key() {
-    let prefix = format!(
-        "t{}:",
-        sso_bridge::domain::secret::random_id(6).to_lowercase()
-    );
     let extra = [
         (SIGNING_KEY_FILE, String::new()),
-        ("SSO_BRIDGE__STORE__KEY_PREFIX", prefix),
+        ("SSO_BRIDGE__STORE__KEY_PREFIX", fresh_prefix()),
     ];
     let (one, two) = tokio::join!(
         spawn_app_with(Backends::Real, &extra),
@@ -116,45 +112,105 @@ async fn an_unreadable_key_file_stops_start_up_naming_the_setting() {
     assert!(err.contains("oidc.signing_key_file"), "{err}");
 }
 
-#[tokio::test]
-async fn a_generated_key_is_kept_encrypted_when_a_key_encryption_secret_is_set() {
-    let prefix = format!(
+/// A key prefix of its own, for nodes that share one store.
+fn fresh_prefix() -> String {
+    format!(
         "t{}:",
         sso_bridge::domain::secret::random_id(6).to_lowercase()
-    );
-    let node = |secret: Option<&str>| {
-        let mut extra = vec![
+    )
+}
+
+#[tokio::test]
+async fn a_generated_key_opens_only_with_the_key_encryption_secret_that_sealed_it() {
+    let prefix = fresh_prefix();
+    let node = |secret: &str| {
+        let extra = vec![
             (SIGNING_KEY_FILE, String::new()),
             ("SSO_BRIDGE__STORE__KEY_PREFIX", prefix.clone()),
+            (KEY_ENCRYPTION_SECRET, secret.to_owned()),
         ];
-        if let Some(s) = secret {
-            extra.push(("SSO_BRIDGE__OIDC__KEY_ENCRYPTION_SECRET", s.to_owned()));
-        }
         async move { spawn_app_with(Backends::Real, &extra).await }
     };
     let jwks = |app: &TestApp| app.api.get(app.url("/oauth/jwks")).send();
 
-    let first = node(Some("s3cret")).await;
+    let first = node("s3cret").await;
     let published: Value = jwks(&first).await.unwrap().json().await.unwrap();
-    let stored = first.state.store.signing_keys().await.unwrap().unwrap();
-    assert!(
-        stored.contains("sealed") && !stored.contains("PRIVATE KEY"),
-        "{stored}"
-    );
-
-    let without = node(None).await;
-    assert_eq!(
-        jwks(&without).await.unwrap().status(),
-        StatusCode::INTERNAL_SERVER_ERROR
-    );
-    let wrong = node(Some("other")).await;
+    let wrong = node("other").await;
     assert_eq!(
         jwks(&wrong).await.unwrap().status(),
         StatusCode::INTERNAL_SERVER_ERROR
     );
-    let same = node(Some("s3cret")).await;
+    let same = node("s3cret").await;
     let again: Value = jwks(&same).await.unwrap().json().await.unwrap();
     assert_eq!(again, published);
+}
+
+#[tokio::test]
+async fn on_redis_a_generated_signing_key_is_stored_only_encrypted() {
+    let app = spawn_app_with(Backends::Real, &[(SIGNING_KEY_FILE, String::new())]).await;
+
+    let jwks = app.api.get(app.url("/oauth/jwks")).send().await.unwrap();
+
+    assert_eq!(jwks.status(), StatusCode::OK);
+    let stored = app.state.store.signing_keys().await.unwrap().unwrap();
+    assert!(stored.contains("\"sealed\""), "{stored}");
+    for clear in ["PRIVATE KEY", "-----BEGIN", "\"pem\""] {
+        assert!(!stored.contains(clear), "{clear} in {stored}");
+    }
+}
+
+#[tokio::test]
+async fn a_signing_key_kept_in_clear_in_redis_is_sealed_when_a_node_reads_it() {
+    let prefix = fresh_prefix();
+    let pem = std::fs::read_to_string(fixture("oidc-rs256.pem")).unwrap();
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    // What an earlier version stored without a key encryption secret.
+    let clear = serde_json::json!({"keys": [
+        {"alg": "RS256", "pem": pem, "created_at": now, "active_from": now}
+    ]})
+    .to_string();
+    let extra = [
+        (SIGNING_KEY_FILE, String::new()),
+        ("SSO_BRIDGE__STORE__KEY_PREFIX", prefix),
+    ];
+    let app = spawn_app_with(Backends::Real, &extra).await;
+    app.state
+        .store
+        .signing_keys_or_insert(&clear)
+        .await
+        .unwrap();
+
+    let jwks: Value = app
+        .api
+        .get(app.url("/oauth/jwks"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+
+    let stored = app.state.store.signing_keys().await.unwrap().unwrap();
+    assert!(
+        stored.contains("\"sealed\"") && !stored.contains("PRIVATE KEY"),
+        "{stored}"
+    );
+    // The same key, still signing and published: only how it is kept changed.
+    assert_eq!(jwks["keys"].as_array().unwrap().len(), 1, "{jwks}");
+    let on_file = spawn_app(Backends::Embedded).await;
+    let from_file: Value = on_file
+        .api
+        .get(on_file.url("/oauth/jwks"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(jwks["keys"][0]["kid"], from_file["keys"][0]["kid"]);
 }
 
 #[tokio::test]

@@ -6,7 +6,7 @@ use crate::mfa_helpers::{password_step, register_direct};
 use crate::support::logs;
 use reqwest::header::{HeaderMap, HeaderValue};
 use reqwest::{Client, StatusCode};
-use sso_bridge::audit::{self, Action, AuditFilter};
+use sso_bridge::audit::{self, Action, AuditFilter, AuditFrom};
 
 /// Five failures per address in the window, so a lockout takes six requests.
 fn low_address_limit(trusted_proxies: &str) -> Vec<(&'static str, String)> {
@@ -39,9 +39,10 @@ async fn failed_sign_in_addresses(app: &TestApp) -> Vec<String> {
         failures_only: true,
         ..AuditFilter::default()
     };
-    audit::search(&app.state, &filter, 100)
+    audit::search(&app.state, &filter, AuditFrom::Newest, 100)
         .await
         .unwrap()
+        .events
         .into_iter()
         .map(|e| e.address.unwrap_or_default())
         .collect()

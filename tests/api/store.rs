@@ -30,6 +30,7 @@ macro_rules! on_both_backends {
 
 // Declared after the macro, which they use.
 mod admin;
+mod audit;
 mod leavers;
 mod second_factor;
 mod sessions;

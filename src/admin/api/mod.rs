@@ -15,7 +15,7 @@ pub use types::*;
 
 use super::guard;
 use crate::apps::{self, doctor, Changes, NewApp};
-use crate::audit::{self, AuditFilter};
+use crate::audit::{self, AuditFilter, AuditFrom};
 use crate::state::AppState;
 use crate::web::address::ClientAddr;
 use poem::web::Data;
@@ -278,7 +278,14 @@ impl AdminApi {
     /// Read the audit log
     ///
     /// Events newest first (at most `limit`, default 100, up to 1000), optionally only one
-    /// `action`, one `client_id`, an `actor` containing the given text, or failures only.
+    /// `action`, one `client_id`, one `actor` (the name, case ignored; with `*`, a pattern in
+    /// which `*` stands for any text), or failures only. Every event kept is found, however
+    /// many came after it.
+    ///
+    /// Page on with the answer's cursors: `before=<older>` for the next older page,
+    /// `after=<newer>` for the next newer one (one of the two at a time), with the same
+    /// filters. A search by an `actor` pattern reads at most 10,000 events per request, so its
+    /// page may hold fewer than `limit` events, even none, and still name an `older` page.
     #[oai(path = "/audit", method = "get", operation_id = "audit_log")]
     #[allow(clippy::too_many_arguments)]
     async fn audit_log(
@@ -289,6 +296,8 @@ impl AdminApi {
         actor: Query<Option<String>>,
         failures_only: Query<Option<bool>>,
         limit: Query<Option<usize>>,
+        before: Query<Option<i64>>,
+        after: Query<Option<i64>>,
         _auth: AdminAuth,
     ) -> Result<Json<AuditList>, AdminError> {
         let filter = AuditFilter::parse(
@@ -298,10 +307,21 @@ impl AdminApi {
             failures_only.0.unwrap_or(false),
         )
         .map_err(AdminError::bad_request)?;
+        let from = match (before.0, after.0) {
+            (None, None) => AuditFrom::Newest,
+            (Some(cursor), None) => AuditFrom::Before(cursor),
+            (None, Some(cursor)) => AuditFrom::After(cursor),
+            (Some(_), Some(_)) => {
+                let message = "give either `before` or `after`, not both";
+                return Err(AdminError::bad_request(message.into()));
+            }
+        };
         let limit = limit.0.unwrap_or(100).clamp(1, 1000);
-        let events = audit::search(state, &filter, limit).await?;
+        let found = audit::search(state, &filter, from, limit).await?;
         Ok(Json(AuditList {
-            events: events.into_iter().map(AuditEntry::from).collect(),
+            events: found.events.into_iter().map(AuditEntry::from).collect(),
+            older: found.older,
+            newer: found.newer,
         }))
     }
 

@@ -243,11 +243,18 @@ impl From<AuditRecord> for AuditEntry {
     }
 }
 
-/// Audit events, newest first.
+/// Audit events, newest first, and where the pages either side start.
 #[derive(Object)]
 pub struct AuditList {
     /// The events.
     pub events: Vec<AuditEntry>,
+    /// Pass as `before` (same filters) for the next older page; absent when no older event
+    /// matches.
+    #[oai(skip_serializing_if_is_none)]
+    pub older: Option<i64>,
+    /// Pass as `after` (same filters) for the next newer page; absent on the newest page.
+    #[oai(skip_serializing_if_is_none)]
+    pub newer: Option<i64>,
 }
 
 /// What signing a user out everywhere ended.

@@ -1,9 +1,9 @@
-//! `/admin/audit`: the audit log, filtered by action, app, user and outcome.
+//! `/admin/audit`: the audit log, filtered by action, app, user and outcome, a page at a time.
 
 use super::page;
 use super::session::Ctx;
 use super::views::{ActionChoice, AuditRow, AuditView};
-use crate::audit::{self, Action, AuditFilter};
+use crate::audit::{self, Action, AuditFilter, AuditFrom, AuditResults};
 use crate::state::AppState;
 use crate::web::errors::PageError;
 use poem::http::StatusCode;
@@ -11,10 +11,10 @@ use poem::web::{Data, Query};
 use poem::{handler, Response};
 use serde::Deserialize;
 
-/// How many events the page shows at most.
-const SHOWN: usize = 200;
+/// How many events a page shows at most.
+const SHOWN: usize = 100;
 
-/// The filter form (GET).
+/// The filter form (GET), and the page links' cursors.
 #[derive(Debug, Deserialize)]
 pub struct AuditQuery {
     #[serde(default)]
@@ -25,6 +25,41 @@ pub struct AuditQuery {
     actor: String,
     #[serde(default)]
     failures_only: Option<String>,
+    #[serde(default)]
+    before: Option<String>,
+    #[serde(default)]
+    after: Option<String>,
+}
+
+impl AuditQuery {
+    /// Where the page starts; a link that does not read (edited by hand) starts at the newest.
+    fn from(&self) -> AuditFrom {
+        let cursor = |c: &Option<String>| c.as_deref().and_then(|c| c.trim().parse().ok());
+        match (cursor(&self.before), cursor(&self.after)) {
+            (Some(c), _) => AuditFrom::Before(c),
+            (None, Some(c)) => AuditFrom::After(c),
+            (None, None) => AuditFrom::Newest,
+        }
+    }
+
+    /// The link to this filter's page older than `before`, or newer than `after`.
+    fn link(&self, cursor: (&str, i64)) -> String {
+        let mut query = url::form_urlencoded::Serializer::new(String::new());
+        for (key, value) in [
+            ("action", &self.action),
+            ("client_id", &self.client_id),
+            ("actor", &self.actor),
+        ] {
+            if !value.trim().is_empty() {
+                query.append_pair(key, value.trim());
+            }
+        }
+        if self.failures_only.is_some() {
+            query.append_pair("failures_only", "true");
+        }
+        query.append_pair(cursor.0, &cursor.1.to_string());
+        format!("/admin/audit?{}", query.finish())
+    }
 }
 
 /// `GET /admin/audit`.
@@ -44,7 +79,12 @@ pub async fn show(
         Ok(f) => (f, None),
         Err(message) => (AuditFilter::default(), Some(message)),
     };
-    let events = audit::search(state, &filter, SHOWN).await?;
+    let AuditResults {
+        events,
+        older,
+        newer,
+        partial,
+    } = audit::search(state, &filter, q.from(), SHOWN).await?;
     let view = AuditView {
         nav: ctx.nav("audit"),
         actions: Action::ALL
@@ -60,6 +100,9 @@ pub async fn show(
         failures_only,
         events: events.into_iter().map(AuditRow::from).collect(),
         error,
+        older: older.map(|c| q.link(("before", c))),
+        newer: newer.map(|c| q.link(("after", c))),
+        partial,
     };
     page(state, StatusCode::OK, &view)
 }

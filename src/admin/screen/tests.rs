@@ -156,6 +156,9 @@ fn pages() -> Vec<(&'static str, String)> {
                 failures_only: true,
                 events: vec![event],
                 error: None,
+                older: Some(format!("/admin/audit?actor={HOSTILE}&before=7")),
+                newer: Some("/admin/audit?after=9".into()),
+                partial: true,
             })),
         ),
     ]

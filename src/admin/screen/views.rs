@@ -203,6 +203,12 @@ pub struct AuditView {
     pub failures_only: bool,
     pub events: Vec<AuditRow>,
     pub error: Option<String>,
+    /// The link to the next older page, keeping the filter.
+    pub older: Option<String>,
+    /// The link to the next newer page, keeping the filter.
+    pub newer: Option<String>,
+    /// A pattern search stopped after its share of the log: older events may still match.
+    pub partial: bool,
 }
 impl Page for AuditView {
     const TEMPLATE: &'static str = name::ADMIN_AUDIT;

@@ -9,7 +9,7 @@ mod second_factor;
 mod sessions;
 
 pub use admin::{AdminSession, HalfwaySignIn, ScreenSignIn};
-pub use audit::{AuditRecord, DoctorEntry};
+pub use audit::{AuditFrom, AuditIndex, AuditPage, AuditRecord, DoctorEntry, LoggedEvent};
 pub use grants::{
     AccessRecord, CodeRecord, Issuance, Redemption, RefreshRecord, Rotation, StoredCode,
     StoredRefresh,

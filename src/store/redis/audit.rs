@@ -2,22 +2,64 @@
 //!
 //! | key | type | holds |
 //! |---|---|---|
-//! | `{p}audit` | sorted set | audit events (JSON) scored by time |
+//! | `{p}audit:log` | sorted set | every audit event's id, scored by its cursor |
+//! | `{p}audit:events` | hash | event id → event JSON |
+//! | `{p}audit:filed` | hash | event id → `{"at": time, "ix": [its index keys]}` |
+//! | `{p}audit:cursor`, `{p}audit:earliest` | string | the highest and lowest cursors given out |
+//! | `{p}audit:by:actor:<lowercased actor>` | sorted set | ids of the actor's events, by cursor |
+//! | `{p}audit:by:app:<client id>` | sorted set | ids of the app's events, by cursor |
+//! | `{p}audit:by:action:<action>` | sorted set | ids of the action's events, by cursor |
+//! | `{p}audit:by:failures` | sorted set | ids of failed events, by cursor |
+//! | `{p}audit` | sorted set | earlier versions' log (event JSON by time), being moved |
 //! | `{p}failures:<client id>` | list, EXPIRE | the client's recent failed requests (JSON) |
 //! | `{p}lastused:<client id>` | string, EX | when the client last obtained tokens (Unix time) |
+//!
+//! Appending an event files it in the log and its indexes and forgets what retention and
+//! `audit.max_events` no longer keep, everywhere at once: one script (`append_audit.lua`). A
+//! search walks the smallest of the sorted sets it needs and looks the event up in the others
+//! (`audit_events.lua`), a bounded number of members per step.
+//!
+//! Earlier versions kept one sorted set of event JSON by time, `{p}audit`. Each append first
+//! moves up to [`MOVE_BATCH`] of its newest events into the indexed log, below every event there
+//! (`move_earlier_audit.lua`), until it is empty: an upgrade keeps the events it has, and
+//! searches find them once moved.
 
 use super::{Keys, RedisStore, Request};
 use crate::clock::UnixTime;
 use crate::domain::ClientId;
 use crate::store::codec::{decode, encode};
 use crate::store::namespace::{Namespace, Records};
-use crate::store::{AuditRecord, AuditStore, DoctorEntry, StoreError};
+use crate::store::{
+    AuditFrom, AuditIndex, AuditPage, AuditRecord, AuditStore, DoctorEntry, LoggedEvent, StoreError,
+};
 use async_trait::async_trait;
 use deadpool_redis::redis;
+use std::sync::atomic::Ordering;
+
+/// How many members of a sorted set one step of a walk looks at, at most: a search for
+/// something rare costs one bounded script per step, never one long one.
+const WALK_BUDGET: usize = 1000;
+
+/// How many events of an earlier version's log one append moves, at most.
+const MOVE_BATCH: usize = 500;
 
 impl Keys {
-    fn audit(&self) -> String {
+    fn audit(&self, part: &str) -> String {
+        format!("{}audit:{part}", self.prefix)
+    }
+
+    /// The one sorted set of earlier versions.
+    fn earlier_audit(&self) -> String {
         format!("{}audit", self.prefix)
+    }
+
+    fn audit_index(&self, index: &AuditIndex) -> String {
+        match index {
+            AuditIndex::Actor(name) => self.audit(&format!("by:actor:{name}")),
+            AuditIndex::App(client) => self.audit(&format!("by:app:{client}")),
+            AuditIndex::Action(action) => self.audit(&format!("by:action:{}", action.as_str())),
+            AuditIndex::Failures => self.audit("by:failures"),
+        }
     }
 
     fn failures(&self, client: &ClientId) -> String {
@@ -34,45 +76,48 @@ impl AuditStore for RedisStore {
         keep: usize,
     ) -> Result<(), StoreError> {
         let event = encode("audit event", record)?;
-        let at = record.at;
-        let key = self.keys.audit();
-        // Ranks count from the oldest: everything below the `keep` newest goes.
-        let over = -(i64::try_from(keep).unwrap_or(i64::MAX).saturating_add(1));
-        let oldest = at.saturating_sub(retention);
-        let mut pipe = redis::pipe();
-        pipe.atomic()
-            .cmd("ZADD")
-            .arg(&key)
-            .arg(at)
-            .arg(&event)
-            .ignore()
-            .cmd("ZREMRANGEBYSCORE")
-            .arg(&key)
-            .arg("-inf")
-            .arg(format!("({oldest}"))
-            .ignore()
-            .cmd("ZREMRANGEBYRANK")
-            .arg(&key)
-            .arg(0)
-            .arg(over)
-            .ignore();
-        self.call(Request::Pipe(&pipe)).await
+        self.move_earlier_events().await?;
+        let keys = &self.keys;
+        let mut call = self.scripts.append_audit.key(keys.audit("log"));
+        call.key(keys.audit("events"))
+            .key(keys.audit("filed"))
+            .key(keys.audit("cursor"));
+        for index in AuditIndex::of(record) {
+            call.key(keys.audit_index(&index));
+        }
+        call.arg(&record.id)
+            .arg(event)
+            .arg(record.at)
+            .arg(record.at.saturating_sub(retention))
+            .arg(keep);
+        let _: i64 = self.call(Request::Script(&call)).await?;
+        Ok(())
     }
 
     async fn audit_events(
         &self,
-        offset: usize,
+        under: &[AuditIndex],
+        from: AuditFrom,
         limit: usize,
-    ) -> Result<Vec<AuditRecord>, StoreError> {
+    ) -> Result<AuditPage, StoreError> {
         if limit == 0 {
-            return Ok(Vec::new());
+            return Ok(AuditPage::default());
         }
-        let mut cmd = redis::cmd("ZREVRANGE");
-        cmd.arg(self.keys.audit())
-            .arg(offset)
-            .arg(offset + limit - 1);
-        let events: Vec<String> = self.cmd(&cmd).await?;
-        events.iter().map(|e| decode("audit event", e)).collect()
+        let (way, cursor) = match from {
+            AuditFrom::Newest => ("older", "+inf".to_owned()),
+            AuditFrom::Before(c) => ("older", c.to_string()),
+            AuditFrom::After(c) => ("newer", c.to_string()),
+        };
+        let mut call = self.scripts.audit_events.key(self.keys.audit("events"));
+        if under.is_empty() {
+            call.key(self.keys.audit("log"));
+        }
+        for index in under {
+            call.key(self.keys.audit_index(index));
+        }
+        call.arg(way).arg(cursor).arg(limit).arg(WALK_BUDGET);
+        let reply: Vec<String> = self.call(Request::Script(&call)).await?;
+        page(&reply)
     }
 
     async fn push_failure(
@@ -121,4 +166,70 @@ impl AuditStore for RedisStore {
         let mark = self.text(Namespace::AppLastUsed, id.as_str()).await?;
         Ok(mark.and_then(|t| t.parse().ok()))
     }
+}
+
+impl RedisStore {
+    /// Moves the newest events of an earlier version's log, if any are left, into the indexed
+    /// log; once none is left, this process stops looking.
+    async fn move_earlier_events(&self) -> Result<(), StoreError> {
+        if !self.earlier_audit.load(Ordering::Relaxed) {
+            return Ok(());
+        }
+        let keys = &self.keys;
+        let mut newest = redis::cmd("ZREVRANGE");
+        newest.arg(keys.earlier_audit()).arg(0).arg(MOVE_BATCH - 1);
+        let members: Vec<String> = self.cmd(&newest).await?;
+        if members.is_empty() {
+            self.earlier_audit.store(false, Ordering::Relaxed);
+            return Ok(());
+        }
+        let mut call = self.scripts.move_earlier_audit.key(keys.earlier_audit());
+        call.key(keys.audit("log"))
+            .key(keys.audit("events"))
+            .key(keys.audit("filed"))
+            .key(keys.audit("earliest"));
+        for member in &members {
+            call.arg(member);
+            match decode::<AuditRecord>("audit event", member) {
+                Ok(record) => {
+                    let indexes = AuditIndex::of(&record);
+                    call.arg(&record.id).arg(record.at).arg(indexes.len());
+                    for index in &indexes {
+                        call.arg(keys.audit_index(index));
+                    }
+                }
+                // Damaged: nothing could show or find it; it is dropped.
+                Err(_) => {
+                    call.arg("").arg(0).arg(0);
+                }
+            }
+        }
+        let _: i64 = self.call(Request::Script(&call)).await?;
+        Ok(())
+    }
+}
+
+/// Reads the walk script's reply: where to go on, then cursor and event pairs.
+fn page(reply: &[String]) -> Result<AuditPage, StoreError> {
+    let cursor = |text: &str| {
+        text.parse::<i64>()
+            .map_err(|_| StoreError::Corrupt(format!("audit cursor `{text}`")))
+    };
+    let (next, pairs) = reply
+        .split_first()
+        .ok_or_else(|| StoreError::Corrupt("empty audit walk reply".into()))?;
+    let next = match next.as_str() {
+        "" => None,
+        text => Some(cursor(text)?),
+    };
+    let events = pairs
+        .chunks_exact(2)
+        .map(|pair| {
+            Ok(LoggedEvent {
+                cursor: cursor(&pair[0])?,
+                record: decode("audit event", &pair[1])?,
+            })
+        })
+        .collect::<Result<_, StoreError>>()?;
+    Ok(AuditPage { events, next })
 }

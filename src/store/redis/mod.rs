@@ -23,7 +23,8 @@
 //! | `{p}grant:<id>` | set, EXPIRE | full keys of the grant's access and refresh tokens |
 //! | `{p}issued:<client id>` | set, EXPIRE | full keys of the client's codes and grant indexes |
 //! | `{p}userissued:<sub>` | set, EXPIRE | full keys of the user's codes and grant indexes |
-//! | `{p}audit` | sorted set | audit events (JSON) scored by time |
+//! | `{p}audit:log`, `{p}audit:events`, `{p}audit:filed`, `{p}audit:cursor` | | the audit log (see `audit.rs`) |
+//! | `{p}audit:by:<index>` | sorted set | audit event ids by actor, app, action, failure |
 //! | `{p}failures:<client id>` | list, EXPIRE | the client's recent failed requests (JSON) |
 //! | `{p}lastused:<client id>` | string, EX | when the app last obtained tokens (Unix time) |
 //! | `{p}oidc:signing-keys` | string | the generated id_token signing keys (JSON list, see `oidc::generated_keys`) |
@@ -51,6 +52,7 @@ use deadpool_redis::redis::{self, AsyncConnectionConfig, Cmd, FromRedisValue, Pi
 use deadpool_redis::{Connection, Manager, Pool, PoolError, Runtime};
 use scripts::Scripts;
 use secrecy::ExposeSecret;
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 use tokio::time::{timeout_at, Instant};
 
@@ -64,6 +66,9 @@ pub struct RedisStore {
     keys: Keys,
     scripts: Scripts,
     timeout: Duration,
+    /// Whether the audit log of an earlier version may still hold events to move (see
+    /// `audit.rs`); checked on the first append of each process.
+    earlier_audit: AtomicBool,
 }
 
 impl RedisStore {
@@ -93,6 +98,7 @@ impl RedisStore {
             },
             scripts: Scripts::new(),
             timeout,
+            earlier_audit: AtomicBool::new(true),
         })
     }
 

@@ -1,7 +1,8 @@
 //! The Lua scripts behind the store's atomic operations (sources in `src/store/lua/`).
 //!
-//! Each script but `end_sessions.lua` is `common.lua` (the shared `revoke`, `index` and `issue`
-//! functions) followed by its own body. `redis::Script` sends them by SHA-1 and loads them again after a server restart.
+//! Each grant script but `end_sessions.lua` is `common.lua` (the shared `revoke`, `index` and
+//! `issue` functions) followed by its own body; the audit scripts stand alone. `redis::Script`
+//! sends them by SHA-1 and loads them again after a server restart.
 
 use deadpool_redis::redis::Script;
 
@@ -36,6 +37,10 @@ const PUT_SESSION: &str = concat!(
 );
 const END_SESSIONS: &str = include_str!("../lua/end_sessions.lua");
 
+const APPEND_AUDIT: &str = include_str!("../lua/append_audit.lua");
+const AUDIT_EVENTS: &str = include_str!("../lua/audit_events.lua");
+const MOVE_EARLIER_AUDIT: &str = include_str!("../lua/move_earlier_audit.lua");
+
 /// The loaded scripts.
 pub(super) struct Scripts {
     /// Redeems a code: see `redeem.lua`.
@@ -54,6 +59,14 @@ pub(super) struct Scripts {
     pub(super) put_session: Script,
     /// Ends every session of a user: see `end_sessions.lua`.
     pub(super) end_sessions: Script,
+    /// Appends an audit event to the log and its indexes, and trims them: see
+    /// `append_audit.lua`.
+    pub(super) append_audit: Script,
+    /// One step of a walk through the audit log: see `audit_events.lua`.
+    pub(super) audit_events: Script,
+    /// Moves events of an earlier version's audit log into the indexed one: see
+    /// `move_earlier_audit.lua`.
+    pub(super) move_earlier_audit: Script,
 }
 
 impl Scripts {
@@ -67,6 +80,9 @@ impl Scripts {
             revoke_user: Script::new(REVOKE_USER),
             put_session: Script::new(PUT_SESSION),
             end_sessions: Script::new(END_SESSIONS),
+            append_audit: Script::new(APPEND_AUDIT),
+            audit_events: Script::new(AUDIT_EVENTS),
+            move_earlier_audit: Script::new(MOVE_EARLIER_AUDIT),
         }
     }
 }

@@ -1,12 +1,10 @@
 //! The store's Connected Apps lifecycle operations, on both backends: revoking everything of an
-//! app, deleting it, the audit log, the app doctor's failure lists and last-used marks.
+//! app, deleting it, the app doctor's failure lists and last-used marks.
 
 use super::fixtures::{any_token_left, client, code_record, issuance, Subject};
-use sso_bridge::audit::Action;
-use sso_bridge::clock::UnixTime;
 use sso_bridge::domain::secret::random_id;
 use sso_bridge::domain::Digest;
-use sso_bridge::store::{AuditRecord, DoctorEntry};
+use sso_bridge::store::DoctorEntry;
 
 macro_rules! on_both_backends {
     ($($test:ident),* $(,)?) => {
@@ -24,7 +22,6 @@ macro_rules! on_both_backends {
 on_both_backends!(
     revoking_an_app_deletes_its_codes_and_every_token_family_and_nothing_else,
     a_deleted_client_is_gone_from_reads_and_lists,
-    audit_events_read_back_newest_first_and_old_ones_are_forgotten,
     an_apps_failure_list_keeps_only_the_newest,
     an_apps_last_use_is_remembered_until_its_mark_expires,
 );
@@ -80,56 +77,6 @@ async fn a_deleted_client_is_gone_from_reads_and_lists(s: Subject) {
         .map(|c| c.client_id)
         .collect();
     assert_eq!(ids, vec![kept.client_id]);
-}
-
-/// Audit event number `n`, stamped `at`.
-fn event(n: u32, at: UnixTime) -> AuditRecord {
-    AuditRecord {
-        id: format!("e{n}"),
-        at,
-        action: Action::TokenIssued,
-        actor: Some("ada".into()),
-        client_id: None,
-        address: None,
-        success: true,
-        detail: None,
-    }
-}
-
-/// The ids of the audit events from `offset`, at most `limit`, newest first.
-async fn audit_ids(s: &Subject, offset: usize, limit: usize) -> Vec<String> {
-    let events = s.store.audit_events(offset, limit).await.unwrap();
-    events.into_iter().map(|e| e.id).collect()
-}
-
-async fn audit_events_read_back_newest_first_and_old_ones_are_forgotten(s: Subject) {
-    let now = s.now();
-    for (n, at) in [(1, now - 500), (2, now - 10), (3, now)] {
-        s.store
-            .append_audit(&event(n, at), 1000, 100)
-            .await
-            .unwrap();
-    }
-    assert_eq!(audit_ids(&s, 0, 10).await, ["e3", "e2", "e1"]);
-    assert_eq!(
-        s.store.audit_events(1, 1).await.unwrap(),
-        vec![event(2, now - 10)]
-    );
-
-    // An event 600 seconds later with a retention of 1000 forgets the one at now - 500.
-    s.store
-        .append_audit(&event(4, now + 600), 1000, 100)
-        .await
-        .unwrap();
-
-    assert_eq!(audit_ids(&s, 0, 10).await, ["e4", "e3", "e2"]);
-
-    // Beyond `keep`, the oldest go first.
-    s.store
-        .append_audit(&event(5, now + 601), 1000, 2)
-        .await
-        .unwrap();
-    assert_eq!(audit_ids(&s, 0, 10).await, ["e5", "e4"]);
 }
 
 /// An app doctor entry whose problem is `problem`.

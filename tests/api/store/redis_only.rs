@@ -8,13 +8,13 @@ use sso_bridge::clock::{Clock, SystemClock};
 use sso_bridge::domain::{ClientId, Digest, ScopeSet, SecretToken};
 use sso_bridge::store::redis::RedisStore;
 use sso_bridge::store::{
-    AdminSessionStore, AuditStore, GrantStore, LimitStore, Ping, Redemption, Rotation,
-    SecondFactorStore, SessionStore, StoreError,
+    AdminSessionStore, AuditFrom, AuditRecord, AuditStore, GrantStore, LimitStore, Ping,
+    Redemption, Rotation, SecondFactorStore, SessionStore, StoreError,
 };
 use std::net::TcpListener;
 use std::time::{Duration, Instant};
 
-async fn raw(server: &RedisServer) -> MultiplexedConnection {
+pub(super) async fn raw(server: &RedisServer) -> MultiplexedConnection {
     let client = redis::Client::open(server.url()).unwrap();
     client.get_multiplexed_async_connection().await.unwrap()
 }
@@ -318,19 +318,24 @@ async fn records_written_before_the_typed_store_read_back_under_the_same_keys() 
     let last_used = store.last_used(&client).await.unwrap();
     assert_eq!(last_used, Some(1_700_000_000));
 
-    // The audit log and the failure lists are a sorted set and a list.
+    // The audit log was one sorted set: its events move to the indexed log at the next append.
     let audit = r#"{"id":"a1","at":1700000000,"action":"lockout","actor":"ada","client_id":null,"address":"192.0.2.1","success":false,"detail":"too many attempts"}"#;
     let _: i64 = conn
         .zadd(format!("{p}audit"), audit, 1_700_000_000)
         .await
         .unwrap();
-    let events = store.audit_events(0, 10).await.unwrap();
+    let next = audit_event("a2", 1_700_000_100, "grace");
+    store.append_audit(&next, 86_400, 100).await.unwrap();
+    let page = store
+        .audit_events(&[], AuditFrom::Newest, 10)
+        .await
+        .unwrap();
     assert_eq!(
-        events
+        page.events
             .iter()
-            .map(|e| (e.id.as_str(), e.action, e.success))
+            .map(|e| (e.record.id.as_str(), e.record.action, e.record.success))
             .collect::<Vec<_>>(),
-        [("a1", Action::Lockout, false)]
+        [("a2", Action::SignIn, true), ("a1", Action::Lockout, false)]
     );
     let failure =
         r#"{"at":1700000000,"endpoint":"token","problem":"wrong client secret","fix":null}"#;
@@ -382,4 +387,18 @@ async fn a_damaged_record_reads_as_corrupt() {
     let read = store.session(&id).await;
 
     assert!(matches!(read, Err(StoreError::Corrupt(_))), "{read:?}");
+}
+
+/// A sign-in of `actor` at `at`.
+fn audit_event(id: &str, at: u64, actor: &str) -> AuditRecord {
+    AuditRecord {
+        id: id.into(),
+        at,
+        action: Action::SignIn,
+        actor: Some(actor.into()),
+        client_id: None,
+        address: None,
+        success: true,
+        detail: None,
+    }
 }

@@ -1,0 +1,310 @@
+//! The audit log part of the store contract, on both backends: appending, forgetting by age
+//! and by count, the indexes by actor, app, action and failure, and walking them both ways;
+//! and, on Redis, moving the log of an earlier version into the indexes.
+
+use super::fixtures::{redis_settings, Subject};
+use super::redis_only::raw;
+use crate::support::redis::RedisServer;
+use deadpool_redis::redis::{pipe, AsyncCommands};
+use sso_bridge::audit::Action;
+use sso_bridge::clock::UnixTime;
+use sso_bridge::store::redis::RedisStore;
+use sso_bridge::store::{AuditFrom, AuditIndex, AuditRecord, AuditStore};
+
+on_both_backends!(
+    audit_events_read_back_newest_first_and_old_ones_are_forgotten,
+    each_index_finds_its_events_however_many_others_came_after,
+    a_walk_through_several_indexes_finds_exactly_the_events_in_all_of_them,
+    a_forgotten_event_leaves_every_index_with_the_log,
+    a_walk_pages_older_and_newer_from_a_cursor,
+);
+
+/// Event `id` of `actor` at `at`: `action` on `app`, failed when `failed`.
+fn event(id: &str, at: UnixTime, actor: &str, action: Action, app: Option<&str>) -> AuditRecord {
+    AuditRecord {
+        id: id.into(),
+        at,
+        action,
+        actor: Some(actor.into()),
+        client_id: app.map(str::to_owned),
+        address: None,
+        success: true,
+        detail: None,
+    }
+}
+
+fn failed(mut record: AuditRecord) -> AuditRecord {
+    record.success = false;
+    record.detail = Some("wrong username or password".into());
+    record
+}
+
+/// Appends `record`, keeping a day of events and at most `keep`.
+async fn append(s: &Subject, record: &AuditRecord, keep: usize) {
+    s.store.append_audit(record, 86_400, keep).await.unwrap();
+}
+
+/// Appends `n` token exchanges of `alan` on `app`, at `at`.
+async fn many(s: &Subject, n: usize, at: UnixTime, app: &str) {
+    for i in 0..n {
+        let record = event(
+            &format!("{app}-{i}"),
+            at,
+            "alan",
+            Action::TokenIssued,
+            Some(app),
+        );
+        append(s, &record, 100_000).await;
+    }
+}
+
+/// Walks every step from `from` under `under` with pages of `limit`; answers the ids in the
+/// order walked.
+async fn walk(s: &Subject, under: &[AuditIndex], from: AuditFrom, limit: usize) -> Vec<String> {
+    let (mut ids, mut position) = (Vec::new(), from);
+    loop {
+        let page = s.store.audit_events(under, position, limit).await.unwrap();
+        assert!(page.events.len() <= limit);
+        ids.extend(page.events.into_iter().map(|e| e.record.id));
+        match page.next {
+            Some(cursor) => position = from.on_from(cursor),
+            None => return ids,
+        }
+    }
+}
+
+async fn ids(s: &Subject, under: &[AuditIndex]) -> Vec<String> {
+    walk(s, under, AuditFrom::Newest, 50).await
+}
+
+async fn audit_events_read_back_newest_first_and_old_ones_are_forgotten(s: Subject) {
+    let now = s.now();
+    for (n, at) in [(1, now - 500), (2, now - 10), (3, now)] {
+        let record = event(&format!("e{n}"), at, "ada", Action::TokenIssued, None);
+        s.store.append_audit(&record, 1000, 100).await.unwrap();
+    }
+    assert_eq!(ids(&s, &[]).await, ["e3", "e2", "e1"]);
+    let first = s
+        .store
+        .audit_events(&[], AuditFrom::Newest, 1)
+        .await
+        .unwrap();
+    assert_eq!(first.events.len(), 1);
+    let second = s
+        .store
+        .audit_events(&[], AuditFrom::Before(first.next.unwrap()), 1)
+        .await
+        .unwrap();
+    let e2 = event("e2", now - 10, "ada", Action::TokenIssued, None);
+    assert_eq!(second.events[0].record, e2);
+
+    // An event 600 seconds later with a retention of 1000 forgets the one at now - 500.
+    let e4 = event("e4", now + 600, "ada", Action::TokenIssued, None);
+    s.store.append_audit(&e4, 1000, 100).await.unwrap();
+    assert_eq!(ids(&s, &[]).await, ["e4", "e3", "e2"]);
+
+    // Beyond `keep`, the oldest go first.
+    let e5 = event("e5", now + 601, "ada", Action::TokenIssued, None);
+    s.store.append_audit(&e5, 1000, 2).await.unwrap();
+    assert_eq!(ids(&s, &[]).await, ["e5", "e4"]);
+}
+
+async fn each_index_finds_its_events_however_many_others_came_after(s: Subject) {
+    let now = s.now();
+    let created = event("created", now, "Ada", Action::AppCreated, Some("app-a"));
+    append(&s, &created, 100_000).await;
+    let refused = failed(event("refused", now, "Ada", Action::AdminSignIn, None));
+    append(&s, &refused, 100_000).await;
+
+    many(&s, 2500, now, "app-b").await;
+
+    assert_eq!(
+        ids(&s, &[AuditIndex::actor("ADA")]).await,
+        ["refused", "created"]
+    );
+    assert_eq!(
+        ids(&s, &[AuditIndex::App("app-a".into())]).await,
+        ["created"]
+    );
+    let action = AuditIndex::Action(Action::AppCreated);
+    assert_eq!(ids(&s, &[action]).await, ["created"]);
+    assert_eq!(ids(&s, &[AuditIndex::Failures]).await, ["refused"]);
+    let exchanges = ids(&s, &[AuditIndex::actor("alan")]).await;
+    assert_eq!(exchanges.len(), 2500);
+    assert_eq!(exchanges[0], "app-b-2499");
+    let all = ids(&s, &[]).await;
+    assert_eq!((all.len(), all[2501].as_str()), (2502, "created"));
+    assert!(ids(&s, &[AuditIndex::actor("nobody")]).await.is_empty());
+}
+
+async fn a_walk_through_several_indexes_finds_exactly_the_events_in_all_of_them(s: Subject) {
+    let now = s.now();
+    // The one token exchange on app-z is the oldest of app-z's 1,501 events, and app-b's
+    // 1,600 exchanges make its action's index larger still: a walk must go a long way.
+    let wanted = event("wanted", now, "grace", Action::TokenIssued, Some("app-z"));
+    append(&s, &wanted, 100_000).await;
+    for i in 0..1500 {
+        let sign_in = event(
+            &format!("z{i}"),
+            now,
+            "grace",
+            Action::SignIn,
+            Some("app-z"),
+        );
+        append(&s, &sign_in, 100_000).await;
+    }
+    many(&s, 1600, now, "app-b").await;
+
+    let both = [
+        AuditIndex::Action(Action::TokenIssued),
+        AuditIndex::App("app-z".into()),
+    ];
+    let found = walk(&s, &both, AuditFrom::Newest, 10).await;
+
+    assert_eq!(found, ["wanted"]);
+    let grace_signing_in = [
+        AuditIndex::actor("grace"),
+        AuditIndex::Action(Action::SignIn),
+    ];
+    let signed_in = walk(&s, &grace_signing_in, AuditFrom::Newest, 400).await;
+    assert_eq!(signed_in.len(), 1500);
+    assert_eq!(
+        (signed_in[0].as_str(), signed_in[1499].as_str()),
+        ("z1499", "z0")
+    );
+}
+
+async fn a_forgotten_event_leaves_every_index_with_the_log(s: Subject) {
+    let now = s.now();
+    let old = failed(event(
+        "old",
+        now - 5000,
+        "Ada",
+        Action::SignIn,
+        Some("app-a"),
+    ));
+    append(&s, &old, 100).await;
+    let kept = event("kept", now, "grace", Action::AppCreated, Some("app-b"));
+    append(&s, &kept, 100).await;
+
+    // Older than the day kept: forgotten everywhere, at the next append.
+    let later = event(
+        "later",
+        now + 86_400 - 4000,
+        "grace",
+        Action::AppUpdated,
+        None,
+    );
+    append(&s, &later, 100).await;
+    for index in [
+        AuditIndex::actor("ada"),
+        AuditIndex::App("app-a".into()),
+        AuditIndex::Action(Action::SignIn),
+        AuditIndex::Failures,
+    ] {
+        assert!(
+            ids(&s, std::slice::from_ref(&index)).await.is_empty(),
+            "{index:?}"
+        );
+    }
+
+    // Beyond the count kept: forgotten everywhere too.
+    let last = event("last", now + 86_400 - 4000, "ken", Action::AppDeleted, None);
+    append(&s, &last, 2).await;
+    assert_eq!(ids(&s, &[]).await, ["last", "later"]);
+    assert!(ids(&s, &[AuditIndex::App("app-b".into())]).await.is_empty());
+    let created = AuditIndex::Action(Action::AppCreated);
+    assert!(ids(&s, &[created]).await.is_empty());
+    assert_eq!(ids(&s, &[AuditIndex::actor("grace")]).await, ["later"]);
+}
+
+async fn a_walk_pages_older_and_newer_from_a_cursor(s: Subject) {
+    let now = s.now();
+    for n in 1..=7 {
+        let actor = if n % 2 == 0 { "even" } else { "odd" };
+        let record = event(&format!("e{n}"), now, actor, Action::SignIn, None);
+        append(&s, &record, 100).await;
+    }
+    let odd = [AuditIndex::actor("odd")];
+
+    let newest = s
+        .store
+        .audit_events(&odd, AuditFrom::Newest, 2)
+        .await
+        .unwrap();
+    let shown: Vec<_> = newest.events.iter().map(|e| e.record.id.as_str()).collect();
+    assert_eq!(shown, ["e7", "e5"]);
+    assert!(newest.events[0].cursor > newest.events[1].cursor);
+    let older_than_e5 = AuditFrom::Before(newest.next.unwrap());
+    let older = walk(&s, &odd, older_than_e5, 2).await;
+    assert_eq!(older, ["e3", "e1"]);
+
+    let e3 = s.store.audit_events(&odd, older_than_e5, 1).await.unwrap();
+    let newer_than_e3 = AuditFrom::After(e3.events[0].cursor);
+    let newer = walk(&s, &odd, newer_than_e3, 1).await;
+    assert_eq!(newer, ["e5", "e7"], "oldest first, towards the newest");
+    let everything_newer = walk(&s, &[], newer_than_e3, 10).await;
+    assert_eq!(everything_newer, ["e4", "e5", "e6", "e7"]);
+}
+
+#[tokio::test]
+async fn an_earlier_versions_audit_log_moves_into_the_indexed_one_in_order() {
+    let server = RedisServer::shared();
+    let settings = redis_settings(&server.url(), 1000);
+    let store = RedisStore::new(&settings).unwrap();
+    let earlier = format!("{}audit", settings.key_prefix);
+    let mut conn = raw(&server).await;
+    let t0 = 1_700_000_000u64;
+    let mut batch = pipe();
+    for i in 0..600u64 {
+        let json = serde_json::to_string(&event(
+            &format!("old{i}"),
+            t0 + i,
+            "Ada",
+            Action::SignIn,
+            None,
+        ))
+        .unwrap();
+        batch.zadd(&earlier, json, t0 + i).ignore();
+    }
+    batch.zadd(&earlier, "{damaged", t0).ignore();
+    let _: () = batch.query_async(&mut conn).await.unwrap();
+
+    // Each append moves a batch of the newest; two are enough here.
+    for n in 1..=2 {
+        let new = event(
+            &format!("new{n}"),
+            t0 + 1000 + n,
+            "grace",
+            Action::SignIn,
+            None,
+        );
+        store
+            .append_audit(&new, 86_400 * 365, 10_000)
+            .await
+            .unwrap();
+    }
+
+    let mut ids = Vec::new();
+    let mut from = AuditFrom::Newest;
+    loop {
+        let page = store.audit_events(&[], from, 250).await.unwrap();
+        ids.extend(page.events.into_iter().map(|e| e.record.id));
+        match page.next {
+            Some(cursor) => from = AuditFrom::Before(cursor),
+            None => break,
+        }
+    }
+    let expected: Vec<String> = ["new2".to_owned(), "new1".to_owned()]
+        .into_iter()
+        .chain((0..600).rev().map(|i| format!("old{i}")))
+        .collect();
+    assert_eq!(ids, expected);
+    let ada = store
+        .audit_events(&[AuditIndex::actor("ada")], AuditFrom::Newest, 1)
+        .await
+        .unwrap();
+    assert_eq!(ada.events[0].record.id, "old599");
+    let left: bool = conn.exists(&earlier).await.unwrap();
+    assert!(!left, "the earlier log is gone, its damaged event with it");
+}
