@@ -1,15 +1,17 @@
 //! The router: pages, APIs, docs, assets.
 
 use super::openapi;
+use crate::oidc::discovery::paths;
 use crate::pages;
 use crate::state::AppState;
 use crate::web::address::ClientAddresses;
+use crate::web::body_limit::{Answer, BodyLimit, Limit, ADMIN_MAX, FORM_MAX};
 use crate::web::errors::ErrorPages;
 use crate::web::render::STYLESHEET;
 use crate::web::request_log::RequestLog;
 use poem::http::header;
 use poem::middleware::{CatchPanic, CookieJarManager, SetHeader};
-use poem::{get, handler, post, Endpoint, EndpointExt, Response, Route};
+use poem::{get, handler, post, Endpoint, EndpointExt, Request, Response, Route};
 use std::sync::Arc;
 
 #[handler]
@@ -24,6 +26,31 @@ fn stylesheet() -> Response {
 #[handler]
 fn health() -> &'static str {
     "ok"
+}
+
+/// Endpoints called by apps' backends, which answer a refusal as an OAuth JSON error.
+const API_PATHS: [&str; 5] = [
+    paths::TOKEN,
+    paths::USERINFO,
+    paths::JWKS,
+    paths::REVOKE,
+    paths::INTROSPECT,
+];
+
+/// The body limit of a request: the admin API and screen carry app registrations, everything
+/// else small forms; the APIs refuse in JSON, the pages with a page.
+fn body_limit(req: &Request) -> Limit {
+    let path = req.uri().path();
+    let max = if path.starts_with("/admin") {
+        ADMIN_MAX
+    } else {
+        FORM_MAX
+    };
+    let api = API_PATHS.contains(&path)
+        || path.starts_with("/admin/api/")
+        || path.starts_with("/.well-known/");
+    let answer = if api { Answer::Json } else { Answer::Page };
+    Limit { max, answer }
 }
 
 /// Every route of the service, with its middleware.
@@ -74,6 +101,9 @@ pub fn routes(state: AppState) -> impl Endpoint {
         // Inside the cookie manager, which drops the cookies a handler set when it answers
         // an error: a page error becomes a page before it gets there.
         .with(ErrorPages::new(Arc::clone(&state.templates)))
+        // Outside the error pages, so that its 413 replaces whatever a handler answered to a
+        // body cut off at the limit.
+        .with(BodyLimit::new(body_limit))
         .with(CookieJarManager::new())
         .with(CatchPanic::new())
         .with(RequestLog)

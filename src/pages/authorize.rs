@@ -28,9 +28,6 @@ pub async fn authorize(
     run(state, req.uri().query().unwrap_or(""), jar).await
 }
 
-/// Largest form-encoded authorize request accepted by POST.
-const MAX_POST_BYTES: usize = 16 * 1024;
-
 /// The authorize endpoint by POST, with the parameters form-encoded in the body (OpenID Connect
 /// Core §3.1.2.1 requires both methods).
 #[handler]
@@ -40,7 +37,7 @@ pub async fn authorize_post(
     body: poem::Body,
 ) -> Result<Response, PageError> {
     let bytes = body
-        .into_bytes_limit(MAX_POST_BYTES)
+        .into_bytes_limit(crate::web::body_limit::FORM_MAX)
         .await
         .map_err(|e| PageError::unreadable("request", e))?;
     let form = std::str::from_utf8(&bytes)

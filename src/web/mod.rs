@@ -1,8 +1,10 @@
 //! What the web layer's modules share: the page templates and how they are rendered, redirects
-//! and cookies, error pages, OAuth errors as HTTP answers, the client's address and the request
-//! log. `http`, `pages` and `admin` build on this; nothing below the web layer uses it.
+//! and cookies, error pages, OAuth errors as HTTP answers, request body limits, the client's
+//! address and the request log. `http`, `pages` and `admin` build on this; nothing below the web
+//! layer uses it.
 
 pub mod address;
+pub mod body_limit;
 pub mod errors;
 pub mod forwarded;
 pub mod messages;

@@ -9,6 +9,7 @@ mod architecture;
 mod audit;
 mod audit_search;
 mod authorize;
+mod bounds;
 mod directory_ldap;
 mod helpers;
 mod host_cookies;

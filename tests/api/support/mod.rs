@@ -4,3 +4,4 @@ pub mod logs;
 pub mod ports;
 pub mod redis;
 pub mod slapd;
+pub mod streamed;
