@@ -11,6 +11,7 @@
 
 use super::Context;
 use crate::audit::{self, Action, AuditEvent};
+use crate::domain::bounds;
 use crate::domain::redirect_uri::RedirectUriError;
 use crate::domain::{ClientId, ClientRecord, RedirectUri, SecretToken};
 use crate::store::StoreError;
@@ -63,6 +64,8 @@ pub enum AppError {
     BadName,
     #[error("at least one redirect URI is required")]
     NoRedirectUri,
+    #[error("at most {max} URIs may be registered in each list", max = bounds::REDIRECT_URIS)]
+    TooManyUris,
     #[error("{}", join(.0))]
     BadRedirectUris(Vec<RedirectUriError>),
     #[error("no app with client_id `{0}`")]
@@ -108,7 +111,11 @@ pub fn valid_redirect_uris(raw: &[String]) -> Result<Vec<RedirectUri>, AppError>
 pub fn valid_uris(raw: &[String]) -> Result<Vec<RedirectUri>, AppError> {
     let mut uris = Vec::new();
     let mut errors = Vec::new();
-    for raw in raw.iter().map(|r| r.trim()).filter(|r| !r.is_empty()) {
+    let given = raw.iter().map(|r| r.trim()).filter(|r| !r.is_empty());
+    if given.clone().count() > bounds::REDIRECT_URIS {
+        return Err(AppError::TooManyUris);
+    }
+    for raw in given {
         match RedirectUri::parse(raw) {
             Ok(uri) if !uris.contains(&uri) => uris.push(uri),
             Ok(_) => {}

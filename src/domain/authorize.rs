@@ -8,6 +8,7 @@
 
 use super::{ClientId, ScopeSet};
 use crate::clock::UnixTime;
+use crate::domain::bounds::{self, check};
 use serde::{Deserialize, Serialize};
 
 /// A validated authorization request, kept while the user signs in and approves.
@@ -27,9 +28,6 @@ pub struct AuthorizationRequest {
     #[serde(default)]
     pub oidc: OidcParams,
 }
-
-/// Longest `nonce` or `login_hint` accepted; longer values are refused as malformed.
-const MAX_LEN: usize = 512;
 
 /// The OpenID Connect parameters of an authorize request.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -54,20 +52,16 @@ impl OidcParams {
     pub fn parse<'q>(
         one: impl Fn(&str) -> Result<Option<&'q str>, String>,
     ) -> Result<Self, String> {
-        let bounded = |name: &str| -> Result<Option<String>, String> {
-            match one(name)? {
-                Some(v) if v.len() > MAX_LEN => {
-                    Err(format!("{name} must be at most {MAX_LEN} characters"))
-                }
-                v => Ok(v.map(str::to_owned)),
-            }
+        // Longer values are refused as malformed, never cut short.
+        let bounded = |name: &str, max: usize| -> Result<Option<&'q str>, String> {
+            one(name)?.map(|v| check(name, v, max)).transpose()
         };
         let mut params = OidcParams {
-            nonce: bounded("nonce")?,
-            login_hint: bounded("login_hint")?,
+            nonce: bounded("nonce", bounds::NONCE)?.map(str::to_owned),
+            login_hint: bounded("login_hint", bounds::LOGIN_HINT)?.map(str::to_owned),
             ..Self::default()
         };
-        if let Some(prompt) = one("prompt")? {
+        if let Some(prompt) = bounded("prompt", bounds::PROMPT)? {
             params.set_prompt(prompt)?;
         }
         if let Some(raw) = one("max_age")? {
@@ -134,6 +128,17 @@ mod tests {
         assert!(p.prompt_login && p.prompt_consent && !p.prompt_none);
         assert!(parse(&[("prompt", "none login")]).is_err());
         assert!(parse(&[("prompt", "sideways")]).is_err());
+    }
+
+    #[test]
+    fn a_nonce_may_be_four_kilobytes_and_no_more() {
+        let nonce = "n".repeat(bounds::NONCE);
+        let p = OidcParams::parse(|name| Ok((name == "nonce").then_some(nonce.as_str()))).unwrap();
+        assert_eq!(p.nonce.as_deref(), Some(nonce.as_str()));
+        let longer = "n".repeat(bounds::NONCE + 1);
+        let err =
+            OidcParams::parse(|name| Ok((name == "nonce").then_some(longer.as_str()))).unwrap_err();
+        assert_eq!(err, "nonce is longer than 4096 bytes");
     }
 
     #[test]

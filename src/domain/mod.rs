@@ -3,6 +3,7 @@
 
 pub mod audit;
 pub mod authorize;
+pub mod bounds;
 pub mod claims;
 pub mod client;
 pub mod escaped;

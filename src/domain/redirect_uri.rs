@@ -22,11 +22,18 @@ pub enum RedirectUriError {
     ForbiddenScheme(String),
     #[error("`{0}` must use https (plain http is allowed only for localhost / 127.0.0.1 / [::1])")]
     NotHttps(String),
+    #[error("`{0}…` is longer than {max} bytes", max = super::bounds::REDIRECT_URI)]
+    TooLong(String),
 }
 
 impl RedirectUri {
     /// Validates a URL for registration.
     pub fn parse(raw: &str) -> Result<Self, RedirectUriError> {
+        if raw.len() > super::bounds::REDIRECT_URI {
+            // Named by its start only: the message must not be as long as the URI.
+            let start = raw.char_indices().nth(60).map_or(raw.len(), |(i, _)| i);
+            return Err(RedirectUriError::TooLong(raw[..start].to_owned()));
+        }
         let owned = || raw.to_owned();
         if raw.contains('*') {
             return Err(RedirectUriError::Wildcard(owned()));
@@ -72,6 +79,15 @@ impl fmt::Display for RedirectUri {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_uri_over_the_limit_is_refused_and_named_by_its_start() {
+        let long = format!("https://app.example.com/{}", "a".repeat(2048));
+        let err = RedirectUri::parse(&long).unwrap_err().to_string();
+        assert!(err.starts_with("`https://app.example.com/aaa"), "{err}");
+        assert!(err.ends_with("…` is longer than 2048 bytes"), "{err}");
+        assert!(err.len() < 120, "{err}");
+    }
 
     #[test]
     fn https_and_loopback_http_are_accepted() {

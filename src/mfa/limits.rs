@@ -7,10 +7,12 @@
 //! exactly like a real one: same message, same (short) time.
 
 use super::Context;
+use crate::domain::bounds;
 use crate::domain::secret::random_id;
 use crate::domain::Username;
 use crate::events::Event;
 use crate::store::StoreError;
+use secrecy::ExposeSecret;
 use std::net::IpAddr;
 
 /// What is being guessed.
@@ -139,7 +141,8 @@ pub enum PasswordCheck {
 
 /// Checks `username`'s password with the directory under the attempt limits: a failure counts
 /// against the account and the address; a success or a directory outage does not. The name is
-/// the normalised one, so every spelling of an account shares its counter.
+/// the normalised one, so every spelling of an account shares its counter. A password longer
+/// than [`bounds::PASSWORD`] is a failure without asking the directory.
 pub async fn check_password(
     cx: &impl Context,
     username: &Username,
@@ -149,6 +152,10 @@ pub async fn check_password(
     let Ok(attempt) = begin(cx, Kind::Password, username.as_str(), address).await? else {
         return Ok(PasswordCheck::Locked);
     };
+    if password.expose_secret().len() > bounds::PASSWORD {
+        attempt.failed();
+        return Ok(PasswordCheck::Invalid);
+    }
     match cx
         .directory()
         .authenticate(username.as_str(), password)

@@ -4,6 +4,7 @@
 //! every error is shown as a page, never sent to a redirect URI (RFC 6749 §4.1.2.1).
 
 use super::{pkce, OAuthError};
+use crate::domain::bounds::{self, check};
 use crate::domain::{ClientId, ClientRecord, OidcParams, ScopeSet};
 use crate::events::{Event, HasEvents, Refusal};
 use crate::store::{ClientStore, StoreError};
@@ -68,6 +69,13 @@ impl Params {
     fn non_empty(&self, name: &str) -> Result<Option<&str>, String> {
         Ok(self.one(name)?.filter(|v| !v.is_empty()))
     }
+
+    /// [`Params::non_empty`], refused when longer than `max` bytes.
+    fn bounded(&self, name: &str, max: usize) -> Result<Option<&str>, String> {
+        self.non_empty(name)?
+            .map(|v| check(name, v, max))
+            .transpose()
+    }
 }
 
 /// Validates an authorize query string against the registered clients.
@@ -75,11 +83,21 @@ pub async fn validate(
     store: &dyn ClientStore,
     raw_query: &str,
 ) -> Result<(ClientRecord, AuthorizationRequest), AuthorizeError> {
-    let params = Params::parse(raw_query);
     let untrusted = |title, message: String| AuthorizeError::Untrusted { title, message };
+    // Before anything is parsed: no parameter could make a longer request legitimate.
+    if raw_query.len() > bounds::AUTHORIZE_REQUEST {
+        return Err(untrusted(
+            "Invalid request",
+            format!(
+                "The request is longer than {} bytes. Nothing was sent back to the application.",
+                bounds::AUTHORIZE_REQUEST
+            ),
+        ));
+    }
+    let params = Params::parse(raw_query);
 
     let client_id = params
-        .non_empty("client_id")
+        .bounded("client_id", bounds::CLIENT_ID)
         .map_err(|m| untrusted("Invalid request", m))?
         .ok_or_else(|| {
             untrusted(
@@ -98,7 +116,7 @@ pub async fn validate(
         ));
     };
     let redirect_uri = params
-        .non_empty("redirect_uri")
+        .bounded("redirect_uri", bounds::REDIRECT_URI)
         .map_err(|m| untrusted("Invalid request", m))?
         .ok_or_else(|| {
             untrusted(
@@ -117,7 +135,13 @@ pub async fn validate(
 
     // From here on errors go back to the app.
     let redirect_uri = redirect_uri.to_owned();
-    let state = params.one("state").ok().flatten().map(str::to_owned);
+    // A state too long to accept is not echoed either.
+    let state = params
+        .one("state")
+        .ok()
+        .flatten()
+        .filter(|s| s.len() <= bounds::STATE)
+        .map(str::to_owned);
     let refuse = |reason, error: OAuthError| AuthorizeError::Redirect {
         redirect_uri: redirect_uri.clone(),
         state: state.clone(),
@@ -128,7 +152,9 @@ pub async fn validate(
     let invalid = |m: String| fail(OAuthError::InvalidRequest(m));
     let pkce = |m: String| refuse(Refusal::Pkce, OAuthError::InvalidRequest(m));
 
-    params.one("state").map_err(invalid)?;
+    if let Some(raw) = params.one("state").map_err(invalid)? {
+        check("state", raw, bounds::STATE).map_err(invalid)?;
+    }
     match params.non_empty("response_type").map_err(invalid)? {
         None => return Err(invalid("response_type is required".into())),
         Some("code") => {}
@@ -138,7 +164,7 @@ pub async fn validate(
             ))))
         }
     }
-    let scopes = match params.non_empty("scope").map_err(invalid)? {
+    let scopes = match params.bounded("scope", bounds::SCOPE).map_err(invalid)? {
         None => {
             return Err(invalid(
                 "scope is required (for example `openid profile email role`)".into(),
@@ -237,18 +263,28 @@ pub fn error_redirect(
 /// Reports a refused authorize request, so the app doctor can explain it to the app's developer:
 /// `error` is what was sent back to the app, when something was, and why.
 pub async fn refused(cx: &impl HasEvents, raw_query: &str, error: Option<(Refusal, &OAuthError)>) {
-    let param = |name: &str| {
+    // What the app doctor keeps of a refused request is bounded like an accepted one.
+    let param = |name: &str, max: usize| {
         url::form_urlencoded::parse(raw_query.as_bytes())
             .find(|(k, _)| k == name)
-            .map(|(_, v)| v.into_owned())
+            .map(|(_, v)| clip(&v, max).to_owned())
     };
     let event = Event::AuthorizeRefused {
-        client_id: param("client_id"),
-        redirect_uri: param("redirect_uri"),
+        client_id: param("client_id", bounds::CLIENT_ID),
+        redirect_uri: param("redirect_uri", bounds::REDIRECT_URI),
         reason: error.map_or(Refusal::Other, |(reason, _)| reason),
         error: error.map(|(_, e)| (e.code(), e.description())),
     };
     cx.events().publish(event).await;
+}
+
+/// The longest start of `value` of at most `max` bytes that ends on a character boundary.
+fn clip(value: &str, max: usize) -> &str {
+    let mut end = value.len().min(max);
+    while !value.is_char_boundary(end) {
+        end -= 1;
+    }
+    &value[..end]
 }
 
 /// Refuses the OpenID Connect parameters this service does not support, with the error code

@@ -3,6 +3,7 @@
 
 use super::Context;
 use super::{OAuthError, Refused};
+use crate::domain::bounds::{self, check};
 use crate::domain::{ClientId, ClientRecord, Digest, SecretToken};
 use crate::events::Refusal;
 use base64::engine::general_purpose::STANDARD;
@@ -24,7 +25,8 @@ impl ClientCredentials {
     ///
     /// Using both Basic and a body secret is refused (RFC 6749 §2.3: one method per request).
     /// In the Basic header, id and secret are each form-urlencoded (RFC 6749 §2.3.1), so a
-    /// secret holding `+`, `/` or `:` arrives intact.
+    /// secret holding `+`, `/` or `:` arrives intact. An id or secret over its documented
+    /// maximum, however sent, is `invalid_request`.
     pub fn from_request(
         authorization: Option<&str>,
         body_client_id: Option<String>,
@@ -32,6 +34,22 @@ impl ClientCredentials {
     ) -> Result<Self, Refused> {
         let body_client_id = body_client_id.filter(|s| !s.is_empty());
         let body_secret = body_secret.filter(|s| !s.expose().is_empty());
+        let credentials = Self::combine(authorization, body_client_id, body_secret)?;
+        let too_long = OAuthError::InvalidRequest;
+        if let Some(id) = &credentials.client_id {
+            check("client_id", id, bounds::CLIENT_ID).map_err(too_long)?;
+        }
+        if let Some(secret) = &credentials.secret {
+            check("client_secret", secret.expose(), bounds::CLIENT_SECRET).map_err(too_long)?;
+        }
+        Ok(credentials)
+    }
+
+    fn combine(
+        authorization: Option<&str>,
+        body_client_id: Option<String>,
+        body_secret: Option<SecretToken>,
+    ) -> Result<Self, Refused> {
         let Some(header) = authorization else {
             return Ok(Self {
                 client_id: body_client_id,

@@ -1,5 +1,6 @@
 //! PKCE (RFC 7636), S256 only.
 
+use crate::domain::bounds;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use sha2::{Digest, Sha256};
@@ -7,7 +8,7 @@ use subtle::ConstantTimeEq;
 
 /// Whether `value` is 43–128 characters of the RFC 7636 §4.1 unreserved set.
 fn is_pkce_string(value: &str) -> bool {
-    (43..=128).contains(&value.len())
+    (43..=bounds::CODE_VERIFIER).contains(&value.len())
         && value
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~'))

@@ -1,6 +1,7 @@
 //! A token presented back by an app (to revoke or introspect it), found as whichever kind it is.
 
 use super::{Context, OAuthError};
+use crate::domain::bounds::{self, check};
 use crate::domain::SecretToken;
 use crate::store::{AccessRecord, StoredRefresh};
 
@@ -40,7 +41,9 @@ pub(super) async fn find(
 
 /// The `token` parameter, which revocation and introspection both require.
 pub(super) fn required(token: Option<SecretToken>) -> Result<SecretToken, OAuthError> {
-    token
+    let token = token
         .filter(|t| !t.expose().is_empty())
-        .ok_or_else(|| OAuthError::InvalidRequest("token is required".into()))
+        .ok_or_else(|| OAuthError::InvalidRequest("token is required".into()))?;
+    check("token", token.expose(), bounds::TOKEN).map_err(OAuthError::InvalidRequest)?;
+    Ok(token)
 }

@@ -3,6 +3,7 @@
 use super::client_auth::{self, ClientCredentials};
 use super::grants;
 use super::{Context, OAuthError, Refused};
+use crate::domain::bounds::{self, check};
 use crate::domain::{ClientRecord, SecretToken};
 use crate::events::{Event, Refusal};
 use serde::{Deserialize, Serialize};
@@ -39,27 +40,42 @@ pub enum TokenRequest {
 }
 
 impl TokenRequest {
-    /// Reads the parameters into the request their `grant_type` names.
+    /// Reads the parameters into the request their `grant_type` names; a value over its
+    /// documented maximum is `invalid_request`.
     pub fn parse(params: TokenParams) -> Result<Self, OAuthError> {
-        let required = |value: Option<String>, name: &str| {
-            value
+        let required = |value: Option<String>, name: &str, max: usize| {
+            let value = value
                 .filter(|v| !v.is_empty())
-                .ok_or_else(|| OAuthError::InvalidRequest(format!("{name} is required")))
+                .ok_or_else(|| OAuthError::InvalidRequest(format!("{name} is required")))?;
+            bounded(name, value, max)
         };
         let secret = |value: Option<SecretToken>, name: &str| {
-            value
+            let value = value
                 .filter(|v| !v.expose().is_empty())
-                .ok_or_else(|| OAuthError::InvalidRequest(format!("{name} is required")))
+                .ok_or_else(|| OAuthError::InvalidRequest(format!("{name} is required")))?;
+            check(name, value.expose(), bounds::TOKEN).map_err(OAuthError::InvalidRequest)?;
+            Ok::<_, OAuthError>(value)
         };
-        match required(params.grant_type, "grant_type")?.as_str() {
+        let optional = |value: Option<String>, name: &str, max: usize| {
+            value.map(|v| bounded(name, v, max)).transpose()
+        };
+        match required(params.grant_type, "grant_type", bounds::GRANT_TYPE)?.as_str() {
             "authorization_code" => Ok(Self::AuthorizationCode {
                 code: secret(params.code, "code")?,
-                redirect_uri: required(params.redirect_uri, "redirect_uri")?,
-                code_verifier: params.code_verifier.filter(|v| !v.is_empty()),
+                redirect_uri: required(params.redirect_uri, "redirect_uri", bounds::REDIRECT_URI)?,
+                code_verifier: optional(
+                    params.code_verifier.filter(|v| !v.is_empty()),
+                    "code_verifier",
+                    bounds::CODE_VERIFIER,
+                )?,
             }),
             "refresh_token" => Ok(Self::RefreshToken {
                 refresh_token: secret(params.refresh_token, "refresh_token")?,
-                scope: params.scope.filter(|s| !s.trim().is_empty()),
+                scope: optional(
+                    params.scope.filter(|s| !s.trim().is_empty()),
+                    "scope",
+                    bounds::SCOPE,
+                )?,
             }),
             other => Err(OAuthError::UnsupportedGrantType(format!(
                 "grant_type `{other}` is not supported; use authorization_code or refresh_token"
@@ -73,6 +89,12 @@ impl TokenRequest {
             Self::RefreshToken { .. } => "refresh_token",
         }
     }
+}
+
+/// `value` if it is at most `max` bytes long, else `invalid_request`.
+fn bounded(name: &str, value: String, max: usize) -> Result<String, OAuthError> {
+    check(name, &value, max).map_err(OAuthError::InvalidRequest)?;
+    Ok(value)
 }
 
 /// A successful token response (SPEC 2.2, RFC 6749 §5.1).

@@ -2,6 +2,7 @@
 
 use super::Context;
 use super::OAuthError;
+use crate::domain::bounds;
 use crate::domain::{Claims, SecretToken};
 
 /// Why a bearer credential was not accepted (RFC 6750 §3.1).
@@ -21,6 +22,12 @@ pub fn parse_bearer(authorization: Option<&str>) -> Result<SecretToken, OAuthErr
         ));
     }
     let token = token.trim();
+    if token.len() > bounds::TOKEN {
+        return Err(OAuthError::InvalidRequest(bounds::too_long(
+            "the bearer token",
+            bounds::TOKEN,
+        )));
+    }
     // RFC 6750 §2.1 b64token syntax.
     let well_formed = !token.is_empty()
         && token

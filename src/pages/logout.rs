@@ -8,6 +8,7 @@
 
 use super::views::LogoutPage;
 use crate::audit::{self, Action, AuditEvent};
+use crate::domain::bounds;
 use crate::domain::{ClientId, ClientRecord, Digest};
 use crate::oauth::authorize::redirect_with;
 use crate::oidc::id_token::verify_hint;
@@ -171,8 +172,36 @@ fn untrusted(message: &str) -> PageError {
     }
 }
 
+/// Refuses a parameter over its documented maximum, before any is used or shown again.
+fn within_bounds(params: &LogoutParams) -> Result<(), PageError> {
+    let fields = [
+        (
+            "id_token_hint",
+            &params.id_token_hint,
+            bounds::ID_TOKEN_HINT,
+        ),
+        ("client_id", &params.client_id, bounds::CLIENT_ID),
+        (
+            "post_logout_redirect_uri",
+            &params.post_logout_redirect_uri,
+            bounds::REDIRECT_URI,
+        ),
+        ("state", &params.state, bounds::STATE),
+        ("csrf_token", &params.csrf_token, bounds::TOKEN),
+        ("decision", &params.decision, bounds::TOKEN),
+    ];
+    for (name, value, max) in fields {
+        if let Some(value) = value {
+            bounds::check(name, value, max)
+                .map_err(|e| untrusted(&format!("The {e}. Nothing was changed.")))?;
+        }
+    }
+    Ok(())
+}
+
 /// Identifies the app (from the hint or `client_id`) and checks the return address.
 async fn check(state: &AppState, params: &LogoutParams) -> Result<Checked, PageError> {
+    within_bounds(params)?;
     let non_empty = |v: &Option<String>| v.clone().filter(|s| !s.is_empty());
     let hint = match non_empty(&params.id_token_hint) {
         None => None,

@@ -19,10 +19,9 @@ use std::sync::Arc;
 use std::task::{ready, Context, Poll};
 use tokio::io::{AsyncRead, ReadBuf};
 
-/// Largest body of the sign-in flow's pages and of the OAuth endpoints (form-encoded). It holds
-/// the largest authorize request by POST, every parameter at its documented maximum, even when
-/// most of its bytes are percent-encoded.
-pub const FORM_MAX: usize = 32 * 1024;
+/// Largest body of the sign-in flow's pages and of the OAuth endpoints (form-encoded): the
+/// largest authorize request, sent by POST.
+pub const FORM_MAX: usize = crate::domain::bounds::AUTHORIZE_REQUEST;
 
 /// Largest body of the admin API (JSON) and the admin screen's forms: an app with both of its
 /// URI lists full.

@@ -262,6 +262,21 @@ impl TestApp {
         }
     }
 
+    /// How many keys of a namespace (`authreq:`, ...) the app's Redis store holds (Real
+    /// backends only).
+    pub async fn stored_keys(&self, namespace: &str) -> usize {
+        use deadpool_redis::redis::{self, AsyncCommands};
+        let store = &self.state.settings.store;
+        let url = secrecy::ExposeSecret::expose_secret(&store.redis_url);
+        let client = redis::Client::open(url).unwrap();
+        let mut conn = client.get_multiplexed_async_connection().await.unwrap();
+        let keys: Vec<String> = conn
+            .keys(format!("{}{namespace}*", store.key_prefix))
+            .await
+            .unwrap();
+        keys.len()
+    }
+
     /// A new browser (own cookie jar, no redirects followed).
     pub fn browser(&self) -> Client {
         Client::builder()

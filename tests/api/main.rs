@@ -13,6 +13,7 @@ mod bounds;
 mod directory_ldap;
 mod helpers;
 mod host_cookies;
+mod input_limits;
 mod interop;
 mod leavers;
 mod logging;

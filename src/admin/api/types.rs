@@ -94,7 +94,7 @@ pub struct CreateApp {
     /// Display name shown on the consent page (1–100 characters).
     pub name: String,
     /// Callback URLs, matched exactly: https (http only for loopback), or a private-use scheme
-    /// for native apps; no fragment, no wildcard.
+    /// for native apps; no fragment, no wildcard. At most 20, each at most 2048 bytes.
     pub redirect_uris: Vec<String>,
     /// A native or mobile app without a secret; it must use PKCE.
     #[oai(default)]
@@ -102,8 +102,8 @@ pub struct CreateApp {
     /// Whether a confidential app must use PKCE (public apps always must).
     #[oai(default)]
     pub require_pkce: bool,
-    /// Where OpenID Connect RP-initiated logout may send the browser afterwards (same rules as
-    /// redirect URIs, matched exactly).
+    /// Where OpenID Connect RP-initiated logout may send the browser afterwards (same rules and
+    /// limits as redirect URIs, matched exactly).
     #[oai(default)]
     pub post_logout_redirect_uris: Vec<String>,
     /// Register the app as a resource server that may introspect the tokens of other apps
@@ -117,7 +117,7 @@ pub struct CreateApp {
 pub struct UpdateApp {
     /// New display name (1–100 characters).
     pub name: Option<String>,
-    /// New callback URLs, replacing the registered ones.
+    /// New callback URLs, replacing the registered ones (at most 20, each at most 2048 bytes).
     pub redirect_uris: Option<Vec<String>>,
     /// Whether a confidential app must use PKCE (public apps always must).
     pub require_pkce: Option<bool>,
