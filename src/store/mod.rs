@@ -16,6 +16,7 @@
 //! depends on what another request did at the same moment (redeeming a code, rotating a refresh
 //! token) are single atomic operations.
 
+mod admin_sessions;
 mod capabilities;
 mod codec;
 pub mod memory;

@@ -6,7 +6,6 @@
 //! injected [`Clock`], and expired entries are swept now and then so that a long-running process
 //! does not keep every token it ever issued.
 
-mod admin;
 mod audit;
 mod clients;
 mod grants;

@@ -34,7 +34,6 @@
 //! a code, rotating a refresh token and revoking a grant are each one Lua script, so they are
 //! atomic with respect to every other client of the same Redis.
 
-mod admin;
 mod audit;
 mod clients;
 mod grants;

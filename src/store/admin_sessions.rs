@@ -1,15 +1,15 @@
-//! Admin API tokens, admin screen sign-ins and sign-ins waiting for their second factor in
-//! Redis: strings with an expiry under `{p}admtok:<token digest>`, `{p}admscr:<session digest>`
-//! and `{p}admscr:halfway:<sign-in cookie digest>`.
+//! Admin API tokens, admin screen sign-ins and sign-ins waiting for their second factor, kept
+//! as short-lived records the same way by both backends: in Redis, strings with an expiry under
+//! `{p}admtok:<token digest>`, `{p}admscr:<session digest>` and
+//! `{p}admscr:halfway:<sign-in cookie digest>`.
 
-use super::RedisStore;
+use super::namespace::{halfway_key, Namespace, Records};
+use super::{AdminSession, AdminSessionStore, HalfwaySignIn, ScreenSignIn, StoreError};
 use crate::domain::Digest;
-use crate::store::namespace::{halfway_key, Namespace, Records};
-use crate::store::{AdminSession, AdminSessionStore, HalfwaySignIn, ScreenSignIn, StoreError};
 use async_trait::async_trait;
 
 #[async_trait]
-impl AdminSessionStore for RedisStore {
+impl<T: Records> AdminSessionStore for T {
     async fn put_admin_token(
         &self,
         token: &Digest,
