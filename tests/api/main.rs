@@ -35,4 +35,5 @@ mod sign_out_everywhere;
 mod store;
 mod support;
 mod token;
+mod unfinished_signins;
 mod userinfo;

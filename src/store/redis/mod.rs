@@ -7,6 +7,7 @@
 //! | `{p}sess:<hex>` | string, EX | SSO session JSON, by the digest of its cookie |
 //! | `{p}usersess:<sub>` | set, EXPIRE | full keys of the user's sessions |
 //! | `{p}authreq:<request id>` | string, EX | pending authorize request JSON |
+//! | `{p}pendby:<group>` | sorted set, EXPIRE | full keys of a browser's or an address's pending requests, by expiry |
 //! | `{p}consent:<sub>\n<client id>` | string, EX | remembered scopes (JSON list) |
 //! | `{p}admtok:<hex>` | string, EX | admin API token JSON |
 //! | `{p}admscr:<hex>` | string, EX | admin screen sign-in JSON, by the SSO cookie's digest |

@@ -149,6 +149,7 @@ pub fn pending_request() -> PendingRequest {
         csrf_token: random_id(32),
         browser: Digest::of(&random_id(32)),
         replaced_session: None,
+        groups: Vec::new(),
     }
 }
 
