@@ -17,6 +17,7 @@ mod directory;
 mod limits;
 mod mfa;
 mod oidc;
+mod roles;
 mod secret;
 mod server;
 mod session;
@@ -30,6 +31,7 @@ pub use directory::{DirectoryBackend, DirectoryFlavor, DirectorySettings, Servic
 pub use limits::LimitSettings;
 pub use mfa::{GroupLookup, MfaSettings};
 pub use oidc::{OidcSettings, SigningAlg};
+pub use roles::RoleGroups;
 pub use server::{ServerSettings, TrustedProxies};
 pub use session::SessionSettings;
 pub use store::{StoreBackend, StoreSettings};
@@ -46,6 +48,8 @@ pub struct Settings {
     pub directory: DirectorySettings,
     /// `[claims]`: the attribute behind each claim.
     pub claims: ClaimMapping,
+    /// `[roles]`: the groups that give each role.
+    pub roles: RoleGroups,
     /// `[tokens]`: code and token lifetimes.
     pub tokens: TokenSettings,
     /// `[session]`: browser sign-in and consent lifetimes.
@@ -71,6 +75,7 @@ struct Layers {
     store: StoreSettings,
     directory: directory::DirectoryKeys,
     claims: ClaimMapping,
+    roles: RoleGroups,
     tokens: TokenSettings,
     session: SessionSettings,
     admin: AdminSettings,
@@ -92,6 +97,7 @@ impl Layers {
             store: self.store,
             directory: self.directory.check()?,
             claims: self.claims,
+            roles: self.roles,
             tokens: self.tokens,
             session: self.session,
             admin: self.admin,

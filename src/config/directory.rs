@@ -371,8 +371,12 @@ mod tests {
         let s = ldap(&[AD]).unwrap();
         assert_eq!(s.directory.flavor, super::DirectoryFlavor::ActiveDirectory);
         assert!(
-            s.directory.user_filter.contains("(sAMAccountName={username})")
-                && s.directory.user_filter.contains("(userPrincipalName={username})"),
+            s.directory
+                .user_filter
+                .contains("(sAMAccountName={username})")
+                && s.directory
+                    .user_filter
+                    .contains("(userPrincipalName={username})"),
             "{}",
             s.directory.user_filter
         );
@@ -392,7 +396,10 @@ mod tests {
             "[directory]\nflavor = \"active_directory\"\n[claims]\nname = \"cn\"\n"
         )
         .unwrap();
-        let env = [("SSO_BRIDGE__CLAIMS__SUB".to_owned(), "objectGUID".to_owned())];
+        let env = [(
+            "SSO_BRIDGE__CLAIMS__SUB".to_owned(),
+            "objectGUID".to_owned(),
+        )];
         let s = Settings::load_from(Some(file.path()), env).unwrap();
         assert_eq!(s.claims.name, "cn");
         assert_eq!(s.claims.sub, "objectGUID");

@@ -31,6 +31,7 @@ mod proxies;
 mod renames;
 mod resource_servers;
 mod revocation;
+mod roles_from_groups;
 mod screen;
 mod service;
 mod sign_out_everywhere;

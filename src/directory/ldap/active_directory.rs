@@ -52,13 +52,19 @@ impl LdapDirectory {
 
     /// The domain's NetBIOS name, read once and kept: it never changes while a domain lives.
     async fn netbios(&self) -> Result<&str, DirectoryError> {
-        self.netbios
-            .get_or_try_init(|| self.read_netbios())
-            .await
-            .map(String::as_str)
+        Ok(&self.domain().await?.netbios)
     }
 
-    async fn read_netbios(&self) -> Result<String, DirectoryError> {
+    /// The domain's naming context (`DC=corp,DC=example`), read with the NetBIOS name.
+    pub(super) async fn naming_context(&self) -> Result<&str, DirectoryError> {
+        Ok(&self.domain().await?.naming_context)
+    }
+
+    async fn domain(&self) -> Result<&Domain, DirectoryError> {
+        self.domain.get_or_try_init(|| self.read_domain()).await
+    }
+
+    async fn read_domain(&self) -> Result<Domain, DirectoryError> {
         let contexts = [CONFIGURATION_NC.to_owned(), DEFAULT_NC.to_owned()];
         let root = self
             .search_in(Scope::Base, "", "(objectClass=*)", &contexts)
@@ -88,9 +94,21 @@ impl LdapDirectory {
                 &[NETBIOS_NAME.to_owned()],
             )
             .await?;
-        value(found.first(), NETBIOS_NAME)
-            .ok_or_else(|| not_a_domain(&format!("no crossRef under {partitions} names {domain}")))
+        let netbios = value(found.first(), NETBIOS_NAME).ok_or_else(|| {
+            not_a_domain(&format!("no crossRef under {partitions} names {domain}"))
+        })?;
+        Ok(Domain {
+            netbios,
+            naming_context: domain,
+        })
     }
+}
+
+/// What sso-bridge reads of an Active Directory domain once.
+#[derive(Debug)]
+pub(super) struct Domain {
+    netbios: String,
+    naming_context: String,
 }
 
 const SAM_ACCOUNT_NAME: &str = "sAMAccountName";

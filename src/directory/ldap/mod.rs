@@ -46,8 +46,10 @@ pub struct LdapDirectory {
     groups: (String, String),
     /// What kind of server: Active Directory reads sign-in names its own way.
     flavor: DirectoryFlavor,
-    /// The Active Directory domain's NetBIOS name, read on first need.
-    netbios: tokio::sync::OnceCell<String>,
+    /// The Active Directory domain's NetBIOS name and naming context, read on first need.
+    domain: tokio::sync::OnceCell<active_directory::Domain>,
+    /// What of a person's (nested) group membership to read, and where to put it.
+    membership: groups::Membership,
     /// Whether the subject is a binary `objectGUID`, written as a GUID string.
     guid_subject: bool,
 }
@@ -124,7 +126,8 @@ impl LdapDirectory {
             lookup_budget: connect_timeout + 2 * operation_timeout,
             groups: (settings.user_base.clone(), String::new()),
             flavor: settings.flavor,
-            netbios: tokio::sync::OnceCell::new(),
+            domain: tokio::sync::OnceCell::new(),
+            membership: groups::Membership::default(),
             guid_subject: mapping.sub.eq_ignore_ascii_case(guid::OBJECT_GUID),
         })
     }
@@ -286,6 +289,8 @@ impl LdapDirectory {
             return Err(DirectoryError::InvalidCredentials);
         };
         self.bind_as(&user.dn, password).await?;
+        let mut user = user;
+        self.annotate(&mut user).await?;
         Ok(user)
     }
 
@@ -309,7 +314,11 @@ impl LdapDirectory {
             );
             return Ok(None);
         }
-        Ok(users.pop())
+        let Some(mut user) = users.pop() else {
+            return Ok(None);
+        };
+        self.annotate(&mut user).await?;
+        Ok(Some(user))
     }
 
     async fn find_by_username(
@@ -322,7 +331,11 @@ impl LdapDirectory {
             .search(&self.user_base, &filter, &self.attributes)
             .await?;
         // Several matches name no one, as at sign-in.
-        Ok(users.pop().filter(|_| users.is_empty()))
+        let Some(mut user) = users.pop().filter(|_| users.is_empty()) else {
+            return Ok(None);
+        };
+        self.annotate(&mut user).await?;
+        Ok(Some(user))
     }
 }
 

@@ -33,6 +33,8 @@ pub const NETBIOS: &str = "CORP";
 pub const BASE: &str = "DC=corp,DC=example";
 /// Where the tests' people are.
 pub const STAFF: &str = "OU=Staff,DC=corp,DC=example";
+/// Where the tests' groups are.
+pub const GROUPS: &str = "OU=Groups,DC=corp,DC=example";
 /// The service account: an ordinary domain user, so it reads what any user reads and no more.
 pub const SERVICE_DN: &str = "CN=sso-bridge,OU=Services,DC=corp,DC=example";
 /// Its password (AD's complexity rules apply to every password here).
@@ -192,6 +194,29 @@ impl Samba {
             sam: sam.to_owned(),
             password,
         }
+    }
+
+    /// Adds a security group named `name` under [`GROUPS`] with `members` (DNs of people or
+    /// groups); answers its DN.
+    pub fn add_group(&self, name: &str, members: &[&str]) -> String {
+        let dn = format!("CN={name},{GROUPS}");
+        let mut ldif =
+            format!("dn: {dn}\nchangetype: add\nobjectClass: group\nsAMAccountName: {name}\n");
+        for member in members {
+            ldif.push_str(&format!("member: {member}\n"));
+        }
+        self.modify(&ldif);
+        dn
+    }
+
+    /// Adds `members` (DNs) to the group `group`.
+    pub fn add_members(&self, group: &str, members: &[&str]) {
+        let mut ldif = format!("dn: {group}\nchangetype: modify\nadd: member\n");
+        for member in members {
+            ldif.push_str(&format!("member: {member}\n"));
+        }
+        ldif.push_str("-\n");
+        self.modify(&ldif);
     }
 
     /// Renames a person: new CN, sAMAccountName and UPN (someone whose name changed).

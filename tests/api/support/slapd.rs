@@ -210,9 +210,15 @@ impl Slapd {
     /// Renames an entry to `new_rdn` under the same parent, the old name's value removed (a
     /// person whose username changed).
     pub fn rename(&self, dn: &str, new_rdn: &str) {
-        let change = format!("dn: {dn}\nchangetype: modrdn\nnewrdn: {new_rdn}\ndeleteoldrdn: 1\n");
-        let changes = self.dir.path().join("rename.ldif");
-        std::fs::write(&changes, change).expect("the change file is written");
+        self.apply(&format!(
+            "dn: {dn}\nchangetype: modrdn\nnewrdn: {new_rdn}\ndeleteoldrdn: 1\n"
+        ));
+    }
+
+    /// Applies LDIF changes (`changetype: ...` records) as the directory's administrator.
+    pub fn apply(&self, ldif: &str) {
+        let changes = self.dir.path().join("changes.ldif");
+        std::fs::write(&changes, ldif).expect("the change file is written");
         run(Command::new("ldapmodify")
             .args([
                 "-x",
