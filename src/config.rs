@@ -17,6 +17,7 @@ mod directory;
 mod limits;
 mod mfa;
 mod oidc;
+mod roles;
 mod secret;
 mod server;
 mod session;
@@ -26,10 +27,11 @@ mod value;
 pub use admin::AdminSettings;
 pub use audit::AuditSettings;
 pub use claims::ClaimMapping;
-pub use directory::{DirectoryBackend, DirectorySettings, ServiceAccount};
+pub use directory::{DirectoryBackend, DirectoryFlavor, DirectorySettings, ServiceAccount};
 pub use limits::LimitSettings;
 pub use mfa::{GroupLookup, MfaSettings};
 pub use oidc::{OidcSettings, SigningAlg};
+pub use roles::RoleGroups;
 pub use server::{ServerSettings, TrustedProxies};
 pub use session::SessionSettings;
 pub use store::{StoreBackend, StoreSettings};
@@ -46,6 +48,8 @@ pub struct Settings {
     pub directory: DirectorySettings,
     /// `[claims]`: the attribute behind each claim.
     pub claims: ClaimMapping,
+    /// `[roles]`: the groups that give each role.
+    pub roles: RoleGroups,
     /// `[tokens]`: code and token lifetimes.
     pub tokens: TokenSettings,
     /// `[session]`: browser sign-in and consent lifetimes.
@@ -71,6 +75,7 @@ struct Layers {
     store: StoreSettings,
     directory: directory::DirectoryKeys,
     claims: ClaimMapping,
+    roles: RoleGroups,
     tokens: TokenSettings,
     session: SessionSettings,
     admin: AdminSettings,
@@ -78,6 +83,9 @@ struct Layers {
     limits: LimitSettings,
     audit: AuditSettings,
     oidc: oidc::OidcKeys,
+    /// The defaults of `directory.flavor = "active_directory"`, already merged in by `load_from`.
+    #[serde(rename = "active_directory")]
+    _active_directory: serde::de::IgnoredAny,
 }
 
 impl Layers {
@@ -89,6 +97,7 @@ impl Layers {
             store: self.store,
             directory: self.directory.check()?,
             claims: self.claims,
+            roles: self.roles,
             tokens: self.tokens,
             session: self.session,
             admin: self.admin,
@@ -133,8 +142,6 @@ impl Settings {
         file: Option<&Path>,
         env: impl IntoIterator<Item = (String, String)>,
     ) -> Result<Self, ConfigError> {
-        let mut builder = config::Config::builder()
-            .add_source(config::File::from_str(DEFAULTS, config::FileFormat::Toml));
         if let Some(path) = file {
             if !path.exists() {
                 return Err(ConfigError::Invalid(format!(
@@ -142,22 +149,22 @@ impl Settings {
                     path.display()
                 )));
             }
-            builder = builder.add_source(config::File::from(path).format(config::FileFormat::Toml));
         }
         let env: config::Map<String, String> = env
             .into_iter()
             .filter(|(k, _)| k.starts_with("SSO_BRIDGE__"))
             .collect();
-        builder = builder.add_source(
-            config::Environment::with_prefix("SSO_BRIDGE")
-                .prefix_separator("__")
-                .separator("__")
-                .source(Some(env)),
-        );
-        let layers: Layers = builder
-            .build()
-            .and_then(|c| c.try_deserialize())
-            .map_err(describe)?;
+        let first = layered(file, &env, None).map_err(describe)?;
+        // The flavor's defaults sit just above the built-in ones, so a file or the environment
+        // still overrides each; which flavor it is can only be known once every layer is read.
+        let merged = match first.get_string("directory.flavor") {
+            Ok(flavor) if flavor == "active_directory" => {
+                let preset = preset(&first, "active_directory").map_err(describe)?;
+                layered(file, &env, Some(preset)).map_err(describe)?
+            }
+            _ => first,
+        };
+        let layers: Layers = merged.try_deserialize().map_err(describe)?;
         layers.check()
     }
 
@@ -201,6 +208,40 @@ impl Settings {
 #[cfg(test)]
 pub(crate) fn defaults() -> Settings {
     Settings::load_from(None, Vec::new()).expect("the built-in defaults load")
+}
+
+/// The built-in defaults, then `preset` (a flavor's defaults), then `file`, then `env`.
+fn layered(
+    file: Option<&Path>,
+    env: &config::Map<String, String>,
+    preset: Option<config::Config>,
+) -> Result<config::Config, config::ConfigError> {
+    let mut builder = config::Config::builder()
+        .add_source(config::File::from_str(DEFAULTS, config::FileFormat::Toml));
+    if let Some(preset) = preset {
+        builder = builder.add_source(preset);
+    }
+    if let Some(path) = file {
+        builder = builder.add_source(config::File::from(path).format(config::FileFormat::Toml));
+    }
+    builder
+        .add_source(
+            config::Environment::with_prefix("SSO_BRIDGE")
+                .prefix_separator("__")
+                .separator("__")
+                .source(Some(env.clone())),
+        )
+        .build()
+}
+
+/// The table `name` of `merged` (`[active_directory.directory]`, `[active_directory.claims]`),
+/// as a layer of its own whose sections are `[directory]` and `[claims]`.
+fn preset(merged: &config::Config, name: &str) -> Result<config::Config, config::ConfigError> {
+    let mut builder = config::Config::builder();
+    for (section, values) in merged.get_table(name)? {
+        builder = builder.set_override(section, values)?;
+    }
+    builder.build()
 }
 
 /// Turns the config crate's error into one line that names the key, in the same form as the

@@ -1,6 +1,7 @@
 //! Integration tests: the whole service against a private redis-server and slapd.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod active_directory;
 mod admin;
 mod admin_policy;
 mod app_doctor;
@@ -27,8 +28,10 @@ mod oidc_authorize;
 mod oidc_keys;
 mod outages;
 mod proxies;
+mod renames;
 mod resource_servers;
 mod revocation;
+mod roles_from_groups;
 mod screen;
 mod service;
 mod sign_out_everywhere;

@@ -5,7 +5,9 @@
 //! pooled connections keep the service identity. Every step has a timeout and each call a
 //! backstop, so a hung server answers [`DirectoryError::Unavailable`] instead of hanging sign-in.
 
+mod active_directory;
 mod groups;
+mod guid;
 mod pool;
 mod tls;
 
@@ -13,7 +15,7 @@ use self::pool::{describe, is_disconnect, text_suffix, Cause, Connector};
 use self::pool::{Conn, ServiceManager};
 use super::{Attributes, Directory, DirectoryError, DirectoryUser};
 use crate::config::ClaimMapping;
-use crate::config::DirectorySettings;
+use crate::config::{DirectoryFlavor, DirectorySettings};
 use crate::domain::Escaped;
 use async_trait::async_trait;
 use deadpool::managed::{Object, Pool, PoolError, TimeoutType};
@@ -42,6 +44,14 @@ pub struct LdapDirectory {
     lookup_budget: Duration,
     /// Group search base and filter (`{dn}` placeholder) for the second-factor policy.
     groups: (String, String),
+    /// What kind of server: Active Directory reads sign-in names its own way.
+    flavor: DirectoryFlavor,
+    /// The Active Directory domain's NetBIOS name and naming context, read on first need.
+    domain: tokio::sync::OnceCell<active_directory::Domain>,
+    /// What of a person's (nested) group membership to read, and where to put it.
+    membership: groups::Membership,
+    /// Whether the subject is a binary `objectGUID`, written as a GUID string.
+    guid_subject: bool,
 }
 
 /// The directory settings cannot be used; found at start-up, before any connection.
@@ -115,6 +125,10 @@ impl LdapDirectory {
             authenticate_budget: 2 * connect_timeout + 3 * operation_timeout,
             lookup_budget: connect_timeout + 2 * operation_timeout,
             groups: (settings.user_base.clone(), String::new()),
+            flavor: settings.flavor,
+            domain: tokio::sync::OnceCell::new(),
+            membership: groups::Membership::default(),
+            guid_subject: mapping.sub.eq_ignore_ascii_case(guid::OBJECT_GUID),
         })
     }
 
@@ -145,11 +159,26 @@ impl LdapDirectory {
         filter: &str,
         attributes: &[String],
     ) -> Result<Vec<DirectoryUser>, DirectoryError> {
+        self.search_in(Scope::Subtree, base, filter, attributes)
+            .await
+    }
+
+    /// Like [`LdapDirectory::search`], in `scope`.
+    async fn search_in(
+        &self,
+        scope: Scope,
+        base: &str,
+        filter: &str,
+        attributes: &[String],
+    ) -> Result<Vec<DirectoryUser>, DirectoryError> {
         let mut retried = false;
         loop {
             let mut conn = self.pool.get().await.map_err(pool_unavailable)?;
             let reused = Object::metrics(&conn).recycle_count > 0;
-            match self.search_on(&mut conn, base, filter, attributes).await {
+            match self
+                .search_on(&mut conn, scope, base, filter, attributes)
+                .await
+            {
                 Ok(users) => return Ok(users),
                 Err(err) => {
                     drop(Object::take(conn));
@@ -172,6 +201,7 @@ impl LdapDirectory {
     async fn search_on(
         &self,
         conn: &mut Conn,
+        scope: Scope,
         base: &str,
         filter: &str,
         attributes: &[String],
@@ -179,7 +209,7 @@ impl LdapDirectory {
         let ldap3::SearchResult(entries, result) = conn
             .ldap
             .with_timeout(self.operation_timeout)
-            .search(base, Scope::Subtree, filter, attributes)
+            .search(base, scope, filter, attributes)
             .await
             .map_err(SearchFailure::Ldap)?;
         if result.rc != 0 {
@@ -239,6 +269,7 @@ impl LdapDirectory {
         username: &str,
         password: &SecretString,
     ) -> Result<DirectoryUser, DirectoryError> {
+        let username = self.filter_name(username).await?;
         let filter = fill(&self.user_filter, "{username}", username);
         let mut users = self
             .search(&self.user_base, &filter, &self.attributes)
@@ -258,11 +289,21 @@ impl LdapDirectory {
             return Err(DirectoryError::InvalidCredentials);
         };
         self.bind_as(&user.dn, password).await?;
+        let mut user = user;
+        self.annotate(&mut user).await?;
         Ok(user)
     }
 
     async fn find_by_subject(&self, sub: &str) -> Result<Option<DirectoryUser>, DirectoryError> {
-        let filter = fill(&self.lookup_filter, "{sub}", sub);
+        let filter = if self.guid_subject {
+            // A subject that is no GUID names no one.
+            let Some(value) = guid::filter_value(sub) else {
+                return Ok(None);
+            };
+            self.lookup_filter.replace("{sub}", &value)
+        } else {
+            fill(&self.lookup_filter, "{sub}", sub)
+        };
         let mut users = self
             .search(&self.user_base, &filter, &self.attributes)
             .await?;
@@ -273,19 +314,28 @@ impl LdapDirectory {
             );
             return Ok(None);
         }
-        Ok(users.pop())
+        let Some(mut user) = users.pop() else {
+            return Ok(None);
+        };
+        self.annotate(&mut user).await?;
+        Ok(Some(user))
     }
 
     async fn find_by_username(
         &self,
         username: &str,
     ) -> Result<Option<DirectoryUser>, DirectoryError> {
+        let username = self.filter_name(username).await?;
         let filter = fill(&self.user_filter, "{username}", username);
         let mut users = self
             .search(&self.user_base, &filter, &self.attributes)
             .await?;
         // Several matches name no one, as at sign-in.
-        Ok(users.pop().filter(|_| users.is_empty()))
+        let Some(mut user) = users.pop().filter(|_| users.is_empty()) else {
+            return Ok(None);
+        };
+        self.annotate(&mut user).await?;
+        Ok(Some(user))
     }
 }
 
@@ -326,6 +376,12 @@ impl Directory for LdapDirectory {
             .await
     }
 
+    #[tracing::instrument(name = "ldap_account", skip_all, fields(username = ?Escaped(username)))]
+    async fn account_name(&self, username: &str) -> Result<String, DirectoryError> {
+        self.within(self.lookup_budget, self.canonical_account(username))
+            .await
+    }
+
     #[tracing::instrument(name = "ldap_groups", skip_all)]
     async fn groups_of(&self, dn: &str) -> Result<Vec<String>, DirectoryError> {
         self.find_groups(dn).await
@@ -359,15 +415,34 @@ fn fill(template: &str, placeholder: &str, value: &str) -> String {
     template.replace(placeholder, &ldap_escape(value))
 }
 
-/// An entry as handed upward: its DN, and its attributes with lowercased names. Values that
-/// are not UTF-8 (photos, certificates) are left out; no claim reads them.
+/// An entry as handed upward: its DN, and its attributes with lowercased names. An
+/// `objectGUID` is written as its GUID string; other values that are not UTF-8 (photos,
+/// certificates) are left out, as no claim reads them.
 fn to_user(entry: SearchEntry) -> DirectoryUser {
     let mut attributes = Attributes::new();
     for (name, values) in entry.attrs {
+        if name.eq_ignore_ascii_case(guid::OBJECT_GUID) {
+            // Sixteen bytes that happen to be UTF-8 arrive here rather than in `bin_attrs`.
+            let guids = values.iter().filter_map(|v| guid::render(v.as_bytes()));
+            attributes
+                .entry(name.to_ascii_lowercase())
+                .or_default()
+                .extend(guids);
+            continue;
+        }
         attributes
             .entry(name.to_ascii_lowercase())
             .or_default()
             .extend(values);
+    }
+    for (name, values) in entry.bin_attrs {
+        if name.eq_ignore_ascii_case(guid::OBJECT_GUID) {
+            let guids = values.iter().filter_map(|v| guid::render(v));
+            attributes
+                .entry(name.to_ascii_lowercase())
+                .or_default()
+                .extend(guids);
+        }
     }
     DirectoryUser {
         dn: entry.dn,

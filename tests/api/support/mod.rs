@@ -1,8 +1,10 @@
-//! Real dependencies started by the tests themselves, on free loopback ports.
+//! Real dependencies started by the tests themselves, on free loopback ports (and, for the
+//! Samba domain controller, a free loopback address).
 
 pub mod logs;
 pub mod ports;
 pub mod redis;
+pub mod samba;
 pub mod served;
 pub mod slapd;
 pub mod streamed;
