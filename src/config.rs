@@ -32,7 +32,7 @@ pub use mfa::{GroupLookup, MfaSettings};
 pub use oidc::{OidcSettings, SigningAlg};
 pub use server::{ServerSettings, TrustedProxies};
 pub use session::SessionSettings;
-pub use store::{StoreBackend, StoreSettings};
+pub use store::{SentinelSettings, StoreBackend, StoreSettings};
 pub use tokens::TokenSettings;
 
 /// Every setting of the service, read and checked once at start-up.
@@ -68,7 +68,7 @@ pub struct Settings {
 #[serde(deny_unknown_fields)]
 struct Layers {
     server: ServerSettings,
-    store: StoreSettings,
+    store: store::StoreKeys,
     directory: directory::DirectoryKeys,
     claims: ClaimMapping,
     tokens: TokenSettings,
@@ -86,7 +86,7 @@ impl Layers {
         self.server.check()?;
         Ok(Settings {
             server: self.server,
-            store: self.store,
+            store: self.store.check()?,
             directory: self.directory.check()?,
             claims: self.claims,
             tokens: self.tokens,
