@@ -27,6 +27,7 @@ mod oidc_authorize;
 mod oidc_keys;
 mod outages;
 mod proxies;
+mod redis_ha;
 mod resource_servers;
 mod revocation;
 mod screen;

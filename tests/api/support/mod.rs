@@ -3,5 +3,6 @@
 pub mod logs;
 pub mod ports;
 pub mod redis;
+pub mod sentinel;
 pub mod slapd;
 pub mod streamed;
