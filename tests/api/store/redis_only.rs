@@ -14,7 +14,7 @@ use sso_bridge::store::{
 use std::net::TcpListener;
 use std::time::{Duration, Instant};
 
-pub(super) async fn raw(server: &RedisServer) -> MultiplexedConnection {
+pub(crate) async fn raw(server: &RedisServer) -> MultiplexedConnection {
     let client = redis::Client::open(server.url()).unwrap();
     client.get_multiplexed_async_connection().await.unwrap()
 }
