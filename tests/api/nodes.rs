@@ -204,33 +204,36 @@ async fn failed_sign_ins_count_across_nodes() {
     let (_redis, a, b) = two_nodes(&limits).await;
     let reg = a.register(CB, false).await;
 
-    // Two wrong passwords on A and one on B reach the limit of three.
-    for node in [&a, &a, &b] {
-        let wrong = password_step(node, &a.base, &reg, "alan", "wrong").await;
+    // Three wrong passwords, on pages of either node posted to either, reach the limit.
+    for (page_on, post_to) in [(&a, &b), (&b, &a), (&b, &b)] {
+        let wrong = password_step(page_on, post_to, &a.base, &reg, "alan", "wrong").await;
         assert_eq!(wrong.status(), StatusCode::UNAUTHORIZED);
     }
 
     // Now the right password is refused on both.
     let right = a.password("alan");
     for node in [&a, &b] {
-        let locked = password_step(node, &a.base, &reg, "alan", &right).await;
+        let locked = password_step(node, node, &a.base, &reg, "alan", &right).await;
         assert_eq!(locked.status(), StatusCode::TOO_MANY_REQUESTS);
     }
 }
 
-/// Submits `password` on the sign-in page of `node`, posting the form to `node` itself
-/// although its action names the public address `public`.
+/// Submits `password` on a sign-in page served by `page_on`, posting the form to `post_to`
+/// (its action names the public address `public`, which a load balancer may send anywhere).
 async fn password_step(
-    node: &Node,
+    page_on: &Node,
+    post_to: &Node,
     public: &str,
     reg: &Registered,
     user: &str,
     password: &str,
 ) -> Response {
-    let browser = node.browser();
-    let page = node.authorize(&browser, &authorize_params(reg, &[])).await;
+    let browser = page_on.browser();
+    let page = page_on
+        .authorize(&browser, &authorize_params(reg, &[]))
+        .await;
     let form = Form::parse(&page.text().await.unwrap());
-    let action = form.action.replacen(public, &node.base, 1);
+    let action = form.action.replacen(public, &post_to.base, 1);
     let mut body = form.hidden;
     body.extend([
         ("username".to_owned(), user.to_owned()),
