@@ -8,14 +8,14 @@
 //! client" guidelines): `SENTINEL get-master-addr-by-name` on the sentinels, then `ROLE` on
 //! the server they name, which must answer that it is the master.
 
-use crate::config::StoreSettings;
+use crate::config::{SentinelSettings, StoreSettings};
 use deadpool::managed::{self, Metrics, RecycleError, RecycleResult};
 use deadpool_redis::redis::aio::MultiplexedConnection;
 use deadpool_redis::redis::{
     self, AsyncConnectionConfig, Client, ConnectionAddr, ConnectionInfo, ErrorKind,
     IntoConnectionInfo, RedisError, RedisResult, Role,
 };
-use secrecy::ExposeSecret;
+use secrecy::{ExposeSecret, SecretString};
 use std::collections::HashSet;
 use std::sync::Arc;
 use tokio::task::JoinSet;
@@ -38,43 +38,28 @@ impl Target {
         let connection = AsyncConnectionConfig::new()
             .set_connection_timeout(Some(settings.timeout))
             .set_response_timeout(Some(settings.timeout));
-        let password = settings.password.as_ref().map(|p| p.expose_secret());
-        let Some(sentinel) = &settings.sentinel else {
-            let mut info = settings
-                .redis_url
-                .expose_secret()
-                .into_connection_info()
-                .map_err(|e| format!("store.redis_url is not usable: {e}"))?;
-            if let Some(password) = password {
-                let redis = info.redis_settings().clone().set_password(password);
-                info = info.set_redis_settings(redis);
+        match &settings.sentinel {
+            None => Self::server(settings, connection),
+            Some(sentinel) => {
+                Sentinels::new(sentinel, settings.password.clone(), connection).map(Self::Sentinel)
             }
-            let manager = deadpool_redis::Manager::new_with_config(info, connection)
-                .map_err(|e| format!("store.redis_url is not usable: {e}"))?;
-            return Ok(Self::Server(manager));
-        };
-        let sentinel_password = sentinel.password.as_ref().map(|p| p.expose_secret());
-        let sentinels = sentinel
-            .urls
-            .iter()
-            .map(|url| {
-                let host = url.host_str().unwrap_or_default();
-                let info = connection_info(
-                    host,
-                    url.port().unwrap_or(SENTINEL_PORT),
-                    sentinel.tls(),
-                    sentinel_password,
-                )?;
-                Client::open(info).map_err(|e| format!("store.sentinel_urls: {e}"))
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok(Self::Sentinel(Sentinels {
-            sentinels,
-            master: Arc::from(sentinel.master.as_str()),
-            tls: sentinel.tls(),
-            password: password.map(str::to_owned),
-            connection,
-        }))
+        }
+    }
+
+    /// The server of `store.redis_url`, with `store.password` when set.
+    fn server(settings: &StoreSettings, connection: AsyncConnectionConfig) -> Result<Self, String> {
+        let mut info = settings
+            .redis_url
+            .expose_secret()
+            .into_connection_info()
+            .map_err(|e| format!("store.redis_url is not usable: {e}"))?;
+        if let Some(password) = &settings.password {
+            let redis = info.redis_settings().clone();
+            info = info.set_redis_settings(redis.set_password(password.expose_secret()));
+        }
+        deadpool_redis::Manager::new_with_config(info, connection)
+            .map(Self::Server)
+            .map_err(|e| format!("store.redis_url is not usable: {e}"))
     }
 }
 
@@ -116,12 +101,38 @@ pub(super) struct Sentinels {
     /// Whether the master is reached over TLS, as the sentinels are.
     tls: bool,
     /// `store.password`: the master's.
-    password: Option<String>,
+    password: Option<SecretString>,
     /// Timeouts of every connection, to a sentinel or to the master.
     connection: AsyncConnectionConfig,
 }
 
 impl Sentinels {
+    /// One client per sentinel, opening nothing yet; the master is reached with `password`.
+    fn new(
+        settings: &SentinelSettings,
+        password: Option<SecretString>,
+        connection: AsyncConnectionConfig,
+    ) -> Result<Self, String> {
+        let sentinel_password = settings.password.as_ref().map(|p| p.expose_secret());
+        let sentinels = settings
+            .urls
+            .iter()
+            .map(|url| {
+                let host = url.host_str().unwrap_or_default();
+                let port = url.port().unwrap_or(SENTINEL_PORT);
+                let info = connection_info(host, port, settings.tls(), sentinel_password)?;
+                Client::open(info).map_err(|e| format!("store.sentinel_urls: {e}"))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Self {
+            sentinels,
+            master: Arc::from(settings.master.as_str()),
+            tls: settings.tls(),
+            password,
+            connection,
+        })
+    }
+
     /// A connection to the current master. Every sentinel is asked at once, and the first
     /// answer whose server confirms that it is the master wins: during a failover sentinels
     /// may still name the old master, which then does not connect or no longer says it is
@@ -166,7 +177,8 @@ impl Sentinels {
 
     /// A connection to the server at `host:port`, once it says it is the master.
     async fn open_master(&self, host: &str, port: u16) -> RedisResult<MultiplexedConnection> {
-        let info = connection_info(host, port, self.tls, self.password.as_deref())
+        let password = self.password.as_ref().map(|p| p.expose_secret());
+        let info = connection_info(host, port, self.tls, password)
             .map_err(|e| failure("the master's address is not usable", e))?;
         let mut conn = Client::open(info)?
             .get_multiplexed_async_connection_with_config(&self.connection)

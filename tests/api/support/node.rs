@@ -41,10 +41,25 @@ impl std::ops::Deref for Node {
 impl Node {
     /// Starts a node on Redis `redis` and the shared slapd with the test settings, then `extra`
     /// (as environment variables, as an operator sets them), on a free port; waits until it
-    /// answers `/healthz`.
+    /// says it listens and answers `/healthz`.
     pub async fn start(redis: &RedisServer, extra: &[(&str, String)]) -> Node {
-        let port = free_port();
-        let env = settings_env(Backends::Real, port, Some(redis), extra);
+        // Another process may take the port between `free_port` and the node's bind: try a few.
+        for _ in 0..3 {
+            let port = free_port();
+            let env = settings_env(Backends::Real, port, Some(redis), extra);
+            let mut node = Node::spawn(port, env);
+            match node.listening().await {
+                Listening::Yes => {
+                    node.wait_until_healthy().await;
+                    return node;
+                }
+                Listening::PortTaken => continue,
+            }
+        }
+        panic!("no node started on any of three free ports");
+    }
+
+    fn spawn(port: u16, env: Vec<(String, String)>) -> Node {
         let dir = tempfile::tempdir().expect("a directory for the node's log");
         let log = std::fs::File::create(dir.path().join("node.log")).expect("the log file");
         let mut command = Command::new(env!("CARGO_BIN_EXE_sso-bridge"));
@@ -61,13 +76,11 @@ impl Node {
             .stderr(log)
             .spawn()
             .expect("sso-bridge serve starts");
-        let mut node = Node {
+        Node {
             service: Service::at(Backends::Real, format!("http://127.0.0.1:{port}")),
             child,
             dir,
-        };
-        node.wait_until_ready().await;
-        node
+        }
     }
 
     /// What the node has logged so far.
@@ -79,12 +92,33 @@ impl Node {
         self.dir.path().join("node.log")
     }
 
-    async fn wait_until_ready(&mut self) {
+    /// Waits until the node logs that it listens (its own port, not another process's), or
+    /// exits because the port was taken; panics on any other exit.
+    async fn listening(&mut self) -> Listening {
         let deadline = Instant::now() + READY_WITHIN;
         loop {
-            if let Some(status) = self.child.try_wait().expect("the node's status") {
-                panic!("the node exited ({status}):\n{}", self.log());
+            if self.log().contains("sso-bridge listening") {
+                return Listening::Yes;
             }
+            if let Some(status) = self.child.try_wait().expect("the node's status") {
+                let log = self.log();
+                if log.contains("cannot listen") {
+                    return Listening::PortTaken;
+                }
+                panic!("the node exited ({status}):\n{log}");
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the node did not listen within {READY_WITHIN:?}:\n{}",
+                self.log()
+            );
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+
+    async fn wait_until_healthy(&self) {
+        let deadline = Instant::now() + READY_WITHIN;
+        loop {
             let health = self.api.get(self.url("/healthz")).send().await;
             if health.is_ok_and(|r| r.status().is_success()) {
                 return;
@@ -94,9 +128,15 @@ impl Node {
                 "the node did not answer within {READY_WITHIN:?}:\n{}",
                 self.log()
             );
-            tokio::time::sleep(Duration::from_millis(50)).await;
+            tokio::time::sleep(Duration::from_millis(20)).await;
         }
     }
+}
+
+/// How a start ended.
+enum Listening {
+    Yes,
+    PortTaken,
 }
 
 impl Drop for Node {
