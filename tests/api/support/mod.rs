@@ -2,9 +2,10 @@
 //! Samba domain controller, a free loopback address).
 
 pub mod logs;
+pub mod node;
 pub mod ports;
 pub mod redis;
 pub mod samba;
-pub mod served;
+pub mod sentinel;
 pub mod slapd;
 pub mod streamed;
