@@ -138,7 +138,7 @@ fn listeners(settings: &Settings, store: &Arc<dyn Store>, clock: &Arc<dyn Clock>
     Events::new(vec![
         Arc::new(AuditTrail::new(base.clone(), settings.audit.clone())),
         Arc::new(Doctor(base.clone())),
-        Arc::new(LastUsed(base)),
+        Arc::new(LastUsed::new(base)),
     ])
 }
 

@@ -39,10 +39,9 @@ pub struct StoreSettings {
     pub sentinel: Option<SentinelSettings>,
     /// Prefix of every key, so several deployments can share one Redis.
     pub key_prefix: String,
-    /// Connections in the Redis pool.
+    /// Connections to Redis, each shared by many requests at once.
     pub pool_size: usize,
-    /// `store.timeout_ms`: timeout of one store operation, including waiting for a pooled
-    /// connection.
+    /// `store.timeout_ms`: timeout of one store operation, opening a connection included.
     pub timeout: Duration,
 }
 

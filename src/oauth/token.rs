@@ -4,8 +4,8 @@ use super::client_auth::{self, ClientCredentials};
 use super::grants;
 use super::{Context, OAuthError, Refused};
 use crate::domain::bounds::{self, check};
-use crate::domain::{ClientRecord, SecretToken};
-use crate::events::{Event, Refusal};
+use crate::domain::SecretToken;
+use crate::events::Event;
 use serde::{Deserialize, Serialize};
 
 /// A token request's parameters, as received (RFC 6749 §4.1.3, §6).
@@ -176,37 +176,10 @@ pub async fn exchange(
             scope,
         } => grants::refresh_token::exchange(cx, &client, refresh_token, scope, address).await,
     };
-    let result = match result {
-        Ok(success) => keep_if_still_allowed(cx, &client, success).await,
-        Err(e) => Err(e),
-    };
     if let Err(e) = &result {
         // Past client authentication a confidential app has proved itself with its secret; a
         // public app's client_id alone proves nothing.
         refused(cx, raw_id.as_deref(), via_basic, !client.is_public(), e).await;
     }
     result.map_err(|e| e.error)
-}
-
-/// Hands out freshly issued tokens only if the app was not disabled or deleted meanwhile: the
-/// client record is read again after the tokens were stored, so a disable that raced with
-/// this request revokes them (its `revoke_client` may have run before they were written).
-async fn keep_if_still_allowed(
-    cx: &impl Context,
-    client: &ClientRecord,
-    success: TokenSuccess,
-) -> Result<TokenSuccess, Refused> {
-    let still_allowed = cx
-        .store()
-        .client(&client.client_id)
-        .await?
-        .is_some_and(|c| c.enabled);
-    if !still_allowed {
-        cx.store().revoke_client(&client.client_id).await?;
-        return Err(Refused::because(
-            Refusal::AppDisabled,
-            OAuthError::InvalidClient("this application is disabled".into()),
-        ));
-    }
-    Ok(success)
 }

@@ -235,7 +235,7 @@ impl TestApp {
     /// How many keys of a namespace (`authreq:`, ...) the app's Redis store holds (Real
     /// backends only).
     pub async fn stored_keys(&self, namespace: &str) -> usize {
-        use deadpool_redis::redis::{self, AsyncCommands};
+        use redis::{self, AsyncCommands};
         let store = &self.state.settings.store;
         let url = secrecy::ExposeSecret::expose_secret(&store.redis_url);
         let client = redis::Client::open(url).unwrap();

@@ -35,6 +35,7 @@ mod renames;
 mod resource_servers;
 mod revocation;
 mod roles_from_groups;
+mod round_trips;
 mod screen;
 mod service;
 mod sign_out_everywhere;

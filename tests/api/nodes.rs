@@ -6,7 +6,7 @@ use crate::helpers::*;
 use crate::store::redis_only::raw;
 use crate::support::node::{deployment, Node};
 use crate::support::redis::RedisServer;
-use deadpool_redis::redis::AsyncCommands;
+use redis::AsyncCommands;
 use reqwest::{Response, StatusCode};
 use serde_json::Value;
 use std::sync::Arc;

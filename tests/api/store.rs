@@ -6,7 +6,7 @@ mod lifecycle;
 pub(crate) mod redis_only;
 
 use fixtures::{
-    any_token_left, client, code_record, issuance, pending_request, redeemed, session_record,
+    any_token_left, client, code_record_in, issuance, pending_request, redeemed, session_record,
     Subject,
 };
 use sso_bridge::domain::secret::random_id;
@@ -72,7 +72,7 @@ async fn sessions_codes_and_tokens_disappear_when_their_ttl_runs_out(s: Subject)
         .await
         .unwrap();
     let code = Digest::of(&random_id(32));
-    let record = code_record(s.now());
+    let record = code_record_in(s.store.as_ref(), s.now()).await;
     s.store.put_code(&code, &record, ttl).await.unwrap();
     let issue = issuance("g-short", &record, ttl);
     assert_eq!(
@@ -115,7 +115,7 @@ async fn clients_are_stored_read_listed_and_replaced(s: Subject) {
 
 async fn a_fresh_code_reads_back_unconsumed(s: Subject) {
     let code = Digest::of(&random_id(32));
-    let record = code_record(s.now());
+    let record = code_record_in(s.store.as_ref(), s.now()).await;
     s.store.put_code(&code, &record, 60).await.unwrap();
     let stored = s.store.code(&code).await.unwrap().unwrap();
     assert_eq!((stored.record, stored.consumed_by), (record, None));
@@ -167,7 +167,7 @@ async fn a_replayed_code_revokes_the_tokens_it_issued(s: Subject) {
 
 async fn of_twenty_concurrent_redemptions_of_one_code_exactly_one_is_issued(s: Subject) {
     let code = Digest::of(&random_id(32));
-    let record = code_record(s.now());
+    let record = code_record_in(s.store.as_ref(), s.now()).await;
     s.store.put_code(&code, &record, 60).await.unwrap();
     let barrier = Arc::new(tokio::sync::Barrier::new(20));
     let tasks: Vec<_> = (0..20)
@@ -196,7 +196,7 @@ async fn of_twenty_concurrent_redemptions_of_one_code_exactly_one_is_issued(s: S
 }
 
 async fn an_unknown_code_is_not_found_and_nothing_is_written(s: Subject) {
-    let issue = issuance("g1", &code_record(s.now()), 3600);
+    let issue = issuance("g1", &code_record_in(s.store.as_ref(), s.now()).await, 3600);
     let code = Digest::of("never issued");
     assert_eq!(
         s.store.redeem_code(&code, &issue).await.unwrap(),
@@ -320,7 +320,7 @@ async fn revoking_a_grant_deletes_its_tokens_and_only_those(s: Subject) {
 }
 
 async fn rotating_an_unknown_refresh_token_is_not_found(s: Subject) {
-    let issue = issuance("g1", &code_record(s.now()), 3600);
+    let issue = issuance("g1", &code_record_in(s.store.as_ref(), s.now()).await, 3600);
     let unknown = Digest::of("never issued");
     let outcome = s
         .store

@@ -102,6 +102,7 @@ pub async fn exchange(
             Ok(response)
         }
         Redemption::NotFound => Err(invalid(Refusal::CodeExpired, UNKNOWN)),
+        Redemption::AppDisabled => Err(super::app_disabled()),
         Redemption::Replayed => {
             replayed(cx, client, code.claims.sub(), address).await;
             Err(invalid(Refusal::CodeReplayed, REPLAYED))

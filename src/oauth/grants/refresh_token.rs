@@ -108,6 +108,7 @@ pub async fn exchange(
             ))
         }
         Rotation::NotFound => Err(invalid(SPENT)),
+        Rotation::AppDisabled => Err(super::app_disabled()),
     }
 }
 

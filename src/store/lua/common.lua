@@ -6,8 +6,10 @@
 --   KEYS[4] the index of the issuance's grant
 --   KEYS[5] the index of everything issued to the client (codes and grant indexes)
 --   KEYS[6] the index of everything issued to the user (codes and grant indexes)
+--   KEYS[7] the registered apps (hash: client id -> client JSON)
 --   ARGV[1] grant id   ARGV[2] access JSON   ARGV[3] access TTL
 --   ARGV[4] refresh JSON   ARGV[5] refresh TTL   ARGV[6] prefix of every grant index key
+--   ARGV[#ARGV] the client id of the issuance
 
 -- Deletes every token named by a grant's index, then the index; answers 1 if the index was
 -- still there (the grant was live), else 0.
@@ -32,6 +34,18 @@ local function index(key, member, keep)
   if redis.call('TTL', key) < keep then
     redis.call('EXPIRE', key, keep)
   end
+end
+
+-- Whether the app of the issuance (KEYS[7], ARGV[#ARGV]) is registered and enabled. Checked
+-- in the same atomic step as the write: an app disabled a moment before gets nothing, and one
+-- disabled a moment after finds the tokens in its index when its revocation runs.
+local function allowed()
+  local json = redis.call('HGET', KEYS[7], ARGV[#ARGV])
+  if not json then
+    return false
+  end
+  local ok, app = pcall(cjson.decode, json)
+  return ok and type(app) == 'table' and app.enabled == true
 end
 
 -- Writes the access and refresh tokens of the issuance in KEYS/ARGV and indexes both under

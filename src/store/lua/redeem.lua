@@ -1,5 +1,5 @@
 -- Redeems an authorization code (KEYS[1], a hash {data, consumed_by}).
--- Returns {'not_found'}, {'replayed'} or {'issued'}.
+-- Returns {'not_found'}, {'replayed'}, {'app_disabled'} or {'issued'}.
 if redis.call('EXISTS', KEYS[1]) == 0 then
   return {'not_found'}
 end
@@ -8,6 +8,9 @@ if consumed_by then
   -- RFC 6749 §4.1.2: a code used twice revokes what its first use issued.
   revoke(ARGV[6] .. consumed_by)
   return {'replayed'}
+end
+if not allowed() then
+  return {'app_disabled'}
 end
 -- Writing a hash field leaves the key's TTL alone: the code stays, consumed, until it expires.
 redis.call('HSET', KEYS[1], 'consumed_by', ARGV[1])

@@ -1,12 +1,16 @@
 -- Rotates a refresh token (KEYS[1], a hash {data, grant, rotated_at, sealed}).
 --   ARGV[7] now   ARGV[8] grace seconds   ARGV[9] the sealed successor
--- Returns {'not_found'}, {'rotated'}, {'grace', sealed} or {'reused'}.
+--   ARGV[10] the client id (see common.lua)
+-- Returns {'not_found'}, {'rotated'}, {'app_disabled'}, {'grace', sealed} or {'reused'}.
 local old = redis.call('HMGET', KEYS[1], 'grant', 'rotated_at', 'sealed')
 local grant, rotated_at, sealed = old[1], old[2], old[3]
 if not grant then
   return {'not_found'}
 end
 if not rotated_at then
+  if not allowed() then
+    return {'app_disabled'}
+  end
   -- Field writes keep the old token's remaining TTL, so a late reuse is still recognised.
   redis.call('HSET', KEYS[1], 'rotated_at', ARGV[7], 'sealed', ARGV[9])
   issue()

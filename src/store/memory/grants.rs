@@ -4,13 +4,21 @@
 
 use super::{live, MemoryStore, Timed};
 use crate::clock::UnixTime;
-use crate::domain::{ClientId, Digest};
+use crate::domain::{ClientId, ClientRecord, Digest};
 use crate::store::{
     AccessRecord, CodeRecord, GrantStore, Issuance, Redemption, RefreshRecord, Rotation,
     StoreError, StoredCode, StoredRefresh,
 };
 use async_trait::async_trait;
 use std::collections::{HashMap, HashSet};
+
+/// Whether the app of `issue` is registered and enabled, checked under the same lock as the
+/// write it allows (as the Redis scripts check it).
+fn allowed(clients: &HashMap<ClientId, ClientRecord>, issue: &Issuance) -> bool {
+    clients
+        .get(&issue.access.client_id)
+        .is_some_and(|c| c.enabled)
+}
 
 /// A refresh token with its rotation state.
 struct RefreshEntry {
@@ -204,6 +212,7 @@ impl GrantStore for MemoryStore {
 
     async fn redeem_code(&self, code: &Digest, issue: &Issuance) -> Result<Redemption, StoreError> {
         let (mut state, now) = self.lock();
+        let state = &mut *state;
         let grants = &mut state.grants;
         let Some(stored) = live(&mut grants.codes, code, now) else {
             return Ok(Redemption::NotFound);
@@ -211,6 +220,9 @@ impl GrantStore for MemoryStore {
         if let Some(grant) = stored.consumed_by.clone() {
             grants.revoke(&grant);
             return Ok(Redemption::Replayed);
+        }
+        if !allowed(&state.clients, issue) {
+            return Ok(Redemption::AppDisabled);
         }
         // Only the consumption mark changes: the entry keeps its expiry.
         stored.consumed_by = Some(issue.grant_id.clone());
@@ -242,11 +254,13 @@ impl GrantStore for MemoryStore {
         grace: u64,
     ) -> Result<Rotation, StoreError> {
         let (mut state, clock_now) = self.lock();
+        let state = &mut *state;
         let grants = &mut state.grants;
         let Some(entry) = live(&mut grants.refresh, old, clock_now) else {
             return Ok(Rotation::NotFound);
         };
         match (entry.rotated_at, entry.sealed.clone()) {
+            (None, _) if !allowed(&state.clients, issue) => Ok(Rotation::AppDisabled),
             (None, _) => {
                 entry.rotated_at = Some(now);
                 entry.sealed = Some(sealed_successor.to_owned());

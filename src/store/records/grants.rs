@@ -111,6 +111,8 @@ pub enum Redemption {
     NotFound,
     /// The code had been redeemed before; the grant it issued has now been revoked.
     Replayed,
+    /// The app is disabled or deleted: nothing was written and the code is left as it was.
+    AppDisabled,
 }
 
 /// Outcome of [`crate::store::GrantStore::rotate_refresh`].
@@ -124,4 +126,6 @@ pub enum Rotation {
     Reused,
     /// No such token (never issued, expired or revoked).
     NotFound,
+    /// The app is disabled or deleted: nothing was written and the token is left as it was.
+    AppDisabled,
 }

@@ -33,7 +33,7 @@ use crate::store::{
     AuditFrom, AuditIndex, AuditPage, AuditRecord, AuditStore, DoctorEntry, LoggedEvent, StoreError,
 };
 use async_trait::async_trait;
-use deadpool_redis::redis;
+use redis;
 use std::sync::atomic::Ordering;
 
 /// How many members of a sorted set one step of a walk looks at, at most: a search for

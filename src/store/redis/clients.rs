@@ -5,10 +5,10 @@ use crate::domain::{ClientId, ClientRecord};
 use crate::store::codec::{decode, encode};
 use crate::store::{ClientStore, StoreError};
 use async_trait::async_trait;
-use deadpool_redis::redis;
+use redis;
 
 impl Keys {
-    fn clients(&self) -> String {
+    pub(super) fn clients(&self) -> String {
         format!("{}clients", self.prefix)
     }
 }

@@ -9,11 +9,10 @@
 //! the server they name, which must answer that it is the master.
 
 use crate::config::{SentinelSettings, StoreSettings};
-use deadpool::managed::{self, Metrics, RecycleError, RecycleResult};
-use deadpool_redis::redis::aio::MultiplexedConnection;
-use deadpool_redis::redis::{
+use redis::aio::{AsyncPushSender, MultiplexedConnection};
+use redis::{
     self, AsyncConnectionConfig, Client, ConnectionAddr, ConnectionInfo, ErrorKind,
-    IntoConnectionInfo, RedisError, RedisResult, Role,
+    IntoConnectionInfo, ProtocolVersion, RedisError, RedisResult, Role,
 };
 use secrecy::{ExposeSecret, SecretString};
 use std::collections::HashSet;
@@ -23,10 +22,10 @@ use tokio::task::JoinSet;
 /// The port of a sentinel URL that names none.
 const SENTINEL_PORT: u16 = 26379;
 
-/// The pool's manager: creates connections to the right server and checks them before reuse.
+/// Where new connections go.
 pub(super) enum Target {
-    /// `store.redis_url`, through the pool's own manager.
-    Server(deadpool_redis::Manager),
+    /// `store.redis_url` (with `store.password`).
+    Server(Client, AsyncConnectionConfig),
     /// The master that the sentinels name.
     Sentinel(Sentinels),
 }
@@ -57,37 +56,27 @@ impl Target {
             let redis = info.redis_settings().clone();
             info = info.set_redis_settings(redis.set_password(password.expose_secret()));
         }
-        deadpool_redis::Manager::new_with_config(info, connection)
-            .map(Self::Server)
+        let redis = info.redis_settings().clone();
+        info = info.set_redis_settings(redis.set_protocol(ProtocolVersion::RESP3));
+        Client::open(info)
+            .map(|client| Self::Server(client, connection))
             .map_err(|e| format!("store.redis_url is not usable: {e}"))
     }
-}
 
-impl managed::Manager for Target {
-    type Type = MultiplexedConnection;
-    type Error = RedisError;
-
-    async fn create(&self) -> RedisResult<MultiplexedConnection> {
-        match self {
-            Self::Server(manager) => manager.create().await,
-            Self::Sentinel(sentinels) => sentinels.connect().await,
-        }
-    }
-
-    /// Before a pooled connection is reused: the server answers, and through Sentinel it is
-    /// still the master. A master demoted to a replica keeps its connections open and would
-    /// refuse every write with `READONLY`; asking its role lets the pool replace them at once.
-    async fn recycle(
+    /// A new connection (RESP3, so that `watch` hears when it closes): to the server, or to
+    /// the master the sentinels name now.
+    pub(super) async fn connect(
         &self,
-        conn: &mut MultiplexedConnection,
-        metrics: &Metrics,
-    ) -> RecycleResult<RedisError> {
+        watch: impl AsyncPushSender,
+    ) -> RedisResult<MultiplexedConnection> {
         match self {
-            Self::Server(manager) => manager.recycle(conn, metrics).await,
-            Self::Sentinel(_) => match redis::cmd("ROLE").query_async(conn).await? {
-                Role::Primary { .. } => Ok(()),
-                _ => Err(RecycleError::message("the server is no longer the master")),
-            },
+            Self::Server(client, connection) => {
+                let connection = connection.clone().set_push_sender(watch);
+                client
+                    .get_multiplexed_async_connection_with_config(&connection)
+                    .await
+            }
+            Self::Sentinel(sentinels) => sentinels.connect(watch).await,
         }
     }
 }
@@ -137,7 +126,8 @@ impl Sentinels {
     /// answer whose server confirms that it is the master wins: during a failover sentinels
     /// may still name the old master, which then does not connect or no longer says it is
     /// the master, and the next answer is tried.
-    async fn connect(&self) -> RedisResult<MultiplexedConnection> {
+    async fn connect(&self, watch: impl AsyncPushSender) -> RedisResult<MultiplexedConnection> {
+        let connection = self.connection.clone().set_push_sender(watch);
         let mut answers = JoinSet::new();
         for sentinel in self.sentinels.iter() {
             let sentinel = sentinel.clone();
@@ -162,7 +152,7 @@ impl Sentinels {
             if !tried.insert((host.clone(), port)) {
                 continue;
             }
-            match self.open_master(&host, port).await {
+            match self.open_master(&host, port, &connection).await {
                 Ok(conn) => return Ok(conn),
                 Err(e) => last = Some(e),
             }
@@ -176,12 +166,19 @@ impl Sentinels {
     }
 
     /// A connection to the server at `host:port`, once it says it is the master.
-    async fn open_master(&self, host: &str, port: u16) -> RedisResult<MultiplexedConnection> {
+    async fn open_master(
+        &self,
+        host: &str,
+        port: u16,
+        connection: &AsyncConnectionConfig,
+    ) -> RedisResult<MultiplexedConnection> {
         let password = self.password.as_ref().map(|p| p.expose_secret());
         let info = connection_info(host, port, self.tls, password)
             .map_err(|e| failure("the master's address is not usable", e))?;
+        let redis = info.redis_settings().clone();
+        let info = info.set_redis_settings(redis.set_protocol(ProtocolVersion::RESP3));
         let mut conn = Client::open(info)?
-            .get_multiplexed_async_connection_with_config(&self.connection)
+            .get_multiplexed_async_connection_with_config(connection)
             .await?;
         match redis::cmd("ROLE").query_async(&mut conn).await? {
             Role::Primary { .. } => Ok(conn),

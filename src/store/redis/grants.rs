@@ -19,7 +19,7 @@ use crate::store::{
     StoredRefresh,
 };
 use async_trait::async_trait;
-use deadpool_redis::redis::{self, Script, ScriptInvocation};
+use redis::{self, Script, ScriptInvocation};
 
 impl Keys {
     fn code(&self, code: &Digest) -> String {
@@ -69,6 +69,7 @@ impl RedisStore {
             .key(self.keys.grant(&issue.grant_id))
             .key(self.keys.issued(&issue.access.client_id))
             .key(self.keys.user_issued(&issue.refresh.sub))
+            .key(self.keys.clients())
             .arg(&issue.grant_id)
             .arg(encode("access token", &issue.access)?)
             .arg(issue.access_ttl)
@@ -117,10 +118,12 @@ impl GrantStore for RedisStore {
     }
 
     async fn redeem_code(&self, code: &Digest, issue: &Issuance) -> Result<Redemption, StoreError> {
-        let call = self.issuing(&self.scripts.redeem, self.keys.code(code), issue)?;
+        let mut call = self.issuing(&self.scripts.redeem, self.keys.code(code), issue)?;
+        call.arg(issue.access.client_id.as_str());
         let reply: Vec<String> = self.call(Request::Script(&call)).await?;
         match reply.first().map(String::as_str) {
             Some("issued") => Ok(Redemption::Issued),
+            Some("app_disabled") => Ok(Redemption::AppDisabled),
             Some("replayed") => Ok(Redemption::Replayed),
             Some("not_found") => Ok(Redemption::NotFound),
             _ => Err(unexpected("redeem", &reply)),
@@ -162,10 +165,14 @@ impl GrantStore for RedisStore {
         grace: u64,
     ) -> Result<Rotation, StoreError> {
         let mut call = self.issuing(&self.scripts.rotate, self.keys.refresh(old), issue)?;
-        call.arg(now).arg(grace).arg(sealed_successor);
+        call.arg(now)
+            .arg(grace)
+            .arg(sealed_successor)
+            .arg(issue.access.client_id.as_str());
         let mut reply: Vec<String> = self.call(Request::Script(&call)).await?;
         match reply.first().map(String::as_str) {
             Some("rotated") => Ok(Rotation::Rotated),
+            Some("app_disabled") => Ok(Rotation::AppDisabled),
             Some("grace") if reply.len() == 2 => Ok(Rotation::Grace(reply.swap_remove(1))),
             Some("reused") => Ok(Rotation::Reused),
             Some("not_found") => Ok(Rotation::NotFound),

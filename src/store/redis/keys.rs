@@ -4,7 +4,7 @@
 use super::{Keys, RedisStore, Request};
 use crate::store::{KeyStore, StoreError};
 use async_trait::async_trait;
-use deadpool_redis::redis::{self, Script};
+use redis::{self, Script};
 
 impl Keys {
     fn signing_keys(&self) -> String {

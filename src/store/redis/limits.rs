@@ -8,7 +8,7 @@ use crate::clock::UnixTime;
 use crate::store::namespace::{Namespace, Records};
 use crate::store::{LimitStore, StoreError};
 use async_trait::async_trait;
-use deadpool_redis::redis;
+use redis;
 
 impl Keys {
     fn attempts(&self, key: &str) -> String {

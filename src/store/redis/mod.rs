@@ -38,6 +38,7 @@
 mod audit;
 mod clients;
 mod connect;
+mod connections;
 mod grants;
 mod keys;
 mod limits;
@@ -50,21 +51,20 @@ use super::{Ping, StoreError};
 use crate::config::StoreSettings;
 use async_trait::async_trait;
 use connect::Target;
-use deadpool::managed::{Object, Pool, PoolError};
-use deadpool::Runtime;
-use deadpool_redis::redis::{self, Cmd, FromRedisValue, Pipeline};
+use connections::Connections;
+use redis::{self, Cmd, FromRedisValue, Pipeline};
 use scripts::Scripts;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 use tokio::time::{timeout_at, Instant};
 
-/// The Redis [`super::Store`]: a connection pool, the key prefix and the loaded scripts.
+/// The Redis [`super::Store`]: shared connections, the key prefix and the loaded scripts.
 ///
 /// Construction does not connect: connections are opened on first use, and a connection found
 /// broken (the server restarted, the network dropped, the master became a replica) is discarded
 /// and replaced, so the store recovers from an outage and follows a Sentinel failover by itself.
 pub struct RedisStore {
-    pool: Pool<Target>,
+    connections: Connections,
     keys: Keys,
     scripts: Scripts,
     timeout: Duration,
@@ -74,7 +74,7 @@ pub struct RedisStore {
 }
 
 impl RedisStore {
-    /// Builds the pool from `settings` (`redis_url` and `password`, or the sentinels;
+    /// Sets up the connections from `settings` (`redis_url` and `password`, or the sentinels;
     /// `key_prefix`, `pool_size`, `timeout_ms`).
     ///
     /// Fails only on a URL the client cannot use; the error never repeats the URL, which may
@@ -82,16 +82,8 @@ impl RedisStore {
     pub fn new(settings: &StoreSettings) -> Result<Self, StoreError> {
         let timeout = settings.timeout;
         let target = Target::new(settings).map_err(StoreError::Unavailable)?;
-        let pool = Pool::builder(target)
-            .max_size(settings.pool_size)
-            .wait_timeout(Some(timeout))
-            .create_timeout(Some(timeout))
-            .recycle_timeout(Some(timeout))
-            .runtime(Runtime::Tokio1)
-            .build()
-            .map_err(|e| StoreError::Unavailable(format!("store pool: {e}")))?;
         Ok(Self {
-            pool,
+            connections: Connections::new(target, settings.pool_size),
             keys: Keys {
                 prefix: settings.key_prefix.clone(),
             },
@@ -101,38 +93,67 @@ impl RedisStore {
         })
     }
 
-    /// Runs one request on a pooled connection, the whole of it (waiting for the connection
+    /// Runs one request on a shared connection, the whole of it (opening the connection
     /// included) bounded by the store timeout.
+    ///
+    /// A connection is not checked before each use (that would cost a round trip per
+    /// request), so after Redis restarts, the first request finds its connection closed. A
+    /// read is then sent once more on a fresh connection; anything that writes is not, as it
+    /// may have reached the server before the connection closed.
     async fn call<T: FromRedisValue>(&self, request: Request<'_>) -> Result<T, StoreError> {
         let deadline = Instant::now() + self.timeout;
-        let mut conn = timeout_at(deadline, self.pool.get())
+        match self.call_once(&request, deadline).await {
+            Err(Failure::Closed(_)) if request.only_reads() => self
+                .call_once(&request, deadline)
+                .await
+                .map_err(Failure::into_error),
+            outcome => outcome.map_err(Failure::into_error),
+        }
+    }
+
+    async fn call_once<T: FromRedisValue>(
+        &self,
+        request: &Request<'_>,
+        deadline: Instant,
+    ) -> Result<T, Failure> {
+        let mut lease = timeout_at(deadline, self.connections.get())
             .await
-            .map_err(|_| self.timed_out())?
-            .map_err(pool_error)?;
+            .map_err(|_| Failure::Other(self.timed_out()))?
+            .map_err(|e| Failure::Other(redis_error(&e)))?;
+        let conn = &mut lease.connection;
         let outcome = timeout_at(deadline, async {
             match request {
-                Request::Cmd(cmd) => cmd.query_async(&mut *conn).await,
-                Request::Pipe(pipe) => pipe.query_async(&mut *conn).await,
-                Request::Script(script) => script.invoke_async(&mut *conn).await,
+                Request::Cmd(cmd) => cmd.query_async(conn).await,
+                Request::Pipe(pipe) => pipe.query_async(conn).await,
+                Request::Script(script) => script.invoke_async(conn).await,
             }
         })
         .await;
         match outcome {
             Ok(Ok(value)) => Ok(value),
             Ok(Err(e)) => {
-                if e.is_unrecoverable_error()
+                // A dropped connection, or a server that stopped being the master (a failover),
+                // means the server went away for every connection.
+                let gone = e.is_unrecoverable_error()
                     || e.is_io_error()
-                    || e.is_timeout()
-                    || left_the_master(&e)
-                {
-                    discard(conn);
+                    || e.is_connection_dropped()
+                    || left_the_master(&e);
+                if gone {
+                    self.connections.discard_all();
+                } else if e.is_timeout() {
+                    self.connections.discard(&lease);
                 }
-                Err(redis_error(&e))
+                if e.is_connection_dropped() {
+                    Err(Failure::Closed(redis_error(&e)))
+                } else {
+                    Err(Failure::Other(redis_error(&e)))
+                }
             }
             Err(_) => {
-                // The connection may still deliver the late reply to nobody; do not reuse it.
-                discard(conn);
-                Err(self.timed_out())
+                // A server that does not answer may be gone without a word (a host down, a
+                // network cut): open a new connection rather than wait on this one again.
+                self.connections.discard(&lease);
+                Err(Failure::Other(self.timed_out()))
             }
         }
     }
@@ -153,27 +174,52 @@ enum Request<'a> {
     Script(&'a redis::ScriptInvocation<'a>),
 }
 
-/// Takes a connection out of the pool for good, so that the next request opens a fresh one.
-fn discard(conn: Object<Target>) {
-    drop(Object::take(conn));
+impl Request<'_> {
+    /// Whether the request only reads, so that sending it twice does no harm.
+    fn only_reads(&self) -> bool {
+        const READS: [&[u8]; 9] = [
+            b"GET",
+            b"HGET",
+            b"HMGET",
+            b"HVALS",
+            b"LRANGE",
+            b"PING",
+            b"SCARD",
+            b"ZREVRANGE",
+            b"EXISTS",
+        ];
+        match self {
+            Request::Cmd(cmd) => cmd.args_iter().next().is_some_and(|name| {
+                matches!(name, redis::Arg::Simple(name) if READS.iter().any(|r| name.eq_ignore_ascii_case(r)))
+            }),
+            Request::Pipe(_) | Request::Script(_) => false,
+        }
+    }
+}
+
+/// Why a request failed: its connection turned out closed, or anything else.
+enum Failure {
+    Closed(StoreError),
+    Other(StoreError),
+}
+
+impl Failure {
+    fn into_error(self) -> StoreError {
+        match self {
+            Failure::Closed(e) | Failure::Other(e) => e,
+        }
+    }
 }
 
 /// Whether the server stopped being a master the store may write to: a master demoted to a
 /// replica in a failover (`READONLY`), or a replica cut off from its master (`MASTERDOWN`). The
-/// connection is discarded so that the next one is opened to the master Sentinel names now.
+/// connections are discarded so that the next one is opened to the master Sentinel names now.
 fn left_the_master(e: &redis::RedisError) -> bool {
     use redis::{ErrorKind, ServerErrorKind};
     matches!(
         e.kind(),
         ErrorKind::Server(ServerErrorKind::ReadOnly | ServerErrorKind::MasterDown)
     ) || matches!(e.code(), Some("READONLY" | "MASTERDOWN"))
-}
-
-fn pool_error(e: PoolError<redis::RedisError>) -> StoreError {
-    match e {
-        PoolError::Backend(e) => redis_error(&e),
-        other => StoreError::Unavailable(format!("store pool: {other}")),
-    }
 }
 
 /// Maps a client error; the messages name the failure, never the server address or password.

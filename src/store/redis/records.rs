@@ -5,7 +5,7 @@ use super::{Keys, RedisStore};
 use crate::store::namespace::{Namespace, Records};
 use crate::store::StoreError;
 use async_trait::async_trait;
-use deadpool_redis::redis;
+use redis;
 
 impl Keys {
     /// The full key of a short-lived record.

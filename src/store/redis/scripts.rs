@@ -4,7 +4,7 @@
 //! `issue` functions) followed by its own body; the audit scripts stand alone. `redis::Script`
 //! sends them by SHA-1 and loads them again after a server restart.
 
-use deadpool_redis::redis::Script;
+use redis::Script;
 
 const REDEEM: &str = concat!(
     include_str!("../lua/common.lua"),

@@ -16,7 +16,7 @@ use crate::store::codec::{decode, encode};
 use crate::store::namespace::{otp_step_key, setup_key, Namespace, Records};
 use crate::store::{EnrolmentRecord, SecondFactorStore, StoreError};
 use async_trait::async_trait;
-use deadpool_redis::redis;
+use redis;
 
 impl Keys {
     fn second_factor(&self, sub: &str) -> String {

@@ -5,7 +5,7 @@
 use super::fixtures::{redis_settings, Subject};
 use super::redis_only::raw;
 use crate::support::redis::RedisServer;
-use deadpool_redis::redis::{pipe, AsyncCommands};
+use ::redis::{pipe, AsyncCommands};
 use sso_bridge::audit::Action;
 use sso_bridge::clock::UnixTime;
 use sso_bridge::store::redis::RedisStore;

@@ -93,6 +93,23 @@ pub fn code_record(now: UnixTime) -> CodeRecord {
     }
 }
 
+/// A code record of a fresh app, registered (enabled) in `store` as the app of every real code
+/// is: redeeming and rotating write nothing for an app that is not.
+pub async fn code_record_in(store: &dyn Store, now: UnixTime) -> CodeRecord {
+    let record = code_record(now);
+    register(store, &record.client_id).await;
+    record
+}
+
+/// Registers an enabled app under `id`.
+pub async fn register(store: &dyn Store, id: &ClientId) {
+    let app = ClientRecord {
+        client_id: id.clone(),
+        ..client("fixture app")
+    };
+    store.put_client(&app).await.unwrap();
+}
+
 /// What redeeming `code` or rotating a token of `grant_id` writes, with fresh token digests.
 pub fn issuance(grant_id: &str, code: &CodeRecord, ttl: u64) -> Issuance {
     let now = code.auth_time;
@@ -173,7 +190,7 @@ pub fn client(name: &str) -> ClientRecord {
 /// A fresh code stored and redeemed: the grant it started.
 pub async fn redeemed(s: &Subject, grant: &str) -> (Digest, Issuance) {
     let code = Digest::of(&random_id(32));
-    let record = code_record(s.now());
+    let record = code_record_in(s.store.as_ref(), s.now()).await;
     s.store.put_code(&code, &record, 60).await.unwrap();
     let issue = issuance(grant, &record, 3600);
     assert_eq!(

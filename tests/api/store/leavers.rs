@@ -1,7 +1,7 @@
 //! Everything of one person at once, on both backends: ending a user's SSO sessions and
 //! revoking every code and token issued to them, for every app (sign-out everywhere).
 
-use super::fixtures::{any_token_left, code_record, issuance, session_record, Subject};
+use super::fixtures::{any_token_left, code_record, issuance, register, session_record, Subject};
 use sso_bridge::clock::UnixTime;
 use sso_bridge::domain::secret::random_id;
 use sso_bridge::domain::{Claims, ClientId, Digest};
@@ -73,6 +73,8 @@ async fn a_session_id_written_again_for_someone_else_is_not_ended_with_the_first
 
 async fn revoking_a_user_deletes_their_codes_and_tokens_for_every_app_and_nothing_else(s: Subject) {
     let (payroll, wiki) = (ClientId::generate(), ClientId::generate());
+    register(s.store.as_ref(), &payroll).await;
+    register(s.store.as_ref(), &wiki).await;
     let first = grant_of(&s, "ada", &payroll).await;
     let rotated = issuance(&first.grant_id, &code_of(s.now(), "ada", &payroll), 3600);
     let now = s.now();

@@ -1,10 +1,10 @@
 //! The store's Connected Apps lifecycle operations, on both backends: revoking everything of an
 //! app, deleting it, the app doctor's failure lists and last-used marks.
 
-use super::fixtures::{any_token_left, client, code_record, issuance, Subject};
+use super::fixtures::{any_token_left, client, code_record_in, issuance, Subject};
 use sso_bridge::domain::secret::random_id;
 use sso_bridge::domain::Digest;
-use sso_bridge::store::DoctorEntry;
+use sso_bridge::store::{DoctorEntry, Redemption, Rotation};
 
 macro_rules! on_both_backends {
     ($($test:ident),* $(,)?) => {
@@ -21,6 +21,7 @@ macro_rules! on_both_backends {
 
 on_both_backends!(
     revoking_an_app_deletes_its_codes_and_every_token_family_and_nothing_else,
+    a_disabled_or_deleted_app_gets_nothing_from_a_code_or_a_refresh_token,
     a_deleted_client_is_gone_from_reads_and_lists,
     an_apps_failure_list_keeps_only_the_newest,
     an_apps_last_use_is_remembered_until_its_mark_expires,
@@ -28,7 +29,7 @@ on_both_backends!(
 
 async fn revoking_an_app_deletes_its_codes_and_every_token_family_and_nothing_else(s: Subject) {
     // Two families and an unredeemed code of one app, one family of another app.
-    let record = code_record(s.now());
+    let record = code_record_in(s.store.as_ref(), s.now()).await;
     let (first_code, pending_code) = (Digest::of(&random_id(32)), Digest::of(&random_id(32)));
     s.store.put_code(&first_code, &record, 60).await.unwrap();
     s.store.put_code(&pending_code, &record, 60).await.unwrap();
@@ -40,7 +41,7 @@ async fn revoking_an_app_deletes_its_codes_and_every_token_family_and_nothing_el
         .rotate_refresh(&first.refresh_digest, &rotated, "x", now, 10)
         .await
         .unwrap();
-    let other_record = code_record(s.now());
+    let other_record = code_record_in(s.store.as_ref(), s.now()).await;
     let other_code = Digest::of(&random_id(32));
     s.store
         .put_code(&other_code, &other_record, 60)
@@ -138,4 +139,48 @@ async fn an_apps_last_use_is_remembered_until_its_mark_expires(s: Subject) {
     assert_eq!(s.store.last_used(&other.client_id).await.unwrap(), None);
     s.outlive(ttl).await;
     assert_eq!(s.store.last_used(&app.client_id).await.unwrap(), None);
+}
+
+async fn a_disabled_or_deleted_app_gets_nothing_from_a_code_or_a_refresh_token(s: Subject) {
+    let record = code_record_in(s.store.as_ref(), s.now()).await;
+    let (code, later_code) = (Digest::of(&random_id(32)), Digest::of(&random_id(32)));
+    s.store.put_code(&code, &record, 60).await.unwrap();
+    s.store.put_code(&later_code, &record, 60).await.unwrap();
+    let first = issuance(&random_id(8), &record, 3600);
+    assert_eq!(
+        s.store.redeem_code(&code, &first).await.unwrap(),
+        Redemption::Issued
+    );
+    // Disabled between the app's checks and the write: the write checks again, atomically.
+    let mut app = s.store.client(&record.client_id).await.unwrap().unwrap();
+    app.enabled = false;
+    s.store.put_client(&app).await.unwrap();
+
+    let refused = issuance(&first.grant_id, &record, 3600);
+    let now = s.now();
+    assert_eq!(
+        s.store
+            .rotate_refresh(&first.refresh_digest, &refused, "x", now, 10)
+            .await
+            .unwrap(),
+        Rotation::AppDisabled
+    );
+    let from_code = issuance(&random_id(8), &record, 3600);
+    assert_eq!(
+        s.store.redeem_code(&later_code, &from_code).await.unwrap(),
+        Redemption::AppDisabled
+    );
+    assert!(!any_token_left(&s, &refused).await);
+    assert!(!any_token_left(&s, &from_code).await);
+    // Left as they were: neither spent nor revoked by the refusal itself.
+    let stored = s.store.refresh_token(&first.refresh_digest).await.unwrap();
+    assert_eq!(stored.map(|r| r.rotated_at), Some(None));
+    let unspent = s.store.code(&later_code).await.unwrap().unwrap();
+    assert_eq!(unspent.consumed_by, None);
+
+    s.store.delete_client(&record.client_id).await.unwrap();
+    assert_eq!(
+        s.store.redeem_code(&later_code, &from_code).await.unwrap(),
+        Redemption::AppDisabled
+    );
 }

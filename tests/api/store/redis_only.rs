@@ -1,8 +1,10 @@
 //! What only the Redis store can get wrong: what its keys reveal, TTLs, and outages.
 
-use super::fixtures::{client, code_record, issuance, redis_settings, session_record};
+use super::fixtures::{
+    client, code_record, code_record_in, issuance, redis_settings, session_record,
+};
 use crate::support::redis::RedisServer;
-use deadpool_redis::redis::{self, aio::MultiplexedConnection, AsyncCommands};
+use redis::{self, aio::MultiplexedConnection, AsyncCommands};
 use sso_bridge::audit::Action;
 use sso_bridge::clock::{Clock, SystemClock};
 use sso_bridge::domain::{ClientId, Digest, ScopeSet, SecretToken};
@@ -42,7 +44,7 @@ async fn secrets_are_stored_only_as_digests_under_the_key_prefix() {
         SecretToken::generate(),
         SecretToken::generate(),
     );
-    let record = code_record(SystemClock.now());
+    let record = code_record_in(&store, SystemClock.now()).await;
     store.put_code(&code.digest(), &record, 60).await.unwrap();
     let mut issue = issuance("g1", &record, 3600);
     issue.access_digest = access.digest();
@@ -91,7 +93,7 @@ async fn a_consumed_code_keeps_its_remaining_ttl_and_the_grant_index_outlives_it
     let store = RedisStore::new(&settings).unwrap();
     let p = settings.key_prefix.clone();
     let code = Digest::of("a code");
-    let record = code_record(SystemClock.now());
+    let record = code_record_in(&store, SystemClock.now()).await;
     store.put_code(&code, &record, 60).await.unwrap();
     let mut first = issuance("g1", &record, 600);
     first.refresh_ttl = 5000;
@@ -130,7 +132,7 @@ async fn a_users_indexes_expire_and_outlive_what_they_name() {
     let settings = redis_settings(&server.url(), 1000);
     let store = RedisStore::new(&settings).unwrap();
     let p = settings.key_prefix.clone();
-    let record = code_record(SystemClock.now());
+    let record = code_record_in(&store, SystemClock.now()).await;
     let session = Digest::of("a session cookie");
     store
         .put_session(&session, &session_record(record.auth_time, "ada"), 3000)
@@ -233,7 +235,7 @@ async fn the_same_store_recovers_by_itself_when_redis_comes_back() {
     assert_eq!(store.session(&id).await.unwrap(), Some(session));
     // The restarted server has an empty script cache: scripts are loaded again on demand.
     let code = Digest::of("a code");
-    let record = code_record(SystemClock.now());
+    let record = code_record_in(&store, SystemClock.now()).await;
     store.put_code(&code, &record, 60).await.unwrap();
     let issue = issuance("g1", &record, 60);
     assert_eq!(

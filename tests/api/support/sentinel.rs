@@ -5,7 +5,7 @@
 
 use super::ports::{free_port, wait_for_port};
 use super::redis::RedisServer;
-use deadpool_redis::redis::{self, Connection, ConnectionLike, Value};
+use redis::{self, Connection, ConnectionLike, Value};
 use std::collections::HashMap;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};

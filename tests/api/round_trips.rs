@@ -1,0 +1,124 @@
+//! What each hot path asks of Redis, seen by the server itself (`MONITOR` on a private
+//! redis-server): the store's round trips per request are pinned here, so an extra one (a
+//! health check per request, a read a script could fold in) shows as a failing test.
+
+use crate::helpers::*;
+use crate::support::redis::RedisServer;
+use redis::aio::MultiplexedConnection;
+use reqwest::StatusCode;
+use std::collections::BTreeMap;
+use std::time::Duration;
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::net::TcpStream;
+
+const CB: &str = "https://app.example.com/callback";
+
+/// The commands clients send to a Redis server, as `MONITOR` shows them: what scripts run
+/// inside the server is left out, so each command counted is one round trip.
+struct Monitor {
+    lines: BufReader<TcpStream>,
+    control: MultiplexedConnection,
+}
+
+impl Monitor {
+    async fn start(redis: &RedisServer) -> Monitor {
+        let mut stream = TcpStream::connect(("127.0.0.1", redis.port()))
+            .await
+            .unwrap();
+        stream.write_all(b"MONITOR\r\n").await.unwrap();
+        let mut lines = BufReader::new(stream);
+        let mut ok = String::new();
+        lines.read_line(&mut ok).await.unwrap();
+        assert_eq!(ok.trim(), "+OK");
+        let client = redis::Client::open(redis.url()).unwrap();
+        let control = client.get_multiplexed_async_connection().await.unwrap();
+        Monitor { lines, control }
+    }
+
+    /// The commands seen since the last call, by name, up to a marker this sends now.
+    async fn commands(&mut self) -> BTreeMap<String, u64> {
+        let marker = format!("marker-{}", rand::random::<u64>());
+        redis::cmd("ECHO")
+            .arg(&marker)
+            .query_async::<String>(&mut self.control)
+            .await
+            .unwrap();
+        let mut counted = BTreeMap::new();
+        loop {
+            let mut line = String::new();
+            let read =
+                tokio::time::timeout(Duration::from_secs(5), self.lines.read_line(&mut line));
+            assert!(read.await.unwrap().unwrap() > 0, "MONITOR ended");
+            if line.contains(&marker) {
+                return counted;
+            }
+            // +<time> [<db> <client address or "lua">] "<command>" ...
+            let Some((source, command)) = line.split_once("] \"") else {
+                continue;
+            };
+            if source.ends_with(" lua") {
+                continue;
+            }
+            let name = command.split('"').next().unwrap().to_lowercase();
+            *counted.entry(name).or_insert(0) += 1;
+        }
+    }
+}
+
+/// An app on a Redis of its own.
+async fn app_on_own_redis() -> (TestApp, RedisServer) {
+    let redis = RedisServer::start();
+    let url = redis.url();
+    let app = spawn_app_configured(Backends::Real, |s| s.store.redis_url = url.into()).await;
+    (app, redis)
+}
+
+#[tokio::test]
+async fn userinfo_is_one_read_and_nothing_else() {
+    let (app, redis) = app_on_own_redis().await;
+    let reg = app.register(CB, false).await;
+    let tokens = app.tokens_for(&reg, "alan").await;
+    let access = tokens["access_token"].as_str().unwrap();
+    let mut monitor = Monitor::start(&redis).await;
+    monitor.commands().await;
+
+    for _ in 0..40 {
+        assert_eq!(app.userinfo(access).await.status(), StatusCode::OK);
+    }
+
+    let counted = monitor.commands().await;
+    assert_eq!(counted, BTreeMap::from([("get".to_owned(), 40)]));
+}
+
+#[tokio::test]
+async fn a_code_exchange_and_a_refresh_each_take_four_round_trips() {
+    let (app, redis) = app_on_own_redis().await;
+    let reg = app.register(CB, false).await;
+    // Once first: the scripts get loaded, and the first audit event moves an earlier log.
+    let tokens = app.tokens_for(&reg, "alan").await;
+    app.refresh(&reg, tokens["refresh_token"].as_str().unwrap())
+        .await;
+    let (code, verifier) = app.code_for(&reg, "alan").await;
+    let mut monitor = Monitor::start(&redis).await;
+    monitor.commands().await;
+
+    let tokens = app.exchange(&reg, &code, &verifier).await;
+    let exchange = monitor.commands().await;
+    let r = app
+        .refresh(&reg, tokens["refresh_token"].as_str().unwrap())
+        .await;
+    assert_eq!(r.status(), StatusCode::OK);
+    let refresh = monitor.commands().await;
+
+    // Client authentication reads the app, the code or refresh token is read for its checks,
+    // then one script writes the issuance (checking the app is still enabled in the same step)
+    // and one appends the audit event. The last-used mark was written by the first exchange
+    // and is not written again within the minute.
+    let expected = BTreeMap::from([
+        ("evalsha".to_owned(), 2),
+        ("hget".to_owned(), 1),
+        ("hmget".to_owned(), 1),
+    ]);
+    assert_eq!(exchange, expected);
+    assert_eq!(refresh, expected);
+}
