@@ -33,6 +33,8 @@ pub struct TestApp {
     pub state: AppState,
     pub clock: OffsetClock,
     pub api: Client,
+    /// The port of `/metrics` when `server.metrics_listen` is set.
+    pub metrics_port: Option<u16>,
     /// Keeps the shared redis-server running while this app uses it.
     _redis: Option<Arc<RedisServer>>,
 }
@@ -166,7 +168,7 @@ async fn spawn(
     tweak: impl FnOnce(&mut Settings),
 ) -> TestApp {
     if std::env::var("TEST_LOG").is_ok() {
-        sso_bridge::telemetry::init("debug");
+        sso_bridge::telemetry::init("debug", sso_bridge::config::LogFormat::Text);
     }
     let port = free_port();
     let clock = OffsetClock::default();
@@ -178,6 +180,7 @@ async fn spawn(
         .expect("app builds");
     let state = app.state().clone();
     let base = format!("http://127.0.0.1:{}", app.port());
+    let metrics_port = app.metrics_port();
     tokio::spawn(app.run_until_stopped());
     let _ = rustls::crypto::ring::default_provider().install_default();
     TestApp {
@@ -189,6 +192,7 @@ async fn spawn(
             .redirect(reqwest::redirect::Policy::none())
             .build()
             .unwrap(),
+        metrics_port,
         _redis: redis,
     }
 }

@@ -7,6 +7,7 @@
 
 mod groups;
 mod pool;
+mod probe;
 mod tls;
 
 use self::pool::{describe, is_disconnect, text_suffix, Cause, Connector};
@@ -14,7 +15,7 @@ use self::pool::{Conn, ServiceManager};
 use super::{Attributes, Directory, DirectoryError, DirectoryUser};
 use crate::config::ClaimMapping;
 use crate::config::DirectorySettings;
-use crate::domain::Escaped;
+use crate::domain::{Escaped, PoolUsage};
 use async_trait::async_trait;
 use deadpool::managed::{Object, Pool, PoolError, TimeoutType};
 use deadpool::Runtime;
@@ -329,6 +330,15 @@ impl Directory for LdapDirectory {
     #[tracing::instrument(name = "ldap_groups", skip_all)]
     async fn groups_of(&self, dn: &str) -> Result<Vec<String>, DirectoryError> {
         self.find_groups(dn).await
+    }
+
+    #[tracing::instrument(name = "ldap_check", skip_all)]
+    async fn check(&self) -> Result<(), DirectoryError> {
+        self.within(self.lookup_budget, self.probe()).await
+    }
+
+    fn pool(&self) -> Option<PoolUsage> {
+        Some(PoolUsage::of(self.pool.status()))
     }
 }
 

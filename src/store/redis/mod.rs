@@ -183,4 +183,8 @@ impl Ping for RedisStore {
     async fn ping(&self) -> Result<(), StoreError> {
         self.cmd::<String>(&redis::cmd("PING")).await.map(|_| ())
     }
+
+    fn pool(&self) -> Option<crate::domain::PoolUsage> {
+        Some(crate::domain::PoolUsage::of(self.pool.status()))
+    }
 }
