@@ -9,6 +9,7 @@ pub mod metrics;
 pub mod store;
 
 use crate::config::LogFormat;
+use std::io::IsTerminal;
 use tracing_subscriber::EnvFilter;
 
 pub use metrics::Metrics;
@@ -20,8 +21,10 @@ pub use metrics::Metrics;
 pub fn init(default_filter: &str, format: LogFormat) {
     let filter =
         EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default_filter));
+    // Colours only for a person at a terminal, not in a file or a journal.
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
+        .with_ansi(std::io::stderr().is_terminal())
         .with_writer(std::io::stderr);
     let _ = match format {
         LogFormat::Text => builder.try_init(),

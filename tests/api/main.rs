@@ -26,6 +26,7 @@ mod mfa_policy;
 mod oidc;
 mod oidc_authorize;
 mod oidc_keys;
+mod operations;
 mod outages;
 mod proxies;
 mod readiness;

@@ -4,5 +4,6 @@ pub mod logs;
 pub mod metrics;
 pub mod ports;
 pub mod redis;
+pub mod serve;
 pub mod slapd;
 pub mod streamed;
