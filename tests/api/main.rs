@@ -10,6 +10,7 @@ mod audit;
 mod audit_search;
 mod authorize;
 mod bounds;
+mod compose;
 mod directory_ldap;
 mod helpers;
 mod host_cookies;
