@@ -1,7 +1,8 @@
 //! The compose stack: `docker compose config` accepts it (when docker compose is installed), it
-//! seeds its directory with the demo directory and keeps Redis in an append-only file, and its
+//! seeds its directory with the demo directory and keeps Redis in an append-only file, its
 //! directory, seeded by its own script into Debian's slapd (the package its image runs), signs
-//! in everyone in the README's table through sso-bridge with the stack's own settings.
+//! in everyone in the README's table through sso-bridge with the stack's own settings, and the
+//! image's build stage has every file cargo needs.
 
 use crate::support::ports::{free_port, wait_for_port};
 use crate::support::redis::RedisServer;
@@ -241,4 +242,62 @@ async fn the_stack_directory_signs_in_everyone_in_the_readme_with_the_stack_sett
         .authenticate("ada", &SecretString::from("not-ada-demo"))
         .await;
     assert!(wrong.is_err());
+}
+
+#[test]
+fn the_image_build_copies_every_target_cargo_toml_names() {
+    // cargo refuses to build anything, the binary included, when a target it names is missing.
+    let dockerfile = std::fs::read_to_string(Path::new(ROOT).join("Dockerfile")).unwrap();
+    let build_stage = dockerfile.split("\nFROM ").nth(1).expect("the build stage");
+    let copied: Vec<&str> = build_stage
+        .lines()
+        .filter_map(|l| l.strip_prefix("COPY "))
+        .flat_map(|copy| {
+            let words: Vec<&str> = copy.split_whitespace().collect();
+            words[..words.len() - 1].to_vec()
+        })
+        .collect();
+    let manifest = std::fs::read_to_string(Path::new(ROOT).join("Cargo.toml")).unwrap();
+    let targets = manifest_targets(&manifest);
+    assert!(targets.contains(&"src/main.rs".to_owned()), "{targets:?}");
+    assert!(
+        targets.contains(&"benches/hot_paths.rs".to_owned()),
+        "{targets:?}"
+    );
+    for target in &targets {
+        assert!(
+            copied
+                .iter()
+                .any(|c| target == *c || target.starts_with(&format!("{c}/"))),
+            "the Dockerfile does not copy {target} (it copies {copied:?})"
+        );
+    }
+}
+
+/// The source files of the targets a manifest declares: each `path`, or where cargo looks by
+/// default for a test or bench that names none.
+fn manifest_targets(manifest: &str) -> Vec<String> {
+    let mut targets = Vec::new();
+    let value = |line: &str, key: &str| {
+        let rest = line.trim().strip_prefix(key)?.trim_start();
+        let quoted = rest.strip_prefix('=')?.trim();
+        Some(quoted.trim_matches('"').to_owned())
+    };
+    for table in manifest.split("\n[").skip(1) {
+        let (header, body) = table.split_once('\n').unwrap_or((table, ""));
+        let default_dir = match header.trim() {
+            "[bench]]" => Some("benches"),
+            "[test]]" => Some("tests"),
+            "lib]" | "[bin]]" => None,
+            _ => continue,
+        };
+        let path = body.lines().find_map(|l| value(l, "path"));
+        let name = body.lines().find_map(|l| value(l, "name"));
+        match (path, default_dir, name) {
+            (Some(path), _, _) => targets.push(path),
+            (None, Some(dir), Some(name)) => targets.push(format!("{dir}/{name}.rs")),
+            _ => {}
+        }
+    }
+    targets
 }
