@@ -18,6 +18,7 @@ mod limits;
 mod log;
 mod mfa;
 mod oidc;
+mod roles;
 mod secret;
 mod server;
 mod session;
@@ -27,14 +28,15 @@ mod value;
 pub use admin::AdminSettings;
 pub use audit::AuditSettings;
 pub use claims::ClaimMapping;
-pub use directory::{DirectoryBackend, DirectorySettings, ServiceAccount};
+pub use directory::{DirectoryBackend, DirectoryFlavor, DirectorySettings, ServiceAccount};
 pub use limits::LimitSettings;
 pub use log::{LogFormat, LogSettings};
 pub use mfa::{GroupLookup, MfaSettings};
 pub use oidc::{OidcSettings, SigningAlg};
+pub use roles::RoleGroups;
 pub use server::{ServerSettings, TrustedProxies};
 pub use session::SessionSettings;
-pub use store::{StoreBackend, StoreSettings};
+pub use store::{SentinelSettings, StoreBackend, StoreSettings};
 pub use tokens::TokenSettings;
 
 /// Every setting of the service, read and checked once at start-up.
@@ -48,6 +50,8 @@ pub struct Settings {
     pub directory: DirectorySettings,
     /// `[claims]`: the attribute behind each claim.
     pub claims: ClaimMapping,
+    /// `[roles]`: the groups that give each role.
+    pub roles: RoleGroups,
     /// `[tokens]`: code and token lifetimes.
     pub tokens: TokenSettings,
     /// `[session]`: browser sign-in and consent lifetimes.
@@ -72,9 +76,10 @@ pub struct Settings {
 #[serde(deny_unknown_fields)]
 struct Layers {
     server: ServerSettings,
-    store: StoreSettings,
+    store: store::StoreKeys,
     directory: directory::DirectoryKeys,
     claims: ClaimMapping,
+    roles: RoleGroups,
     tokens: TokenSettings,
     session: SessionSettings,
     admin: AdminSettings,
@@ -83,6 +88,9 @@ struct Layers {
     audit: AuditSettings,
     oidc: oidc::OidcKeys,
     log: LogSettings,
+    /// The defaults of `directory.flavor = "active_directory"`, already merged in by `load_from`.
+    #[serde(rename = "active_directory")]
+    _active_directory: serde::de::IgnoredAny,
 }
 
 impl Layers {
@@ -91,9 +99,10 @@ impl Layers {
         self.server.check()?;
         Ok(Settings {
             server: self.server,
-            store: self.store,
+            store: self.store.check()?,
             directory: self.directory.check()?,
             claims: self.claims,
+            roles: self.roles,
             tokens: self.tokens,
             session: self.session,
             admin: self.admin,
@@ -139,8 +148,6 @@ impl Settings {
         file: Option<&Path>,
         env: impl IntoIterator<Item = (String, String)>,
     ) -> Result<Self, ConfigError> {
-        let mut builder = config::Config::builder()
-            .add_source(config::File::from_str(DEFAULTS, config::FileFormat::Toml));
         if let Some(path) = file {
             if !path.exists() {
                 return Err(ConfigError::Invalid(format!(
@@ -148,22 +155,22 @@ impl Settings {
                     path.display()
                 )));
             }
-            builder = builder.add_source(config::File::from(path).format(config::FileFormat::Toml));
         }
         let env: config::Map<String, String> = env
             .into_iter()
             .filter(|(k, _)| k.starts_with("SSO_BRIDGE__"))
             .collect();
-        builder = builder.add_source(
-            config::Environment::with_prefix("SSO_BRIDGE")
-                .prefix_separator("__")
-                .separator("__")
-                .source(Some(env)),
-        );
-        let layers: Layers = builder
-            .build()
-            .and_then(|c| c.try_deserialize())
-            .map_err(describe)?;
+        let first = layered(file, &env, None).map_err(describe)?;
+        // The flavor's defaults sit just above the built-in ones, so a file or the environment
+        // still overrides each; which flavor it is can only be known once every layer is read.
+        let merged = match first.get_string("directory.flavor") {
+            Ok(flavor) if flavor == "active_directory" => {
+                let preset = preset(&first, "active_directory").map_err(describe)?;
+                layered(file, &env, Some(preset)).map_err(describe)?
+            }
+            _ => first,
+        };
+        let layers: Layers = merged.try_deserialize().map_err(describe)?;
         layers.check()
     }
 
@@ -207,6 +214,40 @@ impl Settings {
 #[cfg(test)]
 pub(crate) fn defaults() -> Settings {
     Settings::load_from(None, Vec::new()).expect("the built-in defaults load")
+}
+
+/// The built-in defaults, then `preset` (a flavor's defaults), then `file`, then `env`.
+fn layered(
+    file: Option<&Path>,
+    env: &config::Map<String, String>,
+    preset: Option<config::Config>,
+) -> Result<config::Config, config::ConfigError> {
+    let mut builder = config::Config::builder()
+        .add_source(config::File::from_str(DEFAULTS, config::FileFormat::Toml));
+    if let Some(preset) = preset {
+        builder = builder.add_source(preset);
+    }
+    if let Some(path) = file {
+        builder = builder.add_source(config::File::from(path).format(config::FileFormat::Toml));
+    }
+    builder
+        .add_source(
+            config::Environment::with_prefix("SSO_BRIDGE")
+                .prefix_separator("__")
+                .separator("__")
+                .source(Some(env.clone())),
+        )
+        .build()
+}
+
+/// The table `name` of `merged` (`[active_directory.directory]`, `[active_directory.claims]`),
+/// as a layer of its own whose sections are `[directory]` and `[claims]`.
+fn preset(merged: &config::Config, name: &str) -> Result<config::Config, config::ConfigError> {
+    let mut builder = config::Config::builder();
+    for (section, values) in merged.get_table(name)? {
+        builder = builder.set_override(section, values)?;
+    }
+    builder.build()
 }
 
 /// Turns the config crate's error into one line that names the key, in the same form as the

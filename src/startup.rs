@@ -238,6 +238,12 @@ fn build_directory(settings: &Settings) -> Result<Arc<dyn Directory>, StartupErr
                         &policy_attributes(settings),
                         &settings.mfa.group_base,
                         &group_filter(settings),
+                    )
+                    .with_membership(
+                        &settings.roles,
+                        &settings.claims.role,
+                        nested_member_attribute(settings),
+                        &settings.mfa.group_filter,
                     ),
             )
         }
@@ -275,6 +281,13 @@ fn policy_attributes(settings: &Settings) -> Vec<String> {
         attributes.push(mfa.member_attribute.clone());
     }
     attributes
+}
+
+/// The user attribute the policy reads groups from, when nested groups must be added to it.
+fn nested_member_attribute(settings: &Settings) -> Option<&str> {
+    let mfa = &settings.mfa;
+    (!mfa.required_groups.is_empty() && mfa.group_lookup == GroupLookup::Memberof)
+        .then_some(mfa.member_attribute.as_str())
 }
 
 /// The group search filter, when groups are found by search.

@@ -22,6 +22,30 @@ impl<'de> Deserialize<'de> for DirectoryBackend {
     }
 }
 
+/// What kind of directory server `directory.url` names: it picks the defaults of the filters and
+/// claim attributes, and how sign-in names are read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DirectoryFlavor {
+    /// Any LDAP server (OpenLDAP, 389 Directory Server...): the names are used as typed.
+    #[default]
+    Generic,
+    /// Microsoft Active Directory (or Samba's): `jdoe`, `jdoe@<upn suffix>` and
+    /// `<NETBIOS>\jdoe` name one account.
+    ActiveDirectory,
+}
+
+impl<'de> Deserialize<'de> for DirectoryFlavor {
+    fn deserialize<D: serde::Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+        value::choice(
+            de,
+            &[
+                ("generic", Self::Generic),
+                ("active_directory", Self::ActiveDirectory),
+            ],
+        )
+    }
+}
+
 /// The account LDAP searches run as: `directory.bind_dn` and its password.
 #[derive(Debug, Clone)]
 pub struct ServiceAccount {
@@ -37,10 +61,12 @@ pub struct ServiceAccount {
 pub struct DirectorySettings {
     /// Which backend.
     pub backend: DirectoryBackend,
+    /// `directory.flavor`: what kind of LDAP server.
+    pub flavor: DirectoryFlavor,
     /// LDIF file of the embedded directory; unset uses the demo directory built into the binary.
     pub ldif_path: Option<PathBuf>,
     /// `directory.url`: the LDAP servers, each `ldap://` or `ldaps://` with a host; the setting
-    /// separates them by spaces. Connections go to the first. Empty with the LDIF backend.
+    /// separates them by spaces. Connections try them in order. Empty with the LDIF backend.
     pub url: Vec<url::Url>,
     /// The service account; `None` (an empty `bind_dn`) searches anonymously.
     pub service_account: Option<ServiceAccount>,
@@ -54,7 +80,8 @@ pub struct DirectorySettings {
     pub starttls: bool,
     /// PEM file of the CA that signed the directory's certificate (else the system roots).
     pub ca_file: Option<PathBuf>,
-    /// `directory.connect_timeout_ms`: timeout of opening a connection.
+    /// `directory.connect_timeout_ms`: timeout of opening a connection to one server, after
+    /// which the next one is tried.
     pub connect_timeout: Duration,
     /// `directory.operation_timeout_ms`: timeout of one directory operation (bind or search).
     pub operation_timeout: Duration,
@@ -98,6 +125,7 @@ fn is_loopback(host: url::Host<&str>) -> bool {
 #[serde(deny_unknown_fields)]
 pub(super) struct DirectoryKeys {
     backend: DirectoryBackend,
+    flavor: DirectoryFlavor,
     ldif_path: Option<PathBuf>,
     url: String,
     bind_dn: String,
@@ -147,6 +175,7 @@ impl DirectoryKeys {
         };
         Ok(DirectorySettings {
             backend: self.backend,
+            flavor: self.flavor,
             ldif_path: self.ldif_path,
             url,
             service_account,
@@ -334,6 +363,63 @@ mod tests {
             assert!(cleartext(quiet, "false").is_empty(), "{quiet}");
         }
         assert!(cleartext("ldap://ldap.example.com", "true").is_empty());
+    }
+
+    const AD: (&str, &str) = ("SSO_BRIDGE__DIRECTORY__FLAVOR", "active_directory");
+
+    #[test]
+    fn the_active_directory_flavor_brings_its_filters_and_attributes() {
+        let s = ldap(&[AD]).unwrap();
+        assert_eq!(s.directory.flavor, super::DirectoryFlavor::ActiveDirectory);
+        assert!(
+            s.directory
+                .user_filter
+                .contains("(sAMAccountName={username})")
+                && s.directory
+                    .user_filter
+                    .contains("(userPrincipalName={username})"),
+            "{}",
+            s.directory.user_filter
+        );
+        assert!(s.directory.lookup_filter.contains("(sAMAccountName={sub})"));
+        let c = &s.claims;
+        assert_eq!(
+            [&c.sub, &c.name, &c.employee_code, &c.department],
+            ["sAMAccountName", "displayName", "employeeID", "department"]
+        );
+    }
+
+    #[test]
+    fn a_setting_of_a_file_or_the_environment_beats_the_flavor_default() {
+        let mut file = tempfile::NamedTempFile::new().unwrap();
+        write!(
+            file,
+            "[directory]\nflavor = \"active_directory\"\n[claims]\nname = \"cn\"\n"
+        )
+        .unwrap();
+        let env = [(
+            "SSO_BRIDGE__CLAIMS__SUB".to_owned(),
+            "objectGUID".to_owned(),
+        )];
+        let s = Settings::load_from(Some(file.path()), env).unwrap();
+        assert_eq!(s.claims.name, "cn");
+        assert_eq!(s.claims.sub, "objectGUID");
+        assert_eq!(s.claims.first_name, "givenName");
+        assert_eq!(s.claims.employee_code, "employeeID");
+    }
+
+    #[test]
+    fn the_generic_flavor_keeps_the_generic_defaults_and_others_are_refused() {
+        let s = ldap(&[]).unwrap();
+        assert_eq!(s.directory.flavor, super::DirectoryFlavor::Generic);
+        assert_eq!(s.claims.sub, "uid");
+        let err = ldap(&[("SSO_BRIDGE__DIRECTORY__FLAVOR", "windows")])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("directory.flavor") && err.contains("`active_directory`"),
+            "{err}"
+        );
     }
 
     #[test]

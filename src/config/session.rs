@@ -23,4 +23,12 @@ pub struct SessionSettings {
     /// again; 0 asks every time.
     #[serde(rename = "directory_recheck_secs", deserialize_with = "value::secs")]
     pub directory_recheck: Duration,
+    /// `session.requests_per_browser`: how many unfinished authorize requests one browser (its
+    /// flow cookie) may have; a newer one ends the oldest.
+    #[serde(deserialize_with = "value::positive")]
+    pub requests_per_browser: u64,
+    /// `session.requests_per_address`: how many unfinished authorize requests one client
+    /// address (an IPv6 address by its /64 network) may have; a newer one ends the oldest.
+    #[serde(deserialize_with = "value::positive")]
+    pub requests_per_address: u64,
 }

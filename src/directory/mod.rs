@@ -57,6 +57,15 @@ pub trait Directory: Send + Sync + 'static {
     /// `None` if no single entry matches. For a superadmin naming someone, never for a sign-in.
     async fn find(&self, username: &str) -> Result<Option<DirectoryUser>, DirectoryError>;
 
+    /// The account `username` names, in the one spelling the attempt limits count it by. A
+    /// directory where an account has several sign-in names (Active Directory: `jdoe`,
+    /// `jdoe@corp.example`, `CORP\jdoe`) answers its own name for it (the sAMAccountName), so
+    /// every spelling shares one counter; otherwise, and for a name that finds no one, the
+    /// name itself.
+    async fn account_name(&self, username: &str) -> Result<String, DirectoryError> {
+        Ok(username.to_owned())
+    }
+
     // --- second-factor policy --------------------------------------------------------------
 
     /// DNs of the groups listing the entry `dn` as a member (`mfa.group_lookup = "search"`).

@@ -6,6 +6,7 @@ pub mod authorize;
 pub mod bounds;
 pub mod claims;
 pub mod client;
+pub mod dn;
 pub mod escaped;
 pub mod pool;
 pub mod redirect_uri;

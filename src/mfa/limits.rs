@@ -141,7 +141,8 @@ pub enum PasswordCheck {
 
 /// Checks `username`'s password with the directory under the attempt limits: a failure counts
 /// against the account and the address; a success or a directory outage does not. The name is
-/// the normalised one, so every spelling of an account shares its counter. A password longer
+/// the normalised one, and the directory's own name for the account where it has several, so
+/// every spelling of an account shares its counter. A password longer
 /// than [`bounds::PASSWORD`] is a failure without asking the directory.
 pub async fn check_password(
     cx: &impl Context,
@@ -149,18 +150,17 @@ pub async fn check_password(
     password: &secrecy::SecretString,
     address: Option<IpAddr>,
 ) -> Result<PasswordCheck, super::MfaError> {
-    let Ok(attempt) = begin(cx, Kind::Password, username.as_str(), address).await? else {
+    // Counted by the account, not the spelling: on Active Directory `jdoe@corp.example` and
+    // `CORP\jdoe` must not each buy a fresh set of guesses against `jdoe`.
+    let account = cx.directory().account_name(username.as_str()).await?;
+    let Ok(attempt) = begin(cx, Kind::Password, &account, address).await? else {
         return Ok(PasswordCheck::Locked);
     };
     if password.expose_secret().len() > bounds::PASSWORD {
         attempt.failed();
         return Ok(PasswordCheck::Invalid);
     }
-    match cx
-        .directory()
-        .authenticate(username.as_str(), password)
-        .await
-    {
+    match cx.directory().authenticate(&account, password).await {
         Ok(user) => {
             attempt.succeeded(cx).await?;
             Ok(PasswordCheck::Passed(user))

@@ -4,6 +4,7 @@ use super::Context;
 use super::MfaError;
 use crate::config::GroupLookup;
 use crate::directory::DirectoryUser;
+use crate::domain::dn::dn_in;
 use crate::domain::Claims;
 
 /// Whether the policy puts this user under the second factor. The role comes from the claims;
@@ -72,34 +73,5 @@ async fn in_required_group(cx: &impl Context, user: &DirectoryUser) -> Result<bo
             .unwrap_or_default(),
         GroupLookup::Search => cx.directory().groups_of(&user.dn).await?,
     };
-    Ok(groups.iter().any(|g| {
-        let g = normalize_dn(g);
-        mfa.required_groups.iter().any(|r| normalize_dn(r) == g)
-    }))
-}
-
-/// A DN compared loosely: case and blanks around separators ignored.
-fn normalize_dn(dn: &str) -> String {
-    dn.split(',')
-        .map(|rdn| {
-            rdn.split('=')
-                .map(|p| p.trim().to_lowercase())
-                .collect::<Vec<_>>()
-                .join("=")
-        })
-        .collect::<Vec<_>>()
-        .join(",")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::normalize_dn;
-
-    #[test]
-    fn dns_compare_without_case_or_spacing() {
-        assert_eq!(
-            normalize_dn("CN=Ops, OU=Groups,dc=Example"),
-            normalize_dn("cn=ops,ou=groups, DC=example")
-        );
-    }
+    Ok(groups.iter().any(|g| dn_in(g, &mfa.required_groups)))
 }

@@ -11,6 +11,7 @@ use crate::oauth::issue::{issue_code, Subject};
 use crate::oauth::OAuthError;
 use crate::session::{self, consent, pending, SessionRecord, FLOW_COOKIE, SESSION_COOKIE};
 use crate::state::AppState;
+use crate::web::address::ClientAddr;
 use crate::web::errors::PageError;
 use crate::web::respond::{self, redirect};
 use poem::http::StatusCode;
@@ -23,9 +24,10 @@ use poem::{handler, Request, Response};
 pub async fn authorize(
     req: &Request,
     jar: &CookieJar,
+    from: ClientAddr,
     Data(state): Data<&AppState>,
 ) -> Result<Response, PageError> {
-    run(state, req.uri().query().unwrap_or(""), jar).await
+    run(state, req.uri().query().unwrap_or(""), jar, from).await
 }
 
 /// The authorize endpoint by POST, with the parameters form-encoded in the body (OpenID Connect
@@ -33,6 +35,7 @@ pub async fn authorize(
 #[handler]
 pub async fn authorize_post(
     jar: &CookieJar,
+    from: ClientAddr,
     Data(state): Data<&AppState>,
     body: poem::Body,
 ) -> Result<Response, PageError> {
@@ -42,10 +45,15 @@ pub async fn authorize_post(
         .map_err(|e| PageError::unreadable("request", e))?;
     let form = std::str::from_utf8(&bytes)
         .map_err(|_| PageError::BadForm("The request is not valid UTF-8.".into()))?;
-    run(state, form, jar).await
+    run(state, form, jar, from).await
 }
 
-async fn run(state: &AppState, query: &str, jar: &CookieJar) -> Result<Response, PageError> {
+async fn run(
+    state: &AppState,
+    query: &str,
+    jar: &CookieJar,
+    from: ClientAddr,
+) -> Result<Response, PageError> {
     let (client, request) = match validate(state.store.as_ref(), query).await {
         Ok(ok) => ok,
         Err(AuthorizeError::Untrusted { title, message }) => {
@@ -102,7 +110,7 @@ async fn run(state: &AppState, query: &str, jar: &CookieJar) -> Result<Response,
         }
     };
     let (request_id, pending) =
-        pending::start(state, request, &flow, session_cookie.as_deref()).await?;
+        pending::start(state, request, &flow, session_cookie.as_deref(), from.ip()).await?;
     if let Some(next) = super::second_factor::location(state, due, &request_id) {
         return Ok(redirect(StatusCode::FOUND, &next));
     }

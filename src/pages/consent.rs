@@ -196,7 +196,7 @@ async fn decide_run(
             ))
         }
     };
-    if !pending::finish(state, &form.request_id).await? {
+    if !pending::finish(state, &form.request_id, &pending).await? {
         return Err(PageError::Expired);
     }
     let sub = session.claims.sub();

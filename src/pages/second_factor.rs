@@ -124,7 +124,7 @@ pub async fn proceed(
     let approved = request.oidc.remembered_consent_usable()
         && consent::covers(state, sub, &request.client_id, &request.scopes).await?;
     if approved {
-        if !pending::finish(state, request_id).await? {
+        if !pending::finish(state, request_id, pending).await? {
             return Err(PageError::Expired);
         }
         let subject = Subject {

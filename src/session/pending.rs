@@ -10,7 +10,8 @@ use crate::domain::Digest;
 use crate::oauth::authorize::AuthorizationRequest;
 use crate::session::Context;
 use crate::session::SessionRecord;
-use crate::store::StoreError;
+use crate::store::{PendingBound, StoreError};
+use std::net::IpAddr;
 use subtle::ConstantTimeEq;
 
 pub use crate::store::PendingRequest;
@@ -41,27 +42,60 @@ pub enum PendingError {
     Store(#[from] StoreError),
 }
 
-/// Stores a request for `flow_cookie`'s browser; answers the request id and its CSRF token.
-/// `session_cookie` is the browser's SSO session, which `prompt=login` rules out.
+/// Stores a request for `flow_cookie`'s browser, started from `address`; answers the request id
+/// and its CSRF token. `session_cookie` is the browser's SSO session, which `prompt=login`
+/// rules out.
+///
+/// Anyone can start requests without signing in, so what is outstanding is bounded, not the
+/// rate: each browser and each address keeps its newest requests up to
+/// `session.requests_per_browser` / `session.requests_per_address`, and an older one gives way
+/// (its sign-in page then says the request expired). Finished requests leave their groups at
+/// once, so any number of sign-ins a second from one address go through.
 pub async fn start(
     cx: &impl Context,
     request: AuthorizationRequest,
     flow_cookie: &str,
     session_cookie: Option<&str>,
+    address: Option<IpAddr>,
 ) -> Result<(String, PendingRequest), StoreError> {
     let replaced_session = session_cookie
         .filter(|_| request.oidc.prompt_login)
         .map(Digest::of);
+    let settings = cx.session_settings();
+    let browser = Digest::of(flow_cookie);
+    let mut bounds = vec![PendingBound {
+        group: format!("browser:{}", browser.as_hex()),
+        max: settings.requests_per_browser,
+    }];
+    if let Some(address) = address {
+        bounds.push(PendingBound {
+            group: format!("addr:{}", address_group(address)),
+            max: settings.requests_per_address,
+        });
+    }
     let id = random_id(24);
     let pending = PendingRequest {
         request,
         csrf_token: random_id(32),
-        browser: Digest::of(flow_cookie),
+        browser,
         replaced_session,
+        groups: bounds.iter().map(|b| b.group.clone()).collect(),
     };
-    let ttl = cx.session_settings().request_ttl.as_secs();
-    cx.store().put_pending(&id, &pending, ttl).await?;
+    let ttl = settings.request_ttl.as_secs();
+    cx.store().put_pending(&id, &pending, ttl, &bounds).await?;
     Ok((id, pending))
+}
+
+/// The address group a request counts in: the address itself for IPv4, the /64 network for
+/// IPv6, since one host commonly holds a whole /64.
+fn address_group(address: IpAddr) -> String {
+    match address {
+        IpAddr::V4(v4) => v4.to_string(),
+        IpAddr::V6(v6) => {
+            let network = u128::from(v6) & !(u128::MAX >> 64);
+            format!("{}/64", std::net::Ipv6Addr::from(network))
+        }
+    }
 }
 
 /// Reads the request a form refers to, checking its CSRF token and browser binding.
@@ -94,6 +128,29 @@ pub async fn load(
 }
 
 /// Ends a pending request (once a code or an error has been sent); at most one caller wins.
-pub async fn finish(cx: &impl Context, request_id: &str) -> Result<bool, StoreError> {
-    cx.store().finish_pending(request_id).await
+pub async fn finish(
+    cx: &impl Context,
+    request_id: &str,
+    pending: &PendingRequest,
+) -> Result<bool, StoreError> {
+    cx.store().finish_pending(request_id, pending).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::address_group;
+
+    #[test]
+    fn an_ipv6_address_counts_by_its_64_network_and_ipv4_by_itself() {
+        let ip = |s: &str| s.parse().unwrap();
+        assert_eq!(
+            address_group(ip("2001:db8:1:2:3:4:5:6")),
+            "2001:db8:1:2::/64"
+        );
+        assert_eq!(
+            address_group(ip("2001:db8:1:2:ffff::1")),
+            "2001:db8:1:2::/64"
+        );
+        assert_eq!(address_group(ip("192.0.2.7")), "192.0.2.7");
+    }
 }

@@ -6,8 +6,8 @@
 
 use super::{
     AccessRecord, AdminSession, AuditFrom, AuditIndex, AuditPage, AuditRecord, CodeRecord,
-    DoctorEntry, EnrolmentRecord, HalfwaySignIn, Issuance, PendingRequest, Redemption, Rotation,
-    ScreenSignIn, SessionRecord, StoreError, StoredCode, StoredRefresh,
+    DoctorEntry, EnrolmentRecord, HalfwaySignIn, Issuance, PendingBound, PendingRequest,
+    Redemption, Rotation, ScreenSignIn, SessionRecord, StoreError, StoredCode, StoredRefresh,
 };
 use crate::clock::UnixTime;
 use crate::domain::{ClientId, ClientRecord, Digest, PoolUsage, ScopeSet};
@@ -116,18 +116,22 @@ pub trait SessionStore: Send + Sync {
     async fn delete_session(&self, id: &Digest) -> Result<(), StoreError>;
     /// Ends every live session of the user `sub`; answers how many there were. Idempotent.
     async fn end_sessions(&self, sub: &str) -> Result<u64, StoreError>;
-    /// Writes a pending authorize request under its id, expiring after `ttl` seconds.
+    /// Writes a pending authorize request under its id, expiring after `ttl` seconds, as a
+    /// member of each group of `bounds`; a group then over its maximum loses its oldest
+    /// members, which end as if finished. One atomic step, so concurrent writes cannot push a
+    /// group past its bound.
     async fn put_pending(
         &self,
         id: &str,
         pending: &PendingRequest,
         ttl: u64,
+        bounds: &[PendingBound],
     ) -> Result<(), StoreError>;
     /// Reads a pending request; `None` if absent, expired or finished.
     async fn pending(&self, id: &str) -> Result<Option<PendingRequest>, StoreError>;
-    /// Ends a pending request and answers whether it was still there: of concurrent calls for
-    /// one request, at most one gets `true`.
-    async fn finish_pending(&self, id: &str) -> Result<bool, StoreError>;
+    /// Ends a pending request, taking it out of its groups (`pending.groups`), and answers
+    /// whether it was still there: of concurrent calls for one request, at most one gets `true`.
+    async fn finish_pending(&self, id: &str, pending: &PendingRequest) -> Result<bool, StoreError>;
     /// The scopes `sub` approved for `client`, if the approval is remembered.
     async fn consent(&self, sub: &str, client: &ClientId) -> Result<Option<ScopeSet>, StoreError>;
     /// Remembers that `sub` approved `scopes` for `client`, replacing what was remembered,

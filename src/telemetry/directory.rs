@@ -1,6 +1,9 @@
 //! The directory, timed: a decorator that records each operation's latency in [`Metrics`],
 //! and as a failure each time the directory could not answer. A refused password is an answer:
 //! it is not counted as a failure.
+//!
+//! Every method of [`Directory`] is handed on here, those with a default body too: left out,
+//! the default would answer instead of the real directory.
 
 use super::Metrics;
 use crate::directory::{Directory, DirectoryError, DirectoryUser};
@@ -56,6 +59,11 @@ impl Directory for MeteredDirectory {
         self.timed("find", self.inner.find(username)).await
     }
 
+    async fn account_name(&self, username: &str) -> Result<String, DirectoryError> {
+        self.timed("account_name", self.inner.account_name(username))
+            .await
+    }
+
     async fn groups_of(&self, dn: &str) -> Result<Vec<String>, DirectoryError> {
         self.timed("groups_of", self.inner.groups_of(dn)).await
     }
@@ -66,5 +74,77 @@ impl Directory for MeteredDirectory {
 
     fn pool(&self) -> Option<PoolUsage> {
         self.inner.pool()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A directory whose every answer, defaults overridden included, is its own.
+    struct Own;
+
+    #[async_trait]
+    impl Directory for Own {
+        async fn authenticate(
+            &self,
+            _: &str,
+            _: &SecretString,
+        ) -> Result<DirectoryUser, DirectoryError> {
+            Err(DirectoryError::InvalidCredentials)
+        }
+
+        async fn lookup(&self, _: &str) -> Result<Option<DirectoryUser>, DirectoryError> {
+            Err(DirectoryError::Unavailable("down".into()))
+        }
+
+        async fn find(&self, _: &str) -> Result<Option<DirectoryUser>, DirectoryError> {
+            Ok(None)
+        }
+
+        async fn account_name(&self, _: &str) -> Result<String, DirectoryError> {
+            Ok("canonical".into())
+        }
+
+        async fn groups_of(&self, _: &str) -> Result<Vec<String>, DirectoryError> {
+            Ok(vec!["cn=group".into()])
+        }
+
+        async fn check(&self) -> Result<(), DirectoryError> {
+            Ok(())
+        }
+
+        fn pool(&self) -> Option<PoolUsage> {
+            Some(PoolUsage {
+                open: 2,
+                in_use: 1,
+                max: 4,
+            })
+        }
+    }
+
+    #[tokio::test]
+    async fn every_answer_is_the_wrapped_directorys_and_only_outages_count_as_errors() {
+        let metrics = Arc::new(Metrics::new());
+        let metered = MeteredDirectory::new(Arc::new(Own), Arc::clone(&metrics));
+        let password = SecretString::from("pw");
+        assert!(matches!(
+            metered.authenticate("ada", &password).await,
+            Err(DirectoryError::InvalidCredentials)
+        ));
+        assert!(metered.lookup("ada").await.is_err());
+        assert_eq!(metered.account_name("ADA").await.unwrap(), "canonical");
+        assert_eq!(metered.groups_of("uid=ada").await.unwrap(), ["cn=group"]);
+        assert_eq!(metered.pool(), Own.pool());
+
+        let text = metrics.scrape(None, None).unwrap();
+        let errors = |operation: &str| {
+            text.lines().any(|l| {
+                l == format!("sso_bridge_directory_errors_total{{operation=\"{operation}\"}} 1")
+            })
+        };
+        assert!(errors("lookup"), "{text}");
+        assert!(!errors("authenticate"), "{text}");
+        assert!(text.contains("operation=\"account_name\""), "{text}");
     }
 }

@@ -1,7 +1,8 @@
 //! The store, timed: a decorator that records each operation's latency and failure in
 //! [`Metrics`] under the name of its method, and otherwise hands everything to the store it
 //! wraps. The backends stay free of metrics; a capability method added to the store has to be
-//! added here too (the compiler says so).
+//! added here too (the compiler says so, unless it has a default body: then it must be handed
+//! on here all the same, or the default answers instead of the store).
 
 use super::Metrics;
 use crate::clock::UnixTime;
@@ -9,8 +10,9 @@ use crate::domain::{ClientId, ClientRecord, Digest, PoolUsage, ScopeSet};
 use crate::store::{
     AccessRecord, AdminSession, AdminSessionStore, AuditFrom, AuditIndex, AuditPage, AuditRecord,
     AuditStore, ClientStore, CodeRecord, DoctorEntry, EnrolmentRecord, GrantStore, HalfwaySignIn,
-    Issuance, KeyStore, LimitStore, PendingRequest, Ping, Redemption, Rotation, ScreenSignIn,
-    SecondFactorStore, SessionRecord, SessionStore, Store, StoreError, StoredCode, StoredRefresh,
+    Issuance, KeyStore, LimitStore, PendingBound, PendingRequest, Ping, Redemption, Rotation,
+    ScreenSignIn, SecondFactorStore, SessionRecord, SessionStore, Store, StoreError, StoredCode,
+    StoredRefresh,
 };
 use async_trait::async_trait;
 use std::future::Future;
@@ -98,9 +100,14 @@ timed!(SessionStore {
     fn session(id: &Digest) -> Option<SessionRecord>;
     fn delete_session(id: &Digest) -> ();
     fn end_sessions(sub: &str) -> u64;
-    fn put_pending(id: &str, pending: &PendingRequest, ttl: u64) -> ();
+    fn put_pending(
+        id: &str,
+        pending: &PendingRequest,
+        ttl: u64,
+        bounds: &[PendingBound]
+    ) -> ();
     fn pending(id: &str) -> Option<PendingRequest>;
-    fn finish_pending(id: &str) -> bool;
+    fn finish_pending(id: &str, pending: &PendingRequest) -> bool;
     fn consent(sub: &str, client: &ClientId) -> Option<ScopeSet>;
     fn put_consent(sub: &str, client: &ClientId, scopes: &ScopeSet, ttl: u64) -> ();
 });

@@ -1,6 +1,7 @@
 //! Integration tests: the whole service against a private redis-server and slapd.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod active_directory;
 mod admin;
 mod admin_policy;
 mod app_doctor;
@@ -11,6 +12,7 @@ mod audit_search;
 mod authorize;
 mod bounds;
 mod compose;
+mod directory_failover;
 mod directory_ldap;
 mod helpers;
 mod host_cookies;
@@ -24,6 +26,7 @@ mod mfa;
 mod mfa_admin;
 mod mfa_helpers;
 mod mfa_policy;
+mod nodes;
 mod oidc;
 mod oidc_authorize;
 mod oidc_keys;
@@ -31,12 +34,16 @@ mod operations;
 mod outages;
 mod proxies;
 mod readiness;
+mod redis_ha;
+mod renames;
 mod resource_servers;
 mod revocation;
+mod roles_from_groups;
 mod screen;
 mod service;
 mod sign_out_everywhere;
-mod store;
+pub(crate) mod store;
 mod support;
 mod token;
+mod unfinished_signins;
 mod userinfo;

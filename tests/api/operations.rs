@@ -1,17 +1,16 @@
 //! The binary as an operator runs it: logs a log shipper can read, and a SIGTERM that lets
 //! the requests in flight finish before the process exits 0.
 
+use crate::support::node::Node;
 use crate::support::ports::free_port;
-use crate::support::serve::Served;
 use serde_json::{json, Value};
 use std::io::{ErrorKind, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
 
-/// The JSON objects of `lines`; panics at a line that is not one.
-fn json_lines(lines: &[String]) -> Vec<Value> {
-    lines
-        .iter()
+/// The JSON objects of `log`, one a line; panics at a line that is not one.
+fn json_lines(log: &str) -> Vec<Value> {
+    log.lines()
         .filter(|line| !line.trim().is_empty())
         .map(|line| {
             let value: Value = serde_json::from_str(line)
@@ -24,9 +23,9 @@ fn json_lines(lines: &[String]) -> Vec<Value> {
 
 #[tokio::test]
 async fn json_logs_are_one_object_a_line_the_audit_log_included() {
-    let _ = rustls::crypto::ring::default_provider().install_default();
-    let mut node = Served::start(&[("SSO_BRIDGE__LOG__FORMAT", "json".into())]);
-    let refused = reqwest::Client::new()
+    let mut node = Node::embedded(&[("SSO_BRIDGE__LOG__FORMAT", "json".into())]).await;
+    let refused = node
+        .api
         .post(node.url("/admin/api/session"))
         .json(&json!({"username": "ada", "password": "not-her-password"}))
         .send()
@@ -34,9 +33,9 @@ async fn json_logs_are_one_object_a_line_the_audit_log_included() {
         .unwrap();
     assert_eq!(refused.status(), reqwest::StatusCode::UNAUTHORIZED);
     node.terminate();
-    assert!(node.wait(Duration::from_secs(20)).success());
+    assert!(node.exited(Duration::from_secs(20)).await.success());
 
-    let events = json_lines(&node.stderr());
+    let events = json_lines(&node.log());
     let audit = events
         .iter()
         .find(|e| e["target"] == "audit" && e["fields"]["action"] == "admin_sign_in")
@@ -52,12 +51,13 @@ async fn json_logs_are_one_object_a_line_the_audit_log_included() {
     assert!(!text.contains("not-her-password"));
 }
 
-#[test]
-fn logs_stay_lines_for_people_by_default() {
-    let mut node = Served::start(&[]);
+#[tokio::test]
+async fn logs_stay_lines_for_people_by_default() {
+    let mut node = Node::embedded(&[]).await;
     node.terminate();
-    assert!(node.wait(Duration::from_secs(20)).success());
-    let lines = node.stderr();
+    assert!(node.exited(Duration::from_secs(20)).await.success());
+    let log = node.log();
+    let lines: Vec<&str> = log.lines().collect();
     let listening = lines
         .iter()
         .find(|l| l.contains("sso-bridge listening"))
@@ -118,14 +118,15 @@ fn refused(addr: &str) -> bool {
     false
 }
 
-#[test]
-fn sigterm_finishes_the_request_in_flight_refuses_new_connections_and_exits_0() {
+#[tokio::test]
+async fn sigterm_finishes_the_request_in_flight_refuses_new_connections_and_exits_0() {
     let metrics = format!("127.0.0.1:{}", free_port());
-    let mut node = Served::start(&[
+    let mut node = Node::embedded(&[
         ("SSO_BRIDGE__SERVER__SHUTDOWN_GRACE_SECS", "20".into()),
         ("SSO_BRIDGE__SERVER__METRICS_LISTEN", metrics.clone()),
-    ]);
-    let addr = node.addr();
+    ])
+    .await;
+    let addr = node.addr().to_owned();
     let mut in_flight = TcpStream::connect(&addr).unwrap();
     let rest = start_a_token_request(&mut in_flight, &addr);
 
@@ -144,20 +145,20 @@ fn sigterm_finishes_the_request_in_flight_refuses_new_connections_and_exits_0() 
     let answer = read_until(&mut in_flight, b"}");
     assert!(answer.starts_with("HTTP/1.1 401"), "{answer}");
     assert!(answer.contains(r#""error":"invalid_client""#), "{answer}");
-    let status = node.wait(Duration::from_secs(10));
-    assert_eq!(status.code(), Some(0), "{:#?}", node.stderr());
+    let status = node.exited(Duration::from_secs(10)).await;
+    assert_eq!(status.code(), Some(0), "{}", node.log());
 }
 
-#[test]
-fn a_request_held_past_the_grace_period_does_not_keep_the_node_from_stopping() {
-    let mut node = Served::start(&[("SSO_BRIDGE__SERVER__SHUTDOWN_GRACE_SECS", "1".into())]);
-    let addr = node.addr();
+#[tokio::test]
+async fn a_request_held_past_the_grace_period_does_not_keep_the_node_from_stopping() {
+    let mut node = Node::embedded(&[("SSO_BRIDGE__SERVER__SHUTDOWN_GRACE_SECS", "1".into())]).await;
+    let addr = node.addr().to_owned();
     let mut held = TcpStream::connect(&addr).unwrap();
     let _never_sent = start_a_token_request(&mut held, &addr);
 
     let stopping = Instant::now();
     node.terminate();
-    let status = node.wait(Duration::from_secs(10));
+    let status = node.exited(Duration::from_secs(10)).await;
     assert_eq!(status.code(), Some(0));
     let took = stopping.elapsed();
     assert!(

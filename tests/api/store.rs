@@ -3,7 +3,7 @@
 
 mod fixtures;
 mod lifecycle;
-mod redis_only;
+pub(crate) mod redis_only;
 
 use fixtures::{
     any_token_left, client, code_record, issuance, pending_request, redeemed, session_record,
@@ -68,7 +68,7 @@ async fn sessions_codes_and_tokens_disappear_when_their_ttl_runs_out(s: Subject)
         .await
         .unwrap();
     s.store
-        .put_pending("short", &pending_request(), ttl)
+        .put_pending("short", &pending_request(), ttl, &[])
         .await
         .unwrap();
     let code = Digest::of(&random_id(32));
@@ -84,7 +84,11 @@ async fn sessions_codes_and_tokens_disappear_when_their_ttl_runs_out(s: Subject)
 
     assert_eq!(s.store.session(&short).await.unwrap(), None);
     assert_eq!(s.store.pending("short").await.unwrap(), None);
-    assert!(!s.store.finish_pending("short").await.unwrap());
+    assert!(!s
+        .store
+        .finish_pending("short", &pending_request())
+        .await
+        .unwrap());
     assert!(s.store.session(&long).await.unwrap().is_some());
     // The consumed code kept its original expiry: it is gone now, so a late replay is not found.
     assert_eq!(s.store.code(&code).await.unwrap(), None);

@@ -4,17 +4,23 @@
 //! then checked by a simple bind as that entry on a fresh connection, closed straight after, so
 //! pooled connections keep the service identity. Every step has a timeout and each call a
 //! backstop, so a hung server answers [`DirectoryError::Unavailable`] instead of hanging sign-in.
+//! With several servers in `directory.url`, each new connection goes to the first that connects
+//! (`servers`).
 
+mod active_directory;
 mod groups;
+mod guid;
 mod pool;
 mod probe;
+mod servers;
 mod tls;
 
 use self::pool::{describe, is_disconnect, text_suffix, Cause, Connector};
 use self::pool::{Conn, ServiceManager};
+use self::servers::Servers;
 use super::{Attributes, Directory, DirectoryError, DirectoryUser};
 use crate::config::ClaimMapping;
-use crate::config::DirectorySettings;
+use crate::config::{DirectoryFlavor, DirectorySettings};
 use crate::domain::{Escaped, PoolUsage};
 use async_trait::async_trait;
 use deadpool::managed::{Object, Pool, PoolError, TimeoutType};
@@ -24,6 +30,7 @@ use secrecy::{ExposeSecret, SecretString};
 use std::fmt;
 use std::future::Future;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// LDAP result code of a bind with a wrong password or an unknown DN (RFC 4511 §4.1.9).
@@ -33,7 +40,8 @@ const INVALID_CREDENTIALS: u32 = 49;
 pub struct LdapDirectory {
     pool: Pool<ServiceManager>,
     connector: Connector,
-    url: String,
+    /// Every server of `directory.url`, for messages about the directory as a whole.
+    servers: String,
     user_base: String,
     user_filter: String,
     lookup_filter: String,
@@ -43,6 +51,14 @@ pub struct LdapDirectory {
     lookup_budget: Duration,
     /// Group search base and filter (`{dn}` placeholder) for the second-factor policy.
     groups: (String, String),
+    /// What kind of server: Active Directory reads sign-in names its own way.
+    flavor: DirectoryFlavor,
+    /// The Active Directory domain's NetBIOS name and naming context, read on first need.
+    domain: tokio::sync::OnceCell<active_directory::Domain>,
+    /// What of a person's (nested) group membership to read, and where to put it.
+    membership: groups::Membership,
+    /// Whether the subject is a binary `objectGUID`, written as a GUID string.
+    guid_subject: bool,
 }
 
 /// The directory settings cannot be used; found at start-up, before any connection.
@@ -74,21 +90,22 @@ impl LdapDirectory {
         settings: &DirectorySettings,
         mapping: &ClaimMapping,
     ) -> Result<Self, LdapConfigError> {
-        // Connections go to the first server; the settings check every one at load.
-        let url = settings.url.first().ok_or(LdapConfigError::NoUrl)?;
-        let tls = if url.scheme() == "ldaps" || settings.starttls {
+        if settings.url.is_empty() {
+            return Err(LdapConfigError::NoUrl);
+        }
+        let ldaps = settings.url.iter().any(|url| url.scheme() == "ldaps");
+        let tls = if ldaps || settings.starttls {
             Some(tls::client_config(settings.ca_file.as_deref())?)
         } else {
             None
         };
+        let servers = Servers::new(settings.url.iter().map(|url| url.as_str().to_owned()));
+        let (count, description) = (servers.len() as u32, servers.describe());
         let (connect_timeout, operation_timeout) =
             (settings.connect_timeout, settings.operation_timeout);
-        let connector = Connector::new(
-            url.as_str().to_owned(),
-            settings.starttls,
-            tls,
-            connect_timeout,
-        );
+        // Opening a connection may pass over every server but the last.
+        let connecting = connect_timeout * count;
+        let connector = Connector::new(Arc::new(servers), settings.starttls, tls, connect_timeout);
         let manager = ServiceManager::new(
             connector.clone(),
             settings.service_account.clone(),
@@ -98,14 +115,14 @@ impl LdapDirectory {
             .max_size(settings.pool_size.max(1))
             .runtime(Runtime::Tokio1)
             .wait_timeout(Some(operation_timeout))
-            .create_timeout(Some(connect_timeout + operation_timeout))
+            .create_timeout(Some(connecting + operation_timeout))
             .recycle_timeout(Some(operation_timeout))
             .build()
             .map_err(|err| LdapConfigError::Pool(err.to_string()))?;
         Ok(Self {
             pool,
             connector,
-            url: url.as_str().to_owned(),
+            servers: description,
             user_base: settings.user_base.clone(),
             user_filter: settings.user_filter.clone(),
             lookup_filter: settings.lookup_filter.clone(),
@@ -113,9 +130,13 @@ impl LdapDirectory {
             operation_timeout,
             // Each backstop sits below the sum of its steps' timeouts (pool wait, connect,
             // bind, search...): it bounds the whole call, not any one step.
-            authenticate_budget: 2 * connect_timeout + 3 * operation_timeout,
-            lookup_budget: connect_timeout + 2 * operation_timeout,
+            authenticate_budget: 2 * connecting + 3 * operation_timeout,
+            lookup_budget: connecting + 2 * operation_timeout,
             groups: (settings.user_base.clone(), String::new()),
+            flavor: settings.flavor,
+            domain: tokio::sync::OnceCell::new(),
+            membership: groups::Membership::default(),
+            guid_subject: mapping.sub.eq_ignore_ascii_case(guid::OBJECT_GUID),
         })
     }
 
@@ -130,7 +151,7 @@ impl LdapDirectory {
             .unwrap_or_else(|_| {
                 Err(DirectoryError::Unavailable(format!(
                     "{} did not answer within {} ms",
-                    self.url,
+                    self.servers,
                     budget.as_millis()
                 )))
             })
@@ -146,13 +167,29 @@ impl LdapDirectory {
         filter: &str,
         attributes: &[String],
     ) -> Result<Vec<DirectoryUser>, DirectoryError> {
+        self.search_in(Scope::Subtree, base, filter, attributes)
+            .await
+    }
+
+    /// Like [`LdapDirectory::search`], in `scope`.
+    async fn search_in(
+        &self,
+        scope: Scope,
+        base: &str,
+        filter: &str,
+        attributes: &[String],
+    ) -> Result<Vec<DirectoryUser>, DirectoryError> {
         let mut retried = false;
         loop {
             let mut conn = self.pool.get().await.map_err(pool_unavailable)?;
             let reused = Object::metrics(&conn).recycle_count > 0;
-            match self.search_on(&mut conn, base, filter, attributes).await {
+            match self
+                .search_on(&mut conn, scope, base, filter, attributes)
+                .await
+            {
                 Ok(users) => return Ok(users),
                 Err(err) => {
+                    let url = Arc::clone(&conn.url);
                     drop(Object::take(conn));
                     if let SearchFailure::Ldap(ldap) = &err {
                         if reused && !retried && is_disconnect(ldap) {
@@ -162,8 +199,7 @@ impl LdapDirectory {
                         }
                     }
                     return Err(DirectoryError::Unavailable(format!(
-                        "search of {base} on {}: {err}",
-                        self.url
+                        "search of {base} on {url}: {err}"
                     )));
                 }
             }
@@ -173,6 +209,7 @@ impl LdapDirectory {
     async fn search_on(
         &self,
         conn: &mut Conn,
+        scope: Scope,
         base: &str,
         filter: &str,
         attributes: &[String],
@@ -180,7 +217,7 @@ impl LdapDirectory {
         let ldap3::SearchResult(entries, result) = conn
             .ldap
             .with_timeout(self.operation_timeout)
-            .search(base, Scope::Subtree, filter, attributes)
+            .search(base, scope, filter, attributes)
             .await
             .map_err(SearchFailure::Ldap)?;
         if result.rc != 0 {
@@ -211,7 +248,7 @@ impl LdapDirectory {
             .map_err(|err| {
                 DirectoryError::Unavailable(format!(
                     "bind as the user's entry on {}: {}",
-                    self.url,
+                    conn.url,
                     describe(&err)
                 ))
             })?;
@@ -220,7 +257,7 @@ impl LdapDirectory {
             INVALID_CREDENTIALS => Err(DirectoryError::InvalidCredentials),
             rc => Err(DirectoryError::Unavailable(format!(
                 "bind as the user's entry on {} answered result code {rc}{}",
-                self.url,
+                conn.url,
                 text_suffix(&result.text)
             ))),
         };
@@ -240,6 +277,7 @@ impl LdapDirectory {
         username: &str,
         password: &SecretString,
     ) -> Result<DirectoryUser, DirectoryError> {
+        let username = self.filter_name(username).await?;
         let filter = fill(&self.user_filter, "{username}", username);
         let mut users = self
             .search(&self.user_base, &filter, &self.attributes)
@@ -259,11 +297,21 @@ impl LdapDirectory {
             return Err(DirectoryError::InvalidCredentials);
         };
         self.bind_as(&user.dn, password).await?;
+        let mut user = user;
+        self.annotate(&mut user).await?;
         Ok(user)
     }
 
     async fn find_by_subject(&self, sub: &str) -> Result<Option<DirectoryUser>, DirectoryError> {
-        let filter = fill(&self.lookup_filter, "{sub}", sub);
+        let filter = if self.guid_subject {
+            // A subject that is no GUID names no one.
+            let Some(value) = guid::filter_value(sub) else {
+                return Ok(None);
+            };
+            self.lookup_filter.replace("{sub}", &value)
+        } else {
+            fill(&self.lookup_filter, "{sub}", sub)
+        };
         let mut users = self
             .search(&self.user_base, &filter, &self.attributes)
             .await?;
@@ -274,19 +322,28 @@ impl LdapDirectory {
             );
             return Ok(None);
         }
-        Ok(users.pop())
+        let Some(mut user) = users.pop() else {
+            return Ok(None);
+        };
+        self.annotate(&mut user).await?;
+        Ok(Some(user))
     }
 
     async fn find_by_username(
         &self,
         username: &str,
     ) -> Result<Option<DirectoryUser>, DirectoryError> {
+        let username = self.filter_name(username).await?;
         let filter = fill(&self.user_filter, "{username}", username);
         let mut users = self
             .search(&self.user_base, &filter, &self.attributes)
             .await?;
         // Several matches name no one, as at sign-in.
-        Ok(users.pop().filter(|_| users.is_empty()))
+        let Some(mut user) = users.pop().filter(|_| users.is_empty()) else {
+            return Ok(None);
+        };
+        self.annotate(&mut user).await?;
+        Ok(Some(user))
     }
 }
 
@@ -327,6 +384,12 @@ impl Directory for LdapDirectory {
             .await
     }
 
+    #[tracing::instrument(name = "ldap_account", skip_all, fields(username = ?Escaped(username)))]
+    async fn account_name(&self, username: &str) -> Result<String, DirectoryError> {
+        self.within(self.lookup_budget, self.canonical_account(username))
+            .await
+    }
+
     #[tracing::instrument(name = "ldap_groups", skip_all)]
     async fn groups_of(&self, dn: &str) -> Result<Vec<String>, DirectoryError> {
         self.find_groups(dn).await
@@ -345,7 +408,7 @@ impl Directory for LdapDirectory {
 impl fmt::Debug for LdapDirectory {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("LdapDirectory")
-            .field("url", &self.url)
+            .field("url", &self.servers)
             .field("user_base", &self.user_base)
             .field("pool", &self.pool.status())
             .finish_non_exhaustive()
@@ -369,15 +432,34 @@ fn fill(template: &str, placeholder: &str, value: &str) -> String {
     template.replace(placeholder, &ldap_escape(value))
 }
 
-/// An entry as handed upward: its DN, and its attributes with lowercased names. Values that
-/// are not UTF-8 (photos, certificates) are left out; no claim reads them.
+/// An entry as handed upward: its DN, and its attributes with lowercased names. An
+/// `objectGUID` is written as its GUID string; other values that are not UTF-8 (photos,
+/// certificates) are left out, as no claim reads them.
 fn to_user(entry: SearchEntry) -> DirectoryUser {
     let mut attributes = Attributes::new();
     for (name, values) in entry.attrs {
+        if name.eq_ignore_ascii_case(guid::OBJECT_GUID) {
+            // Sixteen bytes that happen to be UTF-8 arrive here rather than in `bin_attrs`.
+            let guids = values.iter().filter_map(|v| guid::render(v.as_bytes()));
+            attributes
+                .entry(name.to_ascii_lowercase())
+                .or_default()
+                .extend(guids);
+            continue;
+        }
         attributes
             .entry(name.to_ascii_lowercase())
             .or_default()
             .extend(values);
+    }
+    for (name, values) in entry.bin_attrs {
+        if name.eq_ignore_ascii_case(guid::OBJECT_GUID) {
+            let guids = values.iter().filter_map(|v| guid::render(v));
+            attributes
+                .entry(name.to_ascii_lowercase())
+                .or_default()
+                .extend(guids);
+        }
     }
     DirectoryUser {
         dn: entry.dn,

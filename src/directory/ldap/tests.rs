@@ -8,6 +8,7 @@ use std::collections::HashMap;
 fn settings() -> DirectorySettings {
     DirectorySettings {
         backend: DirectoryBackend::Ldap,
+        flavor: DirectoryFlavor::Generic,
         ldif_path: None,
         url: vec!["ldap://127.0.0.1:1".parse().unwrap()],
         service_account: Some(ServiceAccount {

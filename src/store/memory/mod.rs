@@ -56,6 +56,7 @@ impl<T> Timed<T> {
 struct State {
     records: records::RecordMap,
     sessions: sessions::SessionIndex,
+    pending_groups: sessions::PendingGroups,
     clients: HashMap<ClientId, ClientRecord>,
     grants: grants::Grants,
     second_factor: second_factor::Enrolments,
@@ -80,6 +81,7 @@ impl State {
     fn purge(&mut self, now: UnixTime) {
         self.records.purge(now);
         self.sessions.purge(&self.records);
+        self.pending_groups.purge(&self.records, now);
         self.grants.purge(now);
         self.limits.purge(now);
         self.audit.purge(now);

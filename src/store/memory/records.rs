@@ -22,6 +22,13 @@ impl RecordMap {
         self.0.contains_key(&(ns, key.to_owned()))
     }
 
+    /// Whether a live value is kept under the key.
+    pub(super) fn is_live(&self, ns: Namespace, key: &str, now: UnixTime) -> bool {
+        self.0
+            .get(&(ns, key.to_owned()))
+            .is_some_and(|e| e.live(now))
+    }
+
     #[cfg(test)]
     pub(super) fn is_empty(&self) -> bool {
         self.0.is_empty()

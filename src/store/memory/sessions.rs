@@ -1,5 +1,5 @@
-//! SSO sessions, pending authorize requests and remembered consents in the memory store, and
-//! the index of each user's sessions.
+//! SSO sessions, pending authorize requests and remembered consents in the memory store, the
+//! index of each user's sessions and the bounded groups of pending requests.
 
 use super::records::RecordMap;
 use super::MemoryStore;
@@ -7,9 +7,9 @@ use crate::clock::UnixTime;
 use crate::domain::{ClientId, Digest, ScopeSet};
 use crate::store::codec::{decode, encode};
 use crate::store::namespace::{consent_key, Namespace, Records};
-use crate::store::{PendingRequest, SessionRecord, SessionStore, StoreError};
+use crate::store::{PendingBound, PendingRequest, SessionRecord, SessionStore, StoreError};
 use async_trait::async_trait;
-use std::collections::{HashMap, HashSet};
+use std::collections::{HashMap, HashSet, VecDeque};
 
 /// The keys (digests in hex) of each user's sessions, by `sub`.
 #[derive(Default)]
@@ -22,6 +22,61 @@ impl SessionIndex {
             ids.retain(|id| records.contains(Namespace::Session, id));
         }
         self.0.retain(|_, ids| !ids.is_empty());
+    }
+}
+
+/// The ids of each bounded group's pending requests, oldest first.
+#[derive(Default)]
+pub(super) struct PendingGroups(HashMap<String, VecDeque<String>>);
+
+impl PendingGroups {
+    /// Forgets requests that are gone, and groups left empty.
+    pub(super) fn purge(&mut self, records: &RecordMap, now: UnixTime) {
+        for ids in self.0.values_mut() {
+            ids.retain(|id| records.is_live(Namespace::AuthRequest, id, now));
+        }
+        self.0.retain(|_, ids| !ids.is_empty());
+    }
+
+    /// Counts `id` in each group of `bounds`, ending the oldest requests of a group over its
+    /// maximum.
+    fn add(&mut self, records: &mut RecordMap, id: &str, bounds: &[PendingBound], now: UnixTime) {
+        for bound in bounds {
+            let ids = self.0.entry(bound.group.clone()).or_default();
+            ids.retain(|id| records.is_live(Namespace::AuthRequest, id, now));
+            ids.push_back(id.to_owned());
+            let max = usize::try_from(bound.max).unwrap_or(usize::MAX);
+            let mut ended = Vec::new();
+            while ids.len() > max {
+                if let Some(old) = ids.pop_front() {
+                    if let Some(json) = records.take(Namespace::AuthRequest, &old, now) {
+                        ended.push((old, json));
+                    }
+                }
+            }
+            // An ended request leaves its other groups too (its record names them), so that
+            // no group outlives its requests.
+            for (old, json) in ended {
+                let groups = decode::<PendingRequest>("pending request", &json)
+                    .map(|p| p.groups)
+                    .unwrap_or_default();
+                let others: Vec<String> =
+                    groups.into_iter().filter(|g| *g != bound.group).collect();
+                self.remove(&old, &others);
+            }
+        }
+    }
+
+    /// Takes `id` out of `groups`.
+    fn remove(&mut self, id: &str, groups: &[String]) {
+        for group in groups {
+            if let Some(ids) = self.0.get_mut(group) {
+                ids.retain(|member| member != id);
+                if ids.is_empty() {
+                    self.0.remove(group);
+                }
+            }
+        }
     }
 }
 
@@ -93,9 +148,18 @@ impl SessionStore for MemoryStore {
         id: &str,
         pending: &PendingRequest,
         ttl: u64,
+        bounds: &[PendingBound],
     ) -> Result<(), StoreError> {
-        self.put_record(Namespace::AuthRequest, id, "pending request", pending, ttl)
-            .await
+        let json = encode("pending request", pending)?;
+        let (mut state, now) = self.lock();
+        let state = &mut *state;
+        state
+            .records
+            .put(Namespace::AuthRequest, id, json, ttl, now);
+        state
+            .pending_groups
+            .add(&mut state.records, id, bounds, now);
+        Ok(())
     }
 
     async fn pending(&self, id: &str) -> Result<Option<PendingRequest>, StoreError> {
@@ -103,8 +167,14 @@ impl SessionStore for MemoryStore {
             .await
     }
 
-    async fn finish_pending(&self, id: &str) -> Result<bool, StoreError> {
-        self.remove(Namespace::AuthRequest, id).await
+    async fn finish_pending(&self, id: &str, pending: &PendingRequest) -> Result<bool, StoreError> {
+        let (mut state, now) = self.lock();
+        let state = &mut *state;
+        state.pending_groups.remove(id, &pending.groups);
+        Ok(state
+            .records
+            .take(Namespace::AuthRequest, id, now)
+            .is_some())
     }
 
     async fn consent(&self, sub: &str, client: &ClientId) -> Result<Option<ScopeSet>, StoreError> {

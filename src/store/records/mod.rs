@@ -15,4 +15,4 @@ pub use grants::{
     StoredRefresh,
 };
 pub use second_factor::EnrolmentRecord;
-pub use sessions::{PendingRequest, SessionRecord};
+pub use sessions::{PendingBound, PendingRequest, SessionRecord};

@@ -35,4 +35,18 @@ pub struct PendingRequest {
     /// sign-in: that session may not finish the request.
     #[serde(default)]
     pub replaced_session: Option<Digest>,
+    /// The bounded groups (see [`PendingBound`]) the request counts in, so that finishing it
+    /// takes it out of them. Empty in requests written before groups existed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub groups: Vec<String>,
+}
+
+/// A group of pending requests kept to at most `max` live members (the requests of one
+/// browser, or of one client address): writing one more ends the oldest.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PendingBound {
+    /// The group's name, unique across kinds of group (`browser:<hex>`, `addr:<address>`).
+    pub group: String,
+    /// How many live requests the group keeps.
+    pub max: u64,
 }

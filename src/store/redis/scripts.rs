@@ -1,6 +1,6 @@
 //! The Lua scripts behind the store's atomic operations (sources in `src/store/lua/`).
 //!
-//! Each grant script but `end_sessions.lua` is `common.lua` (the shared `revoke`, `index` and
+//! Each grant script but `end_sessions.lua` and the pending-request scripts is `common.lua` (the shared `revoke`, `index` and
 //! `issue` functions) followed by its own body; the audit scripts stand alone. `redis::Script`
 //! sends them by SHA-1 and loads them again after a server restart.
 
@@ -36,6 +36,8 @@ const PUT_SESSION: &str = concat!(
     include_str!("../lua/put_session.lua")
 );
 const END_SESSIONS: &str = include_str!("../lua/end_sessions.lua");
+const PUT_PENDING: &str = include_str!("../lua/put_pending.lua");
+const FINISH_PENDING: &str = include_str!("../lua/finish_pending.lua");
 
 const APPEND_AUDIT: &str = include_str!("../lua/append_audit.lua");
 const AUDIT_EVENTS: &str = include_str!("../lua/audit_events.lua");
@@ -59,6 +61,10 @@ pub(super) struct Scripts {
     pub(super) put_session: Script,
     /// Ends every session of a user: see `end_sessions.lua`.
     pub(super) end_sessions: Script,
+    /// Stores a pending request within its groups' bounds: see `put_pending.lua`.
+    pub(super) put_pending: Script,
+    /// Ends a pending request and takes it out of its groups: see `finish_pending.lua`.
+    pub(super) finish_pending: Script,
     /// Appends an audit event to the log and its indexes, and trims them: see
     /// `append_audit.lua`.
     pub(super) append_audit: Script,
@@ -80,6 +86,8 @@ impl Scripts {
             revoke_user: Script::new(REVOKE_USER),
             put_session: Script::new(PUT_SESSION),
             end_sessions: Script::new(END_SESSIONS),
+            put_pending: Script::new(PUT_PENDING),
+            finish_pending: Script::new(FINISH_PENDING),
             append_audit: Script::new(APPEND_AUDIT),
             audit_events: Script::new(AUDIT_EVENTS),
             move_earlier_audit: Script::new(MOVE_EARLIER_AUDIT),

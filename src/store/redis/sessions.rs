@@ -1,19 +1,26 @@
 //! SSO sessions, pending authorize requests and remembered consents in Redis: strings with an
 //! expiry under `{p}sess:<session digest>`, `{p}authreq:<request id>` and
-//! `{p}consent:<sub>\n<client id>`; and `{p}usersess:<sub>`, a set (EXPIRE) of the full keys
-//! of a user's sessions, written by a script together with each session.
+//! `{p}consent:<sub>\n<client id>`; `{p}usersess:<sub>`, a set (EXPIRE) of the full keys
+//! of a user's sessions, written by a script together with each session; and
+//! `{p}pendby:<group>`, a sorted set (EXPIRE) of the full keys of a group's pending requests
+//! scored by their expiry in microseconds, written by a script together with each request.
 
 use super::{Keys, RedisStore, Request};
 use crate::domain::{ClientId, Digest, ScopeSet};
 use crate::store::codec::encode;
 use crate::store::namespace::{consent_key, Namespace, Records};
-use crate::store::{PendingRequest, SessionRecord, SessionStore, StoreError};
+use crate::store::{PendingBound, PendingRequest, SessionRecord, SessionStore, StoreError};
 use async_trait::async_trait;
 
 impl Keys {
     /// Index of a user's sessions.
     fn user_sessions(&self, sub: &str) -> String {
         format!("{}usersess:{sub}", self.prefix)
+    }
+
+    /// A bounded group of pending requests.
+    fn pending_group(&self, group: &str) -> String {
+        format!("{}pendby:{group}", self.prefix)
     }
 }
 
@@ -55,9 +62,22 @@ impl SessionStore for RedisStore {
         id: &str,
         pending: &PendingRequest,
         ttl: u64,
+        bounds: &[PendingBound],
     ) -> Result<(), StoreError> {
-        self.put_record(Namespace::AuthRequest, id, "pending request", pending, ttl)
-            .await
+        let mut call = self
+            .scripts
+            .put_pending
+            .key(self.keys.record(Namespace::AuthRequest, id));
+        for bound in bounds {
+            call.key(self.keys.pending_group(&bound.group));
+        }
+        call.arg(encode("pending request", pending)?).arg(ttl);
+        for bound in bounds {
+            call.arg(bound.max);
+        }
+        call.arg(self.keys.pending_group(""));
+        let _: i64 = self.call(Request::Script(&call)).await?;
+        Ok(())
     }
 
     async fn pending(&self, id: &str) -> Result<Option<PendingRequest>, StoreError> {
@@ -65,8 +85,16 @@ impl SessionStore for RedisStore {
             .await
     }
 
-    async fn finish_pending(&self, id: &str) -> Result<bool, StoreError> {
-        self.remove(Namespace::AuthRequest, id).await
+    async fn finish_pending(&self, id: &str, pending: &PendingRequest) -> Result<bool, StoreError> {
+        let mut call = self
+            .scripts
+            .finish_pending
+            .key(self.keys.record(Namespace::AuthRequest, id));
+        for group in &pending.groups {
+            call.key(self.keys.pending_group(group));
+        }
+        let deleted: i64 = self.call(Request::Script(&call)).await?;
+        Ok(deleted > 0)
     }
 
     async fn consent(&self, sub: &str, client: &ClientId) -> Result<Option<ScopeSet>, StoreError> {

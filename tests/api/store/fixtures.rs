@@ -70,6 +70,8 @@ pub fn redis_settings(url: &str, timeout_ms: u64) -> StoreSettings {
     StoreSettings {
         backend: StoreBackend::Redis,
         redis_url: url.to_owned().into(),
+        password: None,
+        sentinel: None,
         key_prefix: format!("test-{}:", random_id(9)),
         pool_size: 8,
         timeout: std::time::Duration::from_millis(timeout_ms),
@@ -149,6 +151,7 @@ pub fn pending_request() -> PendingRequest {
         csrf_token: random_id(32),
         browser: Digest::of(&random_id(32)),
         replaced_session: None,
+        groups: Vec::new(),
     }
 }
 

@@ -1,9 +1,12 @@
-//! Real dependencies started by the tests themselves, on free loopback ports.
+//! Real dependencies started by the tests themselves, on free loopback ports (and, for the
+//! Samba domain controller, a free loopback address).
 
 pub mod logs;
 pub mod metrics;
+pub mod node;
 pub mod ports;
 pub mod redis;
-pub mod serve;
+pub mod samba;
+pub mod sentinel;
 pub mod slapd;
 pub mod streamed;

@@ -7,7 +7,7 @@
 
 use super::ports::{free_port, wait_for_port};
 use secrecy::SecretString;
-use sso_bridge::config::{DirectoryBackend, DirectorySettings, ServiceAccount};
+use sso_bridge::config::{DirectoryBackend, DirectoryFlavor, DirectorySettings, ServiceAccount};
 use std::ffi::OsStr;
 use std::io::{BufRead, BufReader};
 use std::os::unix::process::CommandExt;
@@ -32,7 +32,7 @@ pub const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/d
 const READY_LIMIT: Duration = Duration::from_secs(20);
 
 /// Runs `"$@"` in the background, prints its pid, and kills it when stdin reaches end of file.
-const WRAPPER: &str = r#""$@" >/dev/null 2>>"$SLAPD_LOG" &
+pub(super) const WRAPPER: &str = r#""$@" >/dev/null 2>>"$SLAPD_LOG" &
 child=$!
 echo "$child"
 read _ignored
@@ -76,7 +76,7 @@ impl Slapd {
             .tempdir()
             .expect("a temporary directory for slapd");
         std::fs::create_dir(dir.path().join("db")).expect("the database directory");
-        make_certificates(dir.path());
+        make_certificates(dir.path(), "IP:127.0.0.1,DNS:localhost");
         std::fs::write(dir.path().join("slapd.conf"), slapd_conf(dir.path()))
             .expect("slapd.conf written");
         run(Command::new("slapadd")
@@ -121,6 +121,7 @@ impl Slapd {
     pub fn settings(&self) -> DirectorySettings {
         DirectorySettings {
             backend: DirectoryBackend::Ldap,
+            flavor: DirectoryFlavor::Generic,
             ldif_path: None,
             url: vec![self.url().parse().expect("an ldap:// URL")],
             service_account: Some(ServiceAccount {
@@ -192,6 +193,32 @@ impl Slapd {
             format!("dn: {dn}\nchangetype: modify\nreplace: {attribute}\n{attribute}: {value}\n");
         let changes = self.dir.path().join("change.ldif");
         std::fs::write(&changes, change).expect("the change file is written");
+        run(Command::new("ldapmodify")
+            .args([
+                "-x",
+                "-H",
+                &self.url(),
+                "-D",
+                &format!("cn=admin,{BASE}"),
+                "-w",
+                "admin-pw",
+                "-f",
+            ])
+            .arg(&changes));
+    }
+
+    /// Renames an entry to `new_rdn` under the same parent, the old name's value removed (a
+    /// person whose username changed).
+    pub fn rename(&self, dn: &str, new_rdn: &str) {
+        self.apply(&format!(
+            "dn: {dn}\nchangetype: modrdn\nnewrdn: {new_rdn}\ndeleteoldrdn: 1\n"
+        ));
+    }
+
+    /// Applies LDIF changes (`changetype: ...` records) as the directory's administrator.
+    pub fn apply(&self, ldif: &str) {
+        let changes = self.dir.path().join("changes.ldif");
+        std::fs::write(&changes, ldif).expect("the change file is written");
         run(Command::new("ldapmodify")
             .args([
                 "-x",
@@ -344,8 +371,9 @@ access to * by * none
     )
 }
 
-/// A test CA, a server certificate it signs for 127.0.0.1 and localhost, and an unrelated CA.
-fn make_certificates(dir: &Path) {
+/// A test CA (`ca.pem`), a server certificate it signs for `san` (`server.pem`, key
+/// `server.key`), and an unrelated CA (`foreign-ca.pem`).
+pub(super) fn make_certificates(dir: &Path, san: &str) {
     let ca = |name: &str, subject: &str| {
         run(Command::new("openssl")
             .current_dir(dir)
@@ -376,14 +404,14 @@ fn make_certificates(dir: &Path) {
             "-CAkey",
             "ca.key",
         ])
-        .args(["-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"])
+        .args(["-addext", &format!("subjectAltName={san}")])
         .args(["-addext", "basicConstraints=critical,CA:FALSE"])
         .args(["-addext", "keyUsage=critical,digitalSignature"])
         .args(["-addext", "extendedKeyUsage=serverAuth"]));
 }
 
 /// Runs a command to completion; panics with its output when it fails.
-fn run(command: &mut Command) {
+pub(super) fn run(command: &mut Command) {
     let output = command.output().expect("the command runs");
     assert!(
         output.status.success(),

@@ -1,0 +1,51 @@
+-- Stores a pending authorize request and counts it in its bounded groups; a group over its
+-- maximum loses its oldest members, whose requests end.
+--   KEYS[1] the request   KEYS[2..] the groups (sorted sets of request keys, scored by expiry
+--   in microseconds)   ARGV[1] request JSON   ARGV[2] TTL in seconds   ARGV[3..] each group's
+--   maximum, in the order of KEYS[2..]   ARGV[#KEYS + 2] the prefix of every group key
+-- Expiry scores come from the server's clock, the one that expires the requests themselves.
+local group_prefix = ARGV[#KEYS + 2]
+
+-- Ends the request `key`, which left `left`, and takes it out of its other groups (the record
+-- names them), so that no group outlives its requests.
+local function forget(key, left)
+  local value = redis.call('GET', key)
+  redis.call('DEL', key)
+  if not value then
+    return
+  end
+  local ok, request = pcall(cjson.decode, value)
+  if ok and type(request) == 'table' and type(request.groups) == 'table' then
+    for _, name in ipairs(request.groups) do
+      local other = group_prefix .. tostring(name)
+      if other ~= left then
+        redis.call('ZREM', other, key)
+      end
+    end
+  end
+end
+
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000000 + tonumber(time[2])
+local ttl = tonumber(ARGV[2])
+redis.call('SET', KEYS[1], ARGV[1], 'EX', ttl)
+for i = 2, #KEYS do
+  local group = KEYS[i]
+  redis.call('ZREMRANGEBYSCORE', group, '-inf', now)
+  -- Scores strictly increase within a group, so that the oldest is always the one to give way.
+  local score = now + ttl * 1000000
+  local newest = redis.call('ZRANGE', group, -1, -1, 'WITHSCORES')
+  if newest[2] and tonumber(newest[2]) >= score then
+    score = tonumber(newest[2]) + 1
+  end
+  redis.call('ZADD', group, score, KEYS[1])
+  redis.call('EXPIRE', group, ttl)
+  local over = redis.call('ZCARD', group) - tonumber(ARGV[i + 1])
+  if over > 0 then
+    local popped = redis.call('ZPOPMIN', group, over)
+    for j = 1, #popped, 2 do
+      forget(popped[j], group)
+    end
+  end
+end
+return 1
