@@ -5,7 +5,9 @@ COPY Cargo.toml Cargo.lock ./
 COPY src src
 COPY templates templates
 COPY config config
+# Every target Cargo.toml names must be there for cargo to read it, the tests and benches too.
 COPY tests tests
+COPY benches benches
 RUN cargo build --release --locked --bin sso-bridge
 
 FROM debian:bookworm-slim

@@ -69,7 +69,7 @@ pub async fn run() -> ExitCode {
 }
 
 async fn serve(config: Option<PathBuf>) -> ExitCode {
-    crate::telemetry::init("info,sso_bridge=info,poem=warn");
+    // Settings first: they say how to log. A refusal is one plain line either way.
     let settings = match Settings::load(config.as_deref()) {
         Ok(s) => s,
         Err(e) => {
@@ -77,6 +77,7 @@ async fn serve(config: Option<PathBuf>) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    crate::telemetry::init("info,sso_bridge=info,poem=warn", settings.log.format);
     let issuer = settings.issuer();
     let app = match Application::build(settings).await {
         Ok(app) => app,
@@ -85,7 +86,12 @@ async fn serve(config: Option<PathBuf>) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    tracing::info!(port = app.port(), %issuer, "sso-bridge listening");
+    match app.metrics_port() {
+        Some(metrics_port) => {
+            tracing::info!(port = app.port(), metrics_port, %issuer, "sso-bridge listening")
+        }
+        None => tracing::info!(port = app.port(), %issuer, "sso-bridge listening"),
+    }
     match app.run_until_stopped().await {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

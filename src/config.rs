@@ -15,6 +15,7 @@ mod audit;
 mod claims;
 mod directory;
 mod limits;
+mod log;
 mod mfa;
 mod oidc;
 mod roles;
@@ -29,6 +30,7 @@ pub use audit::AuditSettings;
 pub use claims::ClaimMapping;
 pub use directory::{DirectoryBackend, DirectoryFlavor, DirectorySettings, ServiceAccount};
 pub use limits::LimitSettings;
+pub use log::{LogFormat, LogSettings};
 pub use mfa::{GroupLookup, MfaSettings};
 pub use oidc::{OidcSettings, SigningAlg};
 pub use roles::RoleGroups;
@@ -64,6 +66,8 @@ pub struct Settings {
     pub audit: AuditSettings,
     /// `[oidc]`: id_token signing, with the key encryption secret resolved.
     pub oidc: OidcSettings,
+    /// `[log]`: how log lines are written.
+    pub log: LogSettings,
 }
 
 /// The settings as the layers give them: the sections whose keys need more than a type to be
@@ -83,6 +87,7 @@ struct Layers {
     limits: LimitSettings,
     audit: AuditSettings,
     oidc: oidc::OidcKeys,
+    log: LogSettings,
     /// The defaults of `directory.flavor = "active_directory"`, already merged in by `load_from`.
     #[serde(rename = "active_directory")]
     _active_directory: serde::de::IgnoredAny,
@@ -105,6 +110,7 @@ impl Layers {
             limits: self.limits,
             audit: self.audit,
             oidc: self.oidc.check()?,
+            log: self.log,
         })
     }
 }
@@ -414,6 +420,54 @@ mod tests {
         let s =
             Settings::load_from(None, env(&[("SSO_BRIDGE__OIDC__SIGNING_ALG", "ES256")])).unwrap();
         assert_eq!(s.oidc.signing_alg, SigningAlg::Es256);
+    }
+
+    #[test]
+    fn logs_are_text_unless_json_is_asked_for() {
+        let s = Settings::load_from(None, env(&[])).unwrap();
+        assert_eq!(s.log.format, LogFormat::Text);
+        let s = Settings::load_from(None, env(&[("SSO_BRIDGE__LOG__FORMAT", "json")])).unwrap();
+        assert_eq!(s.log.format, LogFormat::Json);
+        let err = Settings::load_from(None, env(&[("SSO_BRIDGE__LOG__FORMAT", "yaml")]))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("`log.format`") && err.contains("`text` or `json`"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn metrics_are_on_the_public_listener_unless_an_address_of_their_own_is_set() {
+        let s = Settings::load_from(None, env(&[])).unwrap();
+        assert_eq!(s.server.metrics_listen, None);
+        assert_eq!(s.server.shutdown_grace, Duration::from_secs(30));
+        let s = Settings::load_from(
+            None,
+            env(&[("SSO_BRIDGE__SERVER__METRICS_LISTEN", "127.0.0.1:9100")]),
+        )
+        .unwrap();
+        assert_eq!(
+            s.server.metrics_listen.map(|a| a.to_string()).as_deref(),
+            Some("127.0.0.1:9100")
+        );
+        let err = Settings::load_from(
+            None,
+            env(&[
+                ("SSO_BRIDGE__SERVER__LISTEN", "127.0.0.1:9100"),
+                ("SSO_BRIDGE__SERVER__METRICS_LISTEN", "127.0.0.1:9100"),
+            ]),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("server.metrics_listen"), "{err}");
+        let err = Settings::load_from(
+            None,
+            env(&[("SSO_BRIDGE__SERVER__SHUTDOWN_GRACE_SECS", "0")]),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("server.shutdown_grace_secs"), "{err}");
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! Outcomes the flows publish and other parts listen to: the audit log, the app doctor, the
-//! apps' "last used" marks (and whatever else wants to count sign-ins and tokens).
+//! apps' "last used" marks and the metrics.
 //!
 //! A flow says what happened and moves on; it does not know who listens. Listeners are called in
 //! turn, awaited before [`Events::publish`] returns, so an event is written before the response
@@ -91,6 +91,14 @@ pub enum Event {
         /// Why, in plain words.
         reason: String,
     },
+    /// A second-factor code was checked, whatever the outcome (the page, the admin screen and
+    /// the admin API all check through one function).
+    SecondFactorChecked {
+        /// The user.
+        sub: String,
+        /// How it went.
+        outcome: SecondFactorOutcome,
+    },
     /// A user set up a second factor.
     SecondFactorEnrolled {
         /// The user.
@@ -157,6 +165,19 @@ pub enum SignInOutcome {
     Succeeded,
     /// Refused, for this reason in plain words.
     Failed(String),
+}
+
+/// How a second-factor check went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SecondFactorOutcome {
+    /// A code of the enrolled authenticator was accepted.
+    Code,
+    /// A recovery code was accepted.
+    RecoveryCode,
+    /// The code was wrong.
+    Wrong,
+    /// The code was right but already used.
+    Replayed,
 }
 
 /// Why a token or authorize request was refused, named by the flow that refused it, so that

@@ -1,4 +1,5 @@
-//! Building the application from settings: backends, state, listener.
+//! Building the application from settings: backends (timed for the metrics), state,
+//! listeners; serving until stopped.
 
 use crate::apps::{Doctor, LastUsed};
 use crate::audit::AuditTrail;
@@ -13,11 +14,16 @@ use crate::state::AppState;
 use crate::store::memory::MemoryStore;
 use crate::store::redis::RedisStore;
 use crate::store::{Store, WithClock};
+use crate::telemetry::directory::MeteredDirectory;
+use crate::telemetry::listener::MetricsListener;
+use crate::telemetry::store::MeteredStore;
+use crate::telemetry::Metrics;
 use crate::web::render::Templates;
-use poem::listener::{Acceptor, Listener, TcpListener};
+use poem::listener::{Acceptor, Listener, TcpAcceptor, TcpListener};
 use poem::Server;
 use std::net::SocketAddr;
 use std::sync::Arc;
+use tokio::sync::watch;
 
 /// Start-up failed; the message names what to fix.
 #[derive(Debug, thiserror::Error)]
@@ -41,11 +47,12 @@ pub enum StartupError {
     },
 }
 
-/// A built application, bound to its port, not yet serving.
+/// A built application, bound to its port (and the metrics' own, when set), not yet serving.
 pub struct Application {
-    acceptor: poem::listener::TcpAcceptor,
-    state: AppState,
+    acceptor: TcpAcceptor,
     port: u16,
+    metrics: Option<(TcpAcceptor, u16)>,
+    state: AppState,
 }
 
 impl Application {
@@ -78,17 +85,17 @@ impl Application {
         let templates = Templates::new().map_err(StartupError::Templates)?;
         let mfa_key = crate::mfa::MfaKey::from_settings(&settings)?;
         let keys = crate::oidc::key_source::Keys::new(&settings.oidc, settings.store.backend)?;
-        let addr = settings.server.listen;
-        let acceptor = TcpListener::bind(addr)
-            .into_acceptor()
-            .await
-            .map_err(|source| StartupError::Listen { addr, source })?;
-        let port = acceptor
-            .local_addr()
-            .first()
-            .and_then(|a| a.as_socket_addr().map(|s| s.port()))
-            .unwrap_or(addr.port());
-        let events = Arc::new(listeners(&settings, &store, &clock));
+        let (acceptor, port) = bind(settings.server.listen).await?;
+        let metrics_acceptor = match settings.server.metrics_listen {
+            Some(addr) => Some(bind(addr).await?),
+            None => None,
+        };
+        let metrics = Arc::new(Metrics::new());
+        // Every use of the backends, the listeners' included, goes through the timed ones.
+        let store: Arc<dyn Store> = Arc::new(MeteredStore::new(store, Arc::clone(&metrics)));
+        let directory: Arc<dyn Directory> =
+            Arc::new(MeteredDirectory::new(directory, Arc::clone(&metrics)));
+        let events = Arc::new(listeners(&settings, &store, &clock, &metrics));
         let state = AppState {
             settings: Arc::new(settings),
             store,
@@ -98,11 +105,13 @@ impl Application {
             mfa_key: Arc::new(mfa_key),
             keys: Arc::new(keys),
             events,
+            metrics,
         };
         Ok(Self {
             acceptor,
-            state,
             port,
+            metrics: metrics_acceptor,
+            state,
         })
     }
 
@@ -111,26 +120,79 @@ impl Application {
         self.port
     }
 
+    /// The port `/metrics` is served on when `server.metrics_listen` is set.
+    pub fn metrics_port(&self) -> Option<u16> {
+        self.metrics.as_ref().map(|(_, port)| *port)
+    }
+
     /// The shared state (for tests and the CLI).
     pub fn state(&self) -> &AppState {
         &self.state
     }
 
-    /// Serves until the process gets Ctrl-C / SIGTERM.
+    /// Serves until the process gets Ctrl-C / SIGTERM, then stops accepting connections (on
+    /// the metrics' address too) and lets the requests in flight finish, for at most
+    /// `server.shutdown_grace_secs`.
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
-        let app = crate::http::routes(self.state);
-        Server::new_with_acceptor(self.acceptor)
-            .run_with_graceful_shutdown(
-                app,
-                shutdown_signal(),
-                Some(std::time::Duration::from_secs(10)),
-            )
-            .await
+        let grace = self.state.settings.server.shutdown_grace;
+        let (stop, stopping) = watch::channel(false);
+        tokio::spawn(async move {
+            shutdown_signal().await;
+            tracing::info!(
+                grace_secs = grace.as_secs(),
+                "stopping: no new connections; finishing the requests in flight"
+            );
+            let _ = stop.send(true);
+        });
+        let public = Server::new_with_acceptor(self.acceptor).run_with_graceful_shutdown(
+            crate::http::routes(self.state.clone()),
+            stopped(stopping.clone()),
+            Some(grace),
+        );
+        let served = match self.metrics {
+            None => public.await,
+            Some((acceptor, _)) => {
+                let metrics = Server::new_with_acceptor(acceptor).run_with_graceful_shutdown(
+                    crate::http::metrics_routes(self.state),
+                    stopped(stopping),
+                    Some(grace),
+                );
+                let (public, metrics) = tokio::join!(public, metrics);
+                public.and(metrics)
+            }
+        };
+        tracing::info!("stopped");
+        served
     }
 }
 
-/// Who hears what the flows publish: the audit log, the app doctor, the last-used marks.
-fn listeners(settings: &Settings, store: &Arc<dyn Store>, clock: &Arc<dyn Clock>) -> Events {
+/// Binds `addr`; answers the acceptor and the port actually bound (port 0 picks a free one).
+async fn bind(addr: SocketAddr) -> Result<(TcpAcceptor, u16), StartupError> {
+    let acceptor = TcpListener::bind(addr)
+        .into_acceptor()
+        .await
+        .map_err(|source| StartupError::Listen { addr, source })?;
+    let port = acceptor
+        .local_addr()
+        .first()
+        .and_then(|a| a.as_socket_addr().map(|s| s.port()))
+        .unwrap_or(addr.port());
+    Ok((acceptor, port))
+}
+
+/// Resolves once the stop was given (or nobody can give it any more).
+async fn stopped(mut stopping: watch::Receiver<bool>) {
+    let _ = stopping.wait_for(|stop| *stop).await;
+}
+
+/// Who hears what the flows publish: the audit log, the app doctor, the last-used marks, the
+/// metrics.
+fn listeners(
+    settings: &Settings,
+    store: &Arc<dyn Store>,
+    clock: &Arc<dyn Clock>,
+    metrics: &Arc<Metrics>,
+) -> Events {
     let base = WithClock {
         store: Arc::clone(store),
         clock: Arc::clone(clock),
@@ -139,6 +201,7 @@ fn listeners(settings: &Settings, store: &Arc<dyn Store>, clock: &Arc<dyn Clock>
         Arc::new(AuditTrail::new(base.clone(), settings.audit.clone())),
         Arc::new(Doctor(base.clone())),
         Arc::new(LastUsed::new(base)),
+        Arc::new(MetricsListener(Arc::clone(metrics))),
     ])
 }
 

@@ -1,4 +1,5 @@
-//! What every handler shares: settings, store, directory, templates, keys, clock, events.
+//! What every handler shares: settings, store, directory, templates, keys, clock, events,
+//! metrics.
 //!
 //! The web layer's only state. Each flow below it declares the narrow context it needs as a
 //! trait (`oauth::Context`, `session::Context`, ...); [`AppState`] implements them all here, so a
@@ -14,6 +15,7 @@ use crate::events::{Events, HasEvents};
 use crate::mfa::MfaKey;
 use crate::oidc::key_source::Keys;
 use crate::store::{HasStore, Store};
+use crate::telemetry::Metrics;
 use crate::web::render::Templates;
 use std::sync::Arc;
 use std::time::Duration;
@@ -35,8 +37,10 @@ pub struct AppState {
     pub mfa_key: Arc<MfaKey>,
     /// Id token signing keys (OpenID Connect).
     pub keys: Arc<Keys>,
-    /// Where flows publish what happened (audit log, app doctor, last-used marks).
+    /// Where flows publish what happened (audit log, app doctor, last-used marks, metrics).
     pub events: Arc<Events>,
+    /// The Prometheus metrics.
+    pub metrics: Arc<Metrics>,
 }
 
 impl AppState {

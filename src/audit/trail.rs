@@ -128,7 +128,11 @@ fn entry_for(event: &Event) -> Option<AuditEvent> {
         } => AuditEvent::new(Action::Lockout, Some(account.trim()))
             .from_address(address.as_deref())
             .failed(format!("too many failed attempts ({counter})")),
-        Event::TokenRefused { .. } | Event::AuthorizeRefused { .. } => return None,
+        // Refusals and second-factor failures are audited where their context is known
+        // (`SecondFactorRefused`, the admin sign-in); the metrics count these.
+        Event::TokenRefused { .. }
+        | Event::AuthorizeRefused { .. }
+        | Event::SecondFactorChecked { .. } => return None,
     })
 }
 

@@ -1,10 +1,12 @@
-//! `[server]`: where the service listens, the public address it is known by, and the reverse
-//! proxies whose word on the client's address is believed.
+//! `[server]`: where the service listens, the public address it is known by, the reverse
+//! proxies whose word on the client's address is believed, where metrics are served and how
+//! long a stopping node waits for the requests in flight.
 
 use super::{value, ConfigError};
 use ipnet::IpNet;
 use serde::Deserialize;
 use std::net::{IpAddr, SocketAddr};
+use std::time::Duration;
 
 /// `[server]`
 #[derive(Debug, Clone, Deserialize)]
@@ -19,6 +21,15 @@ pub struct ServerSettings {
     /// front of the service. Empty: those headers are ignored and the TCP peer is the client.
     #[serde(deserialize_with = "trusted_proxies")]
     pub trusted_proxies: TrustedProxies,
+    /// A socket address of its own for `/metrics`, which the public listener then does not
+    /// serve. Unset: `/metrics` is on the public listener.
+    pub metrics_listen: Option<SocketAddr>,
+    /// `server.shutdown_grace_secs`: how long a stopping node waits for the requests in flight.
+    #[serde(
+        rename = "shutdown_grace_secs",
+        deserialize_with = "value::positive_secs"
+    )]
+    pub shutdown_grace: Duration,
 }
 
 /// `server.trusted_proxies`: the networks of the reverse proxies in front of the service.
@@ -72,6 +83,13 @@ impl ServerSettings {
             return Err(ConfigError::key(
                 "server.base_url",
                 "must not have a query or fragment",
+            ));
+        }
+        // Port 0 picks a free port for each listener, so only a fixed port can clash.
+        if self.metrics_listen == Some(self.listen) && self.listen.port() != 0 {
+            return Err(ConfigError::key(
+                "server.metrics_listen",
+                "must differ from server.listen (unset it to serve /metrics there)",
             ));
         }
         Ok(())

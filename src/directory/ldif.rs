@@ -154,6 +154,11 @@ impl Directory for LdifDirectory {
             .map(|(group, _)| group.clone())
             .collect())
     }
+
+    /// Read into memory at start-up: always there.
+    async fn check(&self) -> Result<(), DirectoryError> {
+        Ok(())
+    }
 }
 
 impl std::fmt::Debug for LdifDirectory {

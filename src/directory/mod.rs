@@ -9,6 +9,7 @@ pub mod ldap;
 pub mod ldif;
 pub mod password;
 
+use crate::domain::PoolUsage;
 use async_trait::async_trait;
 use secrecy::SecretString;
 use std::collections::BTreeMap;
@@ -69,6 +70,17 @@ pub trait Directory: Send + Sync + 'static {
 
     /// DNs of the groups listing the entry `dn` as a member (`mfa.group_lookup = "search"`).
     async fn groups_of(&self, dn: &str) -> Result<Vec<String>, DirectoryError>;
+
+    // --- operations ------------------------------------------------------------------------
+
+    /// Answers whether the directory can serve sign-ins now (readiness probe): cheap, bounded
+    /// by the directory's own timeouts, never touching a person's entry.
+    async fn check(&self) -> Result<(), DirectoryError>;
+
+    /// Its connection pool now; `None` for a directory without one (LDIF).
+    fn pool(&self) -> Option<PoolUsage> {
+        None
+    }
 }
 
 /// A context that reaches the directory: what a flow's context declares when it needs one.

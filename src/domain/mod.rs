@@ -1,5 +1,5 @@
 //! Domain types shared by every layer: ids, scopes, claims, secrets, authorize requests, audit
-//! actions and the records they form, and outside text escaped for logs.
+//! actions and the records they form, outside text escaped for logs, and connection pool usage.
 
 pub mod audit;
 pub mod authorize;
@@ -8,6 +8,7 @@ pub mod claims;
 pub mod client;
 pub mod dn;
 pub mod escaped;
+pub mod pool;
 pub mod redirect_uri;
 pub mod scope;
 pub mod seal;
@@ -18,6 +19,7 @@ pub use authorize::{AuthorizationRequest, OidcParams};
 pub use claims::{Claims, Role};
 pub use client::{ClientId, ClientRecord};
 pub use escaped::Escaped;
+pub use pool::PoolUsage;
 pub use redirect_uri::RedirectUri;
 pub use scope::{Scope, ScopeSet};
 pub use secret::{Digest, SecretToken};

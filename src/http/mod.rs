@@ -1,9 +1,11 @@
-//! HTTP: the router, the OpenAPI-documented APIs, and the headers every response carries.
+//! HTTP: the router, the OpenAPI-documented APIs, the probes and metrics, and the headers
+//! every response carries.
 
 pub mod oauth_api;
 pub mod oidc_api;
 pub mod openapi;
+pub mod probes;
 pub mod routes;
 pub mod schema;
 
-pub use routes::routes;
+pub use routes::{metrics_routes, routes};

@@ -1,9 +1,11 @@
 //! The router: pages, APIs, docs, assets.
 
 use super::openapi;
+use super::probes::{self, HEALTH_PATH, METRICS_PATH, READY_PATH};
 use crate::oidc::discovery::paths;
 use crate::pages;
 use crate::state::AppState;
+use crate::telemetry::http::HttpMetrics;
 use crate::web::address::ClientAddresses;
 use crate::web::body_limit::{Answer, BodyLimit, Limit, ADMIN_MAX, FORM_MAX};
 use crate::web::errors::ErrorPages;
@@ -21,11 +23,6 @@ fn stylesheet() -> Response {
         .header(header::CACHE_CONTROL, "public, max-age=3600")
         .header("x-content-type-options", "nosniff")
         .body(STYLESHEET)
-}
-
-#[handler]
-fn health() -> &'static str {
-    "ok"
 }
 
 /// Endpoints called by apps' backends, which answer a refusal as an OAuth JSON error.
@@ -64,7 +61,11 @@ pub fn routes(state: AppState) -> impl Endpoint {
             .overriding(header::PRAGMA, "no-cache"),
     );
     // The admin screen's pages, beside the admin API it shares `/admin` with.
-    let route = crate::admin::screen::mount(Route::new());
+    let mut route = crate::admin::screen::mount(Route::new());
+    // With an address of their own, the metrics are not on the public listener at all.
+    if state.settings.server.metrics_listen.is_none() {
+        route = route.at(METRICS_PATH, get(probes::metrics));
+    }
     route
         .at(
             "/oauth/authorize",
@@ -94,7 +95,8 @@ pub fn routes(state: AppState) -> impl Endpoint {
             get(pages::logout::start).post(pages::logout::submit),
         )
         .at("/assets/style.css", get(stylesheet))
-        .at("/healthz", get(health))
+        .at(HEALTH_PATH, get(probes::health))
+        .at(READY_PATH, get(probes::ready))
         .at("/openapi.json", spec)
         .nest("/docs", docs)
         .nest("/", api)
@@ -106,10 +108,18 @@ pub fn routes(state: AppState) -> impl Endpoint {
         .with(BodyLimit::new(body_limit))
         .with(CookieJarManager::new())
         .with(CatchPanic::new())
+        .with(HttpMetrics::new(Arc::clone(&state.metrics)))
         .with(RequestLog)
         // Outermost, so that everything inside reads the one resolved address.
         .with(ClientAddresses::new(
             state.settings.server.trusted_proxies.clone(),
         ))
+        .data(state)
+}
+
+/// The metrics alone, for `server.metrics_listen`.
+pub fn metrics_routes(state: AppState) -> impl Endpoint {
+    Route::new()
+        .at(METRICS_PATH, get(probes::metrics))
         .data(state)
 }

@@ -3,7 +3,7 @@
 
 use super::{recovery, totp, Context, MfaError};
 use crate::domain::Digest;
-use crate::events::Event;
+use crate::events::{Event, SecondFactorOutcome};
 use crate::store::EnrolmentRecord;
 
 /// What the enrolment page shows.
@@ -109,8 +109,29 @@ pub async fn confirm(
     Ok(codes)
 }
 
-/// Checks a code from the enrolled authenticator, or else a recovery code.
+/// Checks a code from the enrolled authenticator, or else a recovery code; publishes how it
+/// went.
 pub async fn verify(cx: &impl Context, sub: &str, code: &str) -> Result<Proof, MfaError> {
+    let result = check(cx, sub, code).await;
+    let outcome = match &result {
+        Ok(Proof::Totp) => Some(SecondFactorOutcome::Code),
+        Ok(Proof::Recovery { .. }) => Some(SecondFactorOutcome::RecoveryCode),
+        Err(MfaError::WrongCode) => Some(SecondFactorOutcome::Wrong),
+        Err(MfaError::Replayed) => Some(SecondFactorOutcome::Replayed),
+        // Nothing was checked: no enrolment, or an outage.
+        Err(_) => None,
+    };
+    if let Some(outcome) = outcome {
+        let event = Event::SecondFactorChecked {
+            sub: sub.to_owned(),
+            outcome,
+        };
+        cx.events().publish(event).await;
+    }
+    result
+}
+
+async fn check(cx: &impl Context, sub: &str, code: &str) -> Result<Proof, MfaError> {
     let record = cx
         .store()
         .second_factor(sub)

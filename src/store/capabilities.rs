@@ -10,14 +10,18 @@ use super::{
     Redemption, Rotation, ScreenSignIn, SessionRecord, StoreError, StoredCode, StoredRefresh,
 };
 use crate::clock::UnixTime;
-use crate::domain::{ClientId, ClientRecord, Digest, ScopeSet};
+use crate::domain::{ClientId, ClientRecord, Digest, PoolUsage, ScopeSet};
 use async_trait::async_trait;
 
-/// Whether the store can be reached at all.
+/// Whether the store can be reached at all, and how busy its connections are.
 #[async_trait]
 pub trait Ping: Send + Sync {
     /// Answers whether the store is reachable (readiness probe).
     async fn ping(&self) -> Result<(), StoreError>;
+    /// Its connection pool now; `None` for a store without one (memory).
+    fn pool(&self) -> Option<PoolUsage> {
+        None
+    }
 }
 
 /// Registered apps. Clients never expire.

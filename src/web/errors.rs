@@ -13,7 +13,7 @@ use crate::session::pending::PendingError;
 use crate::store::StoreError;
 use poem::error::ResponseError;
 use poem::http::StatusCode;
-use poem::{Endpoint, IntoResponse, Middleware, Request, Response};
+use poem::{Endpoint, IntoResponse, Middleware, PathPattern, Request, Response};
 use serde::Serialize;
 use std::sync::Arc;
 
@@ -282,10 +282,20 @@ impl<E: Endpoint> Endpoint for ErrorPagesEndpoint<E> {
     async fn call(&self, req: Request) -> poem::Result<Response> {
         match self.inner.call(req).await {
             Ok(output) => Ok(output.into_response()),
-            Err(err) => match err.downcast::<PageError>() {
-                Ok(error) => Ok(error.render(&self.templates)),
-                Err(other) => Err(other),
-            },
+            Err(err) => {
+                // The route the router matched stays with the answer, for the metrics.
+                let pattern = err.data::<PathPattern>().cloned();
+                match err.downcast::<PageError>() {
+                    Ok(error) => {
+                        let mut page = error.render(&self.templates);
+                        if let Some(pattern) = pattern {
+                            page.set_data(pattern);
+                        }
+                        Ok(page)
+                    }
+                    Err(other) => Err(other),
+                }
+            }
         }
     }
 }

@@ -38,6 +38,8 @@ pub struct TestApp {
     service: Service,
     pub state: AppState,
     pub clock: OffsetClock,
+    /// The port of `/metrics` when `server.metrics_listen` is set.
+    pub metrics_port: Option<u16>,
     /// Keeps the shared redis-server running while this app uses it.
     _redis: Option<Arc<RedisServer>>,
 }
@@ -189,7 +191,7 @@ async fn spawn(
     tweak: impl FnOnce(&mut Settings),
 ) -> TestApp {
     if std::env::var("TEST_LOG").is_ok() {
-        sso_bridge::telemetry::init("debug");
+        sso_bridge::telemetry::init("debug", sso_bridge::config::LogFormat::Text);
     }
     let port = free_port();
     let clock = OffsetClock::default();
@@ -201,11 +203,13 @@ async fn spawn(
         .expect("app builds");
     let state = app.state().clone();
     let base = format!("http://127.0.0.1:{}", app.port());
+    let metrics_port = app.metrics_port();
     tokio::spawn(app.run_until_stopped());
     TestApp {
         service: Service::at(backends, base),
         state,
         clock,
+        metrics_port,
         _redis: redis,
     }
 }

@@ -11,6 +11,7 @@ mod active_directory;
 mod groups;
 mod guid;
 mod pool;
+mod probe;
 mod servers;
 mod tls;
 
@@ -20,7 +21,7 @@ use self::servers::Servers;
 use super::{Attributes, Directory, DirectoryError, DirectoryUser};
 use crate::config::ClaimMapping;
 use crate::config::{DirectoryFlavor, DirectorySettings};
-use crate::domain::Escaped;
+use crate::domain::{Escaped, PoolUsage};
 use async_trait::async_trait;
 use deadpool::managed::{Object, Pool, PoolError, TimeoutType};
 use deadpool::Runtime;
@@ -392,6 +393,15 @@ impl Directory for LdapDirectory {
     #[tracing::instrument(name = "ldap_groups", skip_all)]
     async fn groups_of(&self, dn: &str) -> Result<Vec<String>, DirectoryError> {
         self.find_groups(dn).await
+    }
+
+    #[tracing::instrument(name = "ldap_check", skip_all)]
+    async fn check(&self) -> Result<(), DirectoryError> {
+        self.within(self.lookup_budget, self.probe()).await
+    }
+
+    fn pool(&self) -> Option<PoolUsage> {
+        Some(PoolUsage::of(self.pool.status()))
     }
 }
 

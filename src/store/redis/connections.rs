@@ -28,6 +28,17 @@ pub(super) struct Connections {
     next: AtomicUsize,
     /// When the connections were set up: the origin of each slot's `used_at`.
     epoch: Instant,
+    /// Requests under way (a multiplexed connection carries many: this is what is "in use").
+    in_flight: AtomicUsize,
+}
+
+/// A request under way, counted until dropped.
+pub(super) struct InFlight<'a>(&'a AtomicUsize);
+
+impl Drop for InFlight<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
+    }
 }
 
 /// One connection place: the open connection, if any, and which opening it came from.
@@ -66,6 +77,7 @@ impl Connections {
             slots: (0..size.max(1)).map(|_| Slot::default()).collect(),
             next: AtomicUsize::new(0),
             epoch: Instant::now(),
+            in_flight: AtomicUsize::new(0),
         }
     }
 
@@ -134,6 +146,21 @@ impl Connections {
         for slot in self.slots.iter() {
             *slot.lock() = None;
         }
+    }
+
+    /// Connections open now, requests on them right now, and how many connections there may be.
+    pub(super) fn usage(&self) -> crate::domain::PoolUsage {
+        crate::domain::PoolUsage {
+            open: self.slots.iter().filter(|s| s.current().is_some()).count(),
+            in_use: self.in_flight.load(Ordering::Relaxed),
+            max: self.slots.len(),
+        }
+    }
+
+    /// Counts a request on the connections until the guard is dropped.
+    pub(super) fn in_flight(&self) -> InFlight<'_> {
+        self.in_flight.fetch_add(1, Ordering::Relaxed);
+        InFlight(&self.in_flight)
     }
 
     fn millis(&self) -> u64 {

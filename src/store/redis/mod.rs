@@ -102,6 +102,7 @@ impl RedisStore {
     /// may have reached the server before the connection closed.
     async fn call<T: FromRedisValue>(&self, request: Request<'_>) -> Result<T, StoreError> {
         let deadline = Instant::now() + self.timeout;
+        let _counted = self.connections.in_flight();
         match self.call_once(&request, deadline).await {
             Err(Failure::Closed(_)) if request.only_reads() => self
                 .call_once(&request, deadline)
@@ -243,5 +244,9 @@ struct Keys {
 impl Ping for RedisStore {
     async fn ping(&self) -> Result<(), StoreError> {
         self.cmd::<String>(&redis::cmd("PING")).await.map(|_| ())
+    }
+
+    fn pool(&self) -> Option<crate::domain::PoolUsage> {
+        Some(self.connections.usage())
     }
 }

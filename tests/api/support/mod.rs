@@ -2,6 +2,7 @@
 //! Samba domain controller, a free loopback address).
 
 pub mod logs;
+pub mod metrics;
 pub mod node;
 pub mod ports;
 pub mod redis;

@@ -113,6 +113,35 @@ impl Node {
             .unwrap_or_else(|| panic!("no {field} in {status}"))
     }
 
+    /// Sends SIGTERM, as systemd, Docker or Kubernetes does to stop a service.
+    pub fn terminate(&self) {
+        let sent = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(sent.success(), "SIGTERM could not be sent");
+    }
+
+    /// Whether the process is still running.
+    pub fn running(&mut self) -> bool {
+        self.child.try_wait().expect("the node's status").is_none()
+    }
+
+    /// Waits for the process to exit; panics (killing it) after `limit`.
+    pub async fn exited(&mut self, limit: Duration) -> std::process::ExitStatus {
+        let deadline = Instant::now() + limit;
+        loop {
+            if let Some(status) = self.child.try_wait().expect("the node's status") {
+                return status;
+            }
+            if Instant::now() > deadline {
+                let _ = self.child.kill();
+                panic!("the node did not exit within {limit:?}:\n{}", self.log());
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+
     /// What the node has logged so far.
     pub fn log(&self) -> String {
         std::fs::read_to_string(self.log_path()).unwrap_or_default()
