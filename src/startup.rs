@@ -62,7 +62,7 @@ impl Application {
         // Before anything is built or logged: a refusal is then the only line start-up prints.
         settings.check_store_secrets()?;
         let store = build_store(&settings, Arc::clone(&clock))?;
-        let directory = build_directory(&settings)?;
+        let directory = build_directory(&settings, &clock)?;
         Self::build_with(settings, clock, store, directory).await
     }
 
@@ -154,7 +154,10 @@ fn build_store(settings: &Settings, clock: Arc<dyn Clock>) -> Result<Arc<dyn Sto
     })
 }
 
-fn build_directory(settings: &Settings) -> Result<Arc<dyn Directory>, StartupError> {
+fn build_directory(
+    settings: &Settings,
+    clock: &Arc<dyn Clock>,
+) -> Result<Arc<dyn Directory>, StartupError> {
     Ok(match settings.directory.backend {
         DirectoryBackend::Ldif => {
             let path = settings.directory.ldif_path.as_deref();
@@ -171,6 +174,7 @@ fn build_directory(settings: &Settings) -> Result<Arc<dyn Directory>, StartupErr
             Arc::new(
                 LdapDirectory::new(&settings.directory, &settings.claims)
                     .map_err(|e| StartupError::Directory(Box::new(e)))?
+                    .with_clock(Arc::clone(clock))
                     .with_policy(
                         &policy_attributes(settings),
                         &settings.mfa.group_base,

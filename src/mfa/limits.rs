@@ -7,6 +7,7 @@
 //! exactly like a real one: same message, same (short) time.
 
 use super::Context;
+use crate::directory::{AccountState, DirectoryError};
 use crate::domain::bounds;
 use crate::domain::secret::random_id;
 use crate::domain::Username;
@@ -135,12 +136,17 @@ pub enum PasswordCheck {
     Passed(crate::directory::DirectoryUser),
     /// Unknown user or wrong password (indistinguishable on purpose); counted.
     Invalid,
+    /// The directory will not let the account in now, and says why: the password was right
+    /// (not counted), or the account is locked there (counted: that answer comes whatever the
+    /// password).
+    Unusable(AccountState),
     /// Too many failures for the account or the address: nothing was checked.
     Locked,
 }
 
 /// Checks `username`'s password with the directory under the attempt limits: a failure counts
-/// against the account and the address; a success or a directory outage does not. The name is
+/// against the account and the address; a success, a right password on an account the
+/// directory will not let in, or a directory outage does not. The name is
 /// the normalised one, and the directory's own name for the account where it has several, so
 /// every spelling of an account shares its counter. A password longer
 /// than [`bounds::PASSWORD`] is a failure without asking the directory.
@@ -165,9 +171,18 @@ pub async fn check_password(
             attempt.succeeded(cx).await?;
             Ok(PasswordCheck::Passed(user))
         }
-        Err(crate::directory::DirectoryError::InvalidCredentials) => {
+        Err(DirectoryError::InvalidCredentials) => {
             attempt.failed();
             Ok(PasswordCheck::Invalid)
+        }
+        Err(DirectoryError::AccountUnusable(state)) => {
+            if state == AccountState::Locked {
+                attempt.failed();
+            } else {
+                // The directory checked the password and found it right: not a guess.
+                attempt.succeeded(cx).await?;
+            }
+            Ok(PasswordCheck::Unusable(state))
         }
         Err(e) => {
             attempt.succeeded(cx).await?;

@@ -1,6 +1,7 @@
 //! Integration tests: the whole service against a private redis-server and slapd.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod account_states;
 mod active_directory;
 mod admin;
 mod admin_policy;
@@ -27,6 +28,7 @@ mod oidc;
 mod oidc_authorize;
 mod oidc_keys;
 mod outages;
+mod password_policy;
 mod proxies;
 mod renames;
 mod resource_servers;

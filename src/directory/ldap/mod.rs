@@ -5,7 +5,9 @@
 //! pooled connections keep the service identity. Every step has a timeout and each call a
 //! backstop, so a hung server answers [`DirectoryError::Unavailable`] instead of hanging sign-in.
 
+mod account_state;
 mod active_directory;
+mod ber;
 mod groups;
 mod guid;
 mod pool;
@@ -14,6 +16,7 @@ mod tls;
 use self::pool::{describe, is_disconnect, text_suffix, Cause, Connector};
 use self::pool::{Conn, ServiceManager};
 use super::{Attributes, Directory, DirectoryError, DirectoryUser};
+use crate::clock::{Clock, SystemClock};
 use crate::config::ClaimMapping;
 use crate::config::{DirectoryFlavor, DirectorySettings};
 use crate::domain::Escaped;
@@ -25,6 +28,7 @@ use secrecy::{ExposeSecret, SecretString};
 use std::fmt;
 use std::future::Future;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// LDAP result code of a bind with a wrong password or an unknown DN (RFC 4511 §4.1.9).
@@ -52,6 +56,8 @@ pub struct LdapDirectory {
     membership: groups::Membership,
     /// Whether the subject is a binary `objectGUID`, written as a GUID string.
     guid_subject: bool,
+    /// The time an account's end date (`accountExpires`) is compared with.
+    clock: Arc<dyn Clock>,
 }
 
 /// The directory settings cannot be used; found at start-up, before any connection.
@@ -118,7 +124,7 @@ impl LdapDirectory {
             user_base: settings.user_base.clone(),
             user_filter: settings.user_filter.clone(),
             lookup_filter: settings.lookup_filter.clone(),
-            attributes: mapping.attributes(),
+            attributes: with_states(mapping.attributes()),
             operation_timeout,
             // Each backstop sits below the sum of its steps' timeouts (pool wait, connect,
             // bind, search...): it bounds the whole call, not any one step.
@@ -129,7 +135,14 @@ impl LdapDirectory {
             domain: tokio::sync::OnceCell::new(),
             membership: groups::Membership::default(),
             guid_subject: mapping.sub.eq_ignore_ascii_case(guid::OBJECT_GUID),
+            clock: Arc::new(SystemClock),
         })
+    }
+
+    /// Compares accounts' end dates with `clock` (the service's) rather than the wall clock.
+    pub fn with_clock(mut self, clock: Arc<dyn Clock>) -> Self {
+        self.clock = clock;
+        self
     }
 
     /// Runs `call` under the backstop `budget`.
@@ -225,7 +238,9 @@ impl LdapDirectory {
             .collect())
     }
 
-    /// Checks `password` by a simple bind as `dn` on a fresh connection, then unbinds.
+    /// Checks `password` by a simple bind as `dn` on a fresh connection, then unbinds. The
+    /// bind asks for the password policy state, so an account the directory will not let in
+    /// is told apart from a wrong password when the directory says so.
     async fn bind_as(&self, dn: &str, password: &SecretString) -> Result<(), DirectoryError> {
         let mut conn = self
             .connector
@@ -235,6 +250,7 @@ impl LdapDirectory {
         let result = conn
             .ldap
             .with_timeout(self.operation_timeout)
+            .with_controls(account_state::policy_request())
             .simple_bind(dn, password.expose_secret())
             .await
             .map_err(|err| {
@@ -244,10 +260,11 @@ impl LdapDirectory {
                     describe(&err)
                 ))
             })?;
-        let outcome = match result.rc {
-            0 => Ok(()),
-            INVALID_CREDENTIALS => Err(DirectoryError::InvalidCredentials),
-            rc => Err(DirectoryError::Unavailable(format!(
+        let outcome = match (result.rc, account_state::reported(&result)) {
+            (0, None) => Ok(()),
+            (0 | INVALID_CREDENTIALS, Some(state)) => Err(DirectoryError::AccountUnusable(state)),
+            (INVALID_CREDENTIALS, None) => Err(DirectoryError::InvalidCredentials),
+            (rc, _) => Err(DirectoryError::Unavailable(format!(
                 "bind as the user's entry on {} answered result code {rc}{}",
                 self.url,
                 text_suffix(&result.text)
@@ -317,6 +334,12 @@ impl LdapDirectory {
         let Some(mut user) = users.pop() else {
             return Ok(None);
         };
+        // What signed in earlier ends with the account: disabled or past its end date, the
+        // person counts as gone for refreshes and single sign-on.
+        if !account_state::usable(&user.attributes, self.clock.now()) {
+            tracing::info!(dn = ?Escaped(&user.dn), "the directory entry is disabled or expired");
+            return Ok(None);
+        }
         self.annotate(&mut user).await?;
         Ok(Some(user))
     }
@@ -405,6 +428,16 @@ enum SearchFailure {
     Ldap(LdapError),
     #[error("result code {rc}{}", text_suffix(.text))]
     Result { rc: u32, text: String },
+}
+
+/// The attributes to read of a user entry: the claims' and what tells an unusable account.
+fn with_states(mut attributes: Vec<String>) -> Vec<String> {
+    for name in account_state::ATTRIBUTES {
+        if !attributes.iter().any(|a| a.eq_ignore_ascii_case(name)) {
+            attributes.push(name.to_owned());
+        }
+    }
+    attributes
 }
 
 /// The filter `template` with `placeholder` replaced by `value`, RFC 4515-escaped.

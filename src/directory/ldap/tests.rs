@@ -23,6 +23,8 @@ fn settings() -> DirectorySettings {
         connect_timeout: Duration::from_millis(1000),
         operation_timeout: Duration::from_millis(1000),
         pool_size: 2,
+        help_url: None,
+        password_change_url: None,
     }
 }
 

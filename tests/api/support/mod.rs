@@ -5,6 +5,8 @@ pub mod logs;
 pub mod ports;
 pub mod redis;
 pub mod samba;
+pub mod samba_accounts;
 pub mod served;
 pub mod slapd;
+pub mod slapd_policy;
 pub mod streamed;

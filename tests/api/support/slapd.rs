@@ -136,6 +136,8 @@ impl Slapd {
             connect_timeout: Duration::from_millis(1000),
             operation_timeout: Duration::from_millis(1500),
             pool_size: 2,
+            help_url: None,
+            password_change_url: None,
         }
     }
 
@@ -333,7 +335,10 @@ impl Drop for Slapd {
 
 /// slapd.conf: the schemas inetOrgPerson needs, one mdb database, TLS, and ACLs under which
 /// only the service account (and each person, for their own entry) reads the people, and
-/// passwords are usable for binds but readable by no one.
+/// passwords are usable for binds but readable by no one. The password policy overlay is on,
+/// with no default policy: it governs only the entries naming a policy of their own
+/// (`pwdPolicySubentry`, see `slapd_policy`), and tells a locked account from a wrong password
+/// (`ppolicy_use_lockout`).
 fn slapd_conf(dir: &Path) -> String {
     let dir = dir.display();
     format!(
@@ -343,6 +348,7 @@ include /etc/ldap/schema/inetorgperson.schema
 include /etc/ldap/schema/nis.schema
 modulepath /usr/lib/ldap
 moduleload back_mdb
+moduleload ppolicy
 TLSCACertificateFile {dir}/ca.pem
 TLSCertificateFile {dir}/server.pem
 TLSCertificateKeyFile {dir}/server.key
@@ -367,6 +373,9 @@ access to dn.subtree="ou=groups,{BASE}"
   by dn.exact="{SERVICE_DN}" read
   by * none
 access to * by * none
+
+overlay ppolicy
+ppolicy_use_lockout
 "#
     )
 }
