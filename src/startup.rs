@@ -118,14 +118,36 @@ impl Application {
 
     /// Serves until the process gets Ctrl-C / SIGTERM.
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
+        let watch = tokio::spawn(watch_lockout_policy(self.state.clone()));
         let app = crate::http::routes(self.state);
-        Server::new_with_acceptor(self.acceptor)
+        let served = Server::new_with_acceptor(self.acceptor)
             .run_with_graceful_shutdown(
                 app,
                 shutdown_signal(),
                 Some(std::time::Duration::from_secs(10)),
             )
-            .await
+            .await;
+        watch.abort();
+        served
+    }
+}
+
+/// How often the directory's lockout policy is read again.
+const LOCKOUT_POLICY_EVERY: std::time::Duration = std::time::Duration::from_secs(3600);
+
+/// Reads the directory's lockout policy at start-up and every hour after, so the log says
+/// when it caps `limits.password_per_account`; stops when the directory has none.
+async fn watch_lockout_policy(state: AppState) {
+    let mut every = tokio::time::interval(LOCKOUT_POLICY_EVERY);
+    loop {
+        every.tick().await;
+        match crate::mfa::lockout_guard::announce(&state).await {
+            Ok(true) => {}
+            Ok(false) => return,
+            Err(err) => {
+                tracing::warn!(error = %err, "the directory's lockout policy cannot be read now; sign-ins read it when they need it");
+            }
+        }
     }
 }
 

@@ -12,6 +12,7 @@ pub mod password;
 use async_trait::async_trait;
 use secrecy::SecretString;
 use std::collections::BTreeMap;
+use std::time::Duration;
 
 /// An entry's attributes: lowercase attribute name → values, in directory order.
 pub type Attributes = BTreeMap<String, Vec<String>>;
@@ -80,6 +81,17 @@ impl std::fmt::Display for AccountState {
     }
 }
 
+/// How the directory locks an account out after wrong passwords (Active Directory's domain
+/// policy: `lockoutThreshold`, `lockOutObservationWindow`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LockoutPolicy {
+    /// Wrong passwords that lock an account; 0: the directory never locks one.
+    pub threshold: u64,
+    /// How long after the last wrong password the directory forgets the earlier ones: its
+    /// count restarts only after a quiet spell this long, not over a sliding window.
+    pub observation_window: Duration,
+}
+
 /// Where staff accounts live.
 #[async_trait]
 pub trait Directory: Send + Sync + 'static {
@@ -108,6 +120,13 @@ pub trait Directory: Send + Sync + 'static {
     /// name itself.
     async fn account_name(&self, username: &str) -> Result<String, DirectoryError> {
         Ok(username.to_owned())
+    }
+
+    /// The directory's own lockout policy, which sso-bridge's attempt limits must stay under;
+    /// `None` when it locks no one out or cannot say (LDIF, generic LDAP). Kept for an hour
+    /// between reads.
+    async fn lockout_policy(&self) -> Result<Option<LockoutPolicy>, DirectoryError> {
+        Ok(None)
     }
 
     // --- second-factor policy --------------------------------------------------------------

@@ -80,7 +80,10 @@ pub async fn current(
         cx.store().end_sessions(&sub).await?;
         // A session written before the per-user index existed is not in it.
         destroy(cx, cookie).await?;
-        tracing::info!(sub, "session ended: the user is no longer in the directory, or disabled or expired there");
+        tracing::info!(
+            sub,
+            "session ended: the user is no longer in the directory, or disabled or expired there"
+        );
         return Ok(None);
     };
     let now = cx.now();

@@ -18,6 +18,7 @@ mod host_cookies;
 mod input_limits;
 mod interop;
 mod leavers;
+mod lockout_guard;
 mod logging;
 mod logout;
 mod mfa;

@@ -10,12 +10,13 @@ mod active_directory;
 mod ber;
 mod groups;
 mod guid;
+mod lockout;
 mod pool;
 mod tls;
 
 use self::pool::{describe, is_disconnect, text_suffix, Cause, Connector};
 use self::pool::{Conn, ServiceManager};
-use super::{Attributes, Directory, DirectoryError, DirectoryUser};
+use super::{Attributes, Directory, DirectoryError, DirectoryUser, LockoutPolicy};
 use crate::clock::{Clock, SystemClock};
 use crate::config::ClaimMapping;
 use crate::config::{DirectoryFlavor, DirectorySettings};
@@ -58,6 +59,8 @@ pub struct LdapDirectory {
     guid_subject: bool,
     /// The time an account's end date (`accountExpires`) is compared with.
     clock: Arc<dyn Clock>,
+    /// The Active Directory domain's lockout policy, last read.
+    lockout: lockout::PolicyCache,
 }
 
 /// The directory settings cannot be used; found at start-up, before any connection.
@@ -136,6 +139,7 @@ impl LdapDirectory {
             membership: groups::Membership::default(),
             guid_subject: mapping.sub.eq_ignore_ascii_case(guid::OBJECT_GUID),
             clock: Arc::new(SystemClock),
+            lockout: lockout::PolicyCache::default(),
         })
     }
 
@@ -403,6 +407,11 @@ impl Directory for LdapDirectory {
     async fn account_name(&self, username: &str) -> Result<String, DirectoryError> {
         self.within(self.lookup_budget, self.canonical_account(username))
             .await
+    }
+
+    #[tracing::instrument(name = "ldap_lockout_policy", skip_all)]
+    async fn lockout_policy(&self) -> Result<Option<LockoutPolicy>, DirectoryError> {
+        self.domain_lockout().await
     }
 
     #[tracing::instrument(name = "ldap_groups", skip_all)]
