@@ -86,6 +86,8 @@ pub struct DirectorySettings {
     pub operation_timeout: Duration,
     /// Service connections kept for searches.
     pub pool_size: usize,
+    /// `directory.page_size`: entries asked for per page of a search (Simple Paged Results).
+    pub page_size: u32,
     /// `directory.help_url`: the help desk, offered to someone whose account is disabled,
     /// expired or locked.
     pub help_url: Option<url::Url>,
@@ -147,6 +149,8 @@ pub(super) struct DirectoryKeys {
     operation_timeout_ms: Duration,
     #[serde(deserialize_with = "value::positive")]
     pool_size: usize,
+    #[serde(deserialize_with = "value::positive")]
+    page_size: u32,
     help_url: Option<String>,
     password_change_url: Option<String>,
 }
@@ -199,6 +203,7 @@ impl DirectoryKeys {
             connect_timeout: self.connect_timeout_ms,
             operation_timeout: self.operation_timeout_ms,
             pool_size: self.pool_size,
+            page_size: self.page_size,
             help_url,
             password_change_url,
         })

@@ -13,6 +13,7 @@ mod audit_search;
 mod authorize;
 mod bounds;
 mod directory_ldap;
+mod directory_scale;
 mod helpers;
 mod host_cookies;
 mod input_limits;

@@ -7,7 +7,7 @@ use crate::helpers::*;
 use crate::mfa_helpers::register_direct;
 use crate::support::samba::Samba;
 use crate::support::slapd::Slapd;
-use crate::support::slapd_policy::{PolicyUser, POLICY_PASSWORD};
+use crate::support::slapd_admin::{PolicyUser, POLICY_PASSWORD};
 use reqwest::StatusCode;
 
 /// `pwdAccountLockedTime` of an account locked until an administrator unlocks it.

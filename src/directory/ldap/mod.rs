@@ -8,15 +8,18 @@
 mod account_state;
 mod active_directory;
 mod ber;
+mod entry;
 mod groups;
 mod guid;
 mod lockout;
+mod paging;
 mod pool;
 mod tls;
 
+use self::entry::{to_user, with_states};
+use self::pool::ServiceManager;
 use self::pool::{describe, is_disconnect, text_suffix, Cause, Connector};
-use self::pool::{Conn, ServiceManager};
-use super::{Attributes, Directory, DirectoryError, DirectoryUser, LockoutPolicy};
+use super::{Directory, DirectoryError, DirectoryUser, LockoutPolicy};
 use crate::clock::{Clock, SystemClock};
 use crate::config::ClaimMapping;
 use crate::config::{DirectoryFlavor, DirectorySettings};
@@ -24,7 +27,7 @@ use crate::domain::Escaped;
 use async_trait::async_trait;
 use deadpool::managed::{Object, Pool, PoolError, TimeoutType};
 use deadpool::Runtime;
-use ldap3::{ldap_escape, LdapError, Scope, SearchEntry};
+use ldap3::{ldap_escape, LdapError, Scope};
 use secrecy::{ExposeSecret, SecretString};
 use std::fmt;
 use std::future::Future;
@@ -57,6 +60,8 @@ pub struct LdapDirectory {
     membership: groups::Membership,
     /// Whether the subject is a binary `objectGUID`, written as a GUID string.
     guid_subject: bool,
+    /// Entries asked for per page of a search.
+    page_size: u32,
     /// The time an account's end date (`accountExpires`) is compared with.
     clock: Arc<dyn Clock>,
     /// The Active Directory domain's lockout policy, last read.
@@ -138,6 +143,7 @@ impl LdapDirectory {
             domain: tokio::sync::OnceCell::new(),
             membership: groups::Membership::default(),
             guid_subject: mapping.sub.eq_ignore_ascii_case(guid::OBJECT_GUID),
+            page_size: settings.page_size,
             clock: Arc::new(SystemClock),
             lockout: lockout::PolicyCache::default(),
         })
@@ -213,33 +219,6 @@ impl LdapDirectory {
                 }
             }
         }
-    }
-
-    async fn search_on(
-        &self,
-        conn: &mut Conn,
-        scope: Scope,
-        base: &str,
-        filter: &str,
-        attributes: &[String],
-    ) -> Result<Vec<DirectoryUser>, SearchFailure> {
-        let ldap3::SearchResult(entries, result) = conn
-            .ldap
-            .with_timeout(self.operation_timeout)
-            .search(base, scope, filter, attributes)
-            .await
-            .map_err(SearchFailure::Ldap)?;
-        if result.rc != 0 {
-            return Err(SearchFailure::Result {
-                rc: result.rc,
-                text: result.text,
-            });
-        }
-        Ok(entries
-            .into_iter()
-            .filter(|entry| !entry.is_ref() && !entry.is_intermediate())
-            .map(|entry| to_user(SearchEntry::construct(entry)))
-            .collect())
     }
 
     /// Checks `password` by a simple bind as `dn` on a fresh connection, then unbinds. The
@@ -439,57 +418,12 @@ enum SearchFailure {
     Result { rc: u32, text: String },
 }
 
-/// The attributes to read of a user entry: the claims' and what tells an unusable account.
-fn with_states(mut attributes: Vec<String>) -> Vec<String> {
-    for name in account_state::ATTRIBUTES {
-        if !attributes.iter().any(|a| a.eq_ignore_ascii_case(name)) {
-            attributes.push(name.to_owned());
-        }
-    }
-    attributes
-}
-
 /// The filter `template` with `placeholder` replaced by `value`, RFC 4515-escaped.
 ///
 /// Escaping `*`, `(`, `)`, `\` and NUL keeps a username from adding wildcards or clauses; the
 /// replacement is one pass, so placeholders inside `value` stay literal.
 fn fill(template: &str, placeholder: &str, value: &str) -> String {
     template.replace(placeholder, &ldap_escape(value))
-}
-
-/// An entry as handed upward: its DN, and its attributes with lowercased names. An
-/// `objectGUID` is written as its GUID string; other values that are not UTF-8 (photos,
-/// certificates) are left out, as no claim reads them.
-fn to_user(entry: SearchEntry) -> DirectoryUser {
-    let mut attributes = Attributes::new();
-    for (name, values) in entry.attrs {
-        if name.eq_ignore_ascii_case(guid::OBJECT_GUID) {
-            // Sixteen bytes that happen to be UTF-8 arrive here rather than in `bin_attrs`.
-            let guids = values.iter().filter_map(|v| guid::render(v.as_bytes()));
-            attributes
-                .entry(name.to_ascii_lowercase())
-                .or_default()
-                .extend(guids);
-            continue;
-        }
-        attributes
-            .entry(name.to_ascii_lowercase())
-            .or_default()
-            .extend(values);
-    }
-    for (name, values) in entry.bin_attrs {
-        if name.eq_ignore_ascii_case(guid::OBJECT_GUID) {
-            let guids = values.iter().filter_map(|v| guid::render(v));
-            attributes
-                .entry(name.to_ascii_lowercase())
-                .or_default()
-                .extend(guids);
-        }
-    }
-    DirectoryUser {
-        dn: entry.dn,
-        attributes,
-    }
 }
 
 fn pool_unavailable(err: PoolError<Cause>) -> DirectoryError {

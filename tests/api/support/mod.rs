@@ -8,5 +8,5 @@ pub mod samba;
 pub mod samba_accounts;
 pub mod served;
 pub mod slapd;
-pub mod slapd_policy;
+pub mod slapd_admin;
 pub mod streamed;

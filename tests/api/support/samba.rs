@@ -150,6 +150,7 @@ impl Samba {
             connect_timeout: Duration::from_millis(2000),
             operation_timeout: Duration::from_millis(3000),
             pool_size: 2,
+            page_size: 500,
             help_url: None,
             password_change_url: None,
         }

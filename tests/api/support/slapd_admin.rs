@@ -1,5 +1,7 @@
-//! OpenLDAP's password policy (the ppolicy overlay) on the test slapd: a policy of its own for
-//! each test, people under it, and the states an administrator or the overlay puts them in.
+//! What an administrator does to the test slapd beyond plain changes: OpenLDAP's password
+//! policy (the ppolicy overlay; a policy of its own for each test, people under it, and the
+//! states an administrator or the overlay puts them in, set with Relax Rules), and referrals
+//! (added with ManageDsaIT).
 
 use super::slapd::{Slapd, BASE, PEOPLE};
 use std::io::Write;
@@ -31,7 +33,7 @@ impl Slapd {
                  cn: {name}\npwdAttribute: userPassword\npwdLockout: TRUE\n\
                  pwdMaxFailure: {MAX_FAILURE}\npwdMaxAge: 86400\npwdMustChange: TRUE\n"
             ),
-            false,
+            &[],
         );
         dn
     }
@@ -44,7 +46,7 @@ impl Slapd {
                 "dn: {dn}\nchangetype: add\nobjectClass: inetOrgPerson\nuid: {uid}\ncn: {uid}\n\
                  sn: {uid}\nuserPassword: {POLICY_PASSWORD}\npwdPolicySubentry: {policy}\n"
             ),
-            false,
+            &[],
         );
         PolicyUser {
             dn,
@@ -60,7 +62,7 @@ impl Slapd {
                 "dn: {}\nchangetype: modify\nreplace: {attribute}\n{attribute}: {value}\n-\n",
                 user.dn
             ),
-            true,
+            &["-e", "relax"],
         );
     }
 
@@ -79,17 +81,36 @@ impl Slapd {
         }
     }
 
-    /// Applies LDIF changes as the directory's administrator, with Relax Rules if `relax`.
-    fn change(&self, ldif: &str, relax: bool) {
-        let mut command = Command::new("ldapmodify");
-        command
+    /// Applies LDIF changes as the directory's administrator. Unlike [`Slapd::apply`], which
+    /// writes one file of the server's, tests may call this on the shared server at once.
+    pub fn apply_shared(&self, ldif: &str) {
+        self.change(ldif, &[]);
+    }
+
+    /// Adds a referral `dn` (objectClass referral) sending searches to `url`.
+    pub fn add_referral(&self, dn: &str, url: &str) {
+        let name = dn
+            .split(',')
+            .next()
+            .and_then(|rdn| rdn.strip_prefix("cn="))
+            .expect("a cn= DN");
+        self.change(
+            &format!(
+                "dn: {dn}\nchangetype: add\nobjectClass: referral\nobjectClass: extensibleObject\n\
+                 cn: {name}\nref: {url}\n"
+            ),
+            // ManageDsaIT: the referral entry itself is meant, not followed.
+            &["-M"],
+        );
+    }
+
+    /// Applies LDIF changes as the directory's administrator, with `flags` besides.
+    fn change(&self, ldif: &str, flags: &[&str]) {
+        let mut child = Command::new("ldapmodify")
             .args(["-x", "-H", &self.url(), "-D", &format!("cn=admin,{BASE}")])
             .args(["-w", "admin-pw"])
-            .env("LDAPNOINIT", "1");
-        if relax {
-            command.args(["-e", "relax"]);
-        }
-        let mut child = command
+            .args(flags)
+            .env("LDAPNOINIT", "1")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
