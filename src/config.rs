@@ -34,7 +34,7 @@ pub use oidc::{OidcSettings, SigningAlg};
 pub use roles::RoleGroups;
 pub use server::{ServerSettings, TrustedProxies};
 pub use session::SessionSettings;
-pub use store::{StoreBackend, StoreSettings};
+pub use store::{SentinelSettings, StoreBackend, StoreSettings};
 pub use tokens::TokenSettings;
 
 /// Every setting of the service, read and checked once at start-up.
@@ -72,7 +72,7 @@ pub struct Settings {
 #[serde(deny_unknown_fields)]
 struct Layers {
     server: ServerSettings,
-    store: StoreSettings,
+    store: store::StoreKeys,
     directory: directory::DirectoryKeys,
     claims: ClaimMapping,
     roles: RoleGroups,
@@ -94,7 +94,7 @@ impl Layers {
         self.server.check()?;
         Ok(Settings {
             server: self.server,
-            store: self.store,
+            store: self.store.check()?,
             directory: self.directory.check()?,
             claims: self.claims,
             roles: self.roles,

@@ -66,7 +66,7 @@ pub struct DirectorySettings {
     /// LDIF file of the embedded directory; unset uses the demo directory built into the binary.
     pub ldif_path: Option<PathBuf>,
     /// `directory.url`: the LDAP servers, each `ldap://` or `ldaps://` with a host; the setting
-    /// separates them by spaces. Connections go to the first. Empty with the LDIF backend.
+    /// separates them by spaces. Connections try them in order. Empty with the LDIF backend.
     pub url: Vec<url::Url>,
     /// The service account; `None` (an empty `bind_dn`) searches anonymously.
     pub service_account: Option<ServiceAccount>,
@@ -80,7 +80,8 @@ pub struct DirectorySettings {
     pub starttls: bool,
     /// PEM file of the CA that signed the directory's certificate (else the system roots).
     pub ca_file: Option<PathBuf>,
-    /// `directory.connect_timeout_ms`: timeout of opening a connection.
+    /// `directory.connect_timeout_ms`: timeout of opening a connection to one server, after
+    /// which the next one is tried.
     pub connect_timeout: Duration,
     /// `directory.operation_timeout_ms`: timeout of one directory operation (bind or search).
     pub operation_timeout: Duration,

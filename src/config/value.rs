@@ -106,6 +106,12 @@ pub(super) fn path_list<'de, D: Deserializer<'de>>(de: D) -> Result<Vec<PathBuf>
         .collect())
 }
 
+/// URLs: `"redis://a:26379, redis://b:26379"` or `"redis://a:26379 redis://b:26379"` in an
+/// environment variable (a URL holds neither a comma nor a space).
+pub(super) fn url_list<'de, D: Deserializer<'de>>(de: D) -> Result<Vec<String>, D::Error> {
+    split_list(de, &[',', ' ', '\t', '\n'])
+}
+
 /// DNs, which hold commas: `"cn=a,ou=g,dc=x;cn=b,ou=g,dc=x"` in an environment variable.
 pub(super) fn dn_list<'de, D: Deserializer<'de>>(de: D) -> Result<Vec<String>, D::Error> {
     split_list(de, &[';'])

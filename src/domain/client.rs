@@ -12,9 +12,15 @@ use std::fmt;
 pub struct ClientId(String);
 
 impl ClientId {
-    /// A fresh random id.
+    /// A fresh random id. It never starts with `-`, so that command lines take it as an id
+    /// rather than an option (`sso-bridge apps disable <id>`).
     pub fn generate() -> Self {
-        Self(super::secret::random_id(16))
+        loop {
+            let id = super::secret::random_id(16);
+            if !id.starts_with('-') {
+                return Self(id);
+            }
+        }
     }
 
     /// Wraps a presented id. Ids are opaque: any non-empty string of at most 128 visible
@@ -119,6 +125,13 @@ fn same_but_loopback_port(registered: &str, presented: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_generated_id_never_starts_like_an_option() {
+        for _ in 0..2000 {
+            assert!(!super::ClientId::generate().as_str().starts_with('-'));
+        }
+    }
+
     use super::*;
 
     fn app(uri: &str, public: bool) -> ClientRecord {

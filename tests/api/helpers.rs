@@ -25,16 +25,29 @@ pub enum Backends {
     Real,
 }
 
-/// A running sso-bridge.
-pub struct TestApp {
+/// A running sso-bridge as its clients see it: an address to send requests to.
+pub struct Service {
     /// The backends it runs on.
     pub backends: Backends,
     pub base: String,
+    pub api: Client,
+}
+
+/// A running sso-bridge in this process: the service, and its state and clock.
+pub struct TestApp {
+    service: Service,
     pub state: AppState,
     pub clock: OffsetClock,
-    pub api: Client,
     /// Keeps the shared redis-server running while this app uses it.
     _redis: Option<Arc<RedisServer>>,
+}
+
+impl std::ops::Deref for TestApp {
+    type Target = Service;
+
+    fn deref(&self) -> &Service {
+        &self.service
+    }
 }
 
 /// A registered app's credentials.
@@ -52,6 +65,16 @@ pub fn settings(
     redis: Option<&RedisServer>,
     extra: &[(&str, String)],
 ) -> Settings {
+    Settings::load_from(None, settings_env(backends, port, redis, extra)).expect("test settings")
+}
+
+/// The environment variables of [`settings`]: what a test app's operator would set.
+pub fn settings_env(
+    backends: Backends,
+    port: u16,
+    redis: Option<&RedisServer>,
+    extra: &[(&str, String)],
+) -> Vec<(String, String)> {
     let mut env: Vec<(String, String)> = vec![
         (
             "SSO_BRIDGE__SERVER__LISTEN".into(),
@@ -122,7 +145,7 @@ pub fn settings(
             .filter(|(k, v)| !(*k == SIGNING_KEY_FILE && v.is_empty()))
             .map(|(k, v)| (k.to_string(), v.clone())),
     );
-    Settings::load_from(None, env).expect("test settings")
+    env
 }
 
 /// 32 random bytes: a second-factor encryption key.
@@ -179,16 +202,10 @@ async fn spawn(
     let state = app.state().clone();
     let base = format!("http://127.0.0.1:{}", app.port());
     tokio::spawn(app.run_until_stopped());
-    let _ = rustls::crypto::ring::default_provider().install_default();
     TestApp {
-        backends,
-        base,
+        service: Service::at(backends, base),
         state,
         clock,
-        api: Client::builder()
-            .redirect(reqwest::redirect::Policy::none())
-            .build()
-            .unwrap(),
         _redis: redis,
     }
 }
@@ -215,6 +232,36 @@ pub fn password(backends: Backends, user: &str) -> String {
 }
 
 impl TestApp {
+    /// How many keys of a namespace (`authreq:`, ...) the app's Redis store holds (Real
+    /// backends only).
+    pub async fn stored_keys(&self, namespace: &str) -> usize {
+        use deadpool_redis::redis::{self, AsyncCommands};
+        let store = &self.state.settings.store;
+        let url = secrecy::ExposeSecret::expose_secret(&store.redis_url);
+        let client = redis::Client::open(url).unwrap();
+        let mut conn = client.get_multiplexed_async_connection().await.unwrap();
+        let keys: Vec<String> = conn
+            .keys(format!("{}{namespace}*", store.key_prefix))
+            .await
+            .unwrap();
+        keys.len()
+    }
+}
+
+impl Service {
+    /// The service at `base` (`http://127.0.0.1:<port>`), on `backends`.
+    pub fn at(backends: Backends, base: String) -> Self {
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        Self {
+            backends,
+            base,
+            api: Client::builder()
+                .redirect(reqwest::redirect::Policy::none())
+                .build()
+                .unwrap(),
+        }
+    }
+
     pub fn url(&self, path: &str) -> String {
         format!("{}{}", self.base, path)
     }
@@ -260,21 +307,6 @@ impl TestApp {
             client_secret: created["client_secret"].as_str().map(str::to_owned),
             redirect_uri: redirect_uri.to_owned(),
         }
-    }
-
-    /// How many keys of a namespace (`authreq:`, ...) the app's Redis store holds (Real
-    /// backends only).
-    pub async fn stored_keys(&self, namespace: &str) -> usize {
-        use deadpool_redis::redis::{self, AsyncCommands};
-        let store = &self.state.settings.store;
-        let url = secrecy::ExposeSecret::expose_secret(&store.redis_url);
-        let client = redis::Client::open(url).unwrap();
-        let mut conn = client.get_multiplexed_async_connection().await.unwrap();
-        let keys: Vec<String> = conn
-            .keys(format!("{}{namespace}*", store.key_prefix))
-            .await
-            .unwrap();
-        keys.len()
     }
 
     /// A new browser (own cookie jar, no redirects followed).

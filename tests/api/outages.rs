@@ -139,7 +139,7 @@ async fn a_user_removed_from_the_directory_cannot_refresh() {
     assert_eq!(body["error"], "invalid_grant");
 }
 
-async fn register_directly(app: &TestApp) -> Registered {
+pub(crate) async fn register_directly(app: &TestApp) -> Registered {
     use sso_bridge::domain::{ClientId, ClientRecord, RedirectUri};
     let record = ClientRecord {
         client_id: ClientId::generate(),

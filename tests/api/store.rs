@@ -3,7 +3,7 @@
 
 mod fixtures;
 mod lifecycle;
-mod redis_only;
+pub(crate) mod redis_only;
 
 use fixtures::{
     any_token_left, client, code_record, issuance, pending_request, redeemed, session_record,

@@ -3,7 +3,7 @@
 //! that finish go through; and the process's memory stays flat under a flood of requests.
 
 use crate::helpers::*;
-use crate::support::served::Served;
+use crate::support::node::Node;
 use crate::support::streamed::{self, Framing};
 use futures::stream::{self, StreamExt};
 use reqwest::{Client, StatusCode};
@@ -122,13 +122,13 @@ async fn three_hundred_sign_ins_from_one_address_all_go_through_with_fifty_at_a_
 }
 
 /// Authorize GETs with every parameter at its maximum, from new browsers, 32 at a time.
-async fn flood_of_sign_in_pages(served: &Served, client_id: &str, count: usize) {
+async fn flood_of_sign_in_pages(node: &Node, client_id: &str, count: usize) {
     let state = "s".repeat(bounds::STATE);
     let nonce = "n".repeat(bounds::NONCE);
     let hint = "h".repeat(bounds::LOGIN_HINT);
     let redirect = format!("{CB}?{}", "r".repeat(bounds::REDIRECT_URI - CB.len() - 1));
     let url = reqwest::Url::parse_with_params(
-        &served.url("/oauth/authorize"),
+        &node.url("/oauth/authorize"),
         [
             ("client_id", client_id),
             ("redirect_uri", &redirect),
@@ -156,32 +156,13 @@ async fn flood_of_sign_in_pages(served: &Served, client_id: &str, count: usize) 
 #[tokio::test]
 async fn memory_stays_flat_under_huge_bodies_and_a_flood_of_unfinished_sign_ins() {
     // The embedded default keeps pending requests in the process itself: the harder case.
-    let served = Served::start(&[("SSO_BRIDGE__MFA__REQUIRED_ROLES", String::new())]);
-    let api = Client::new();
-    let token: serde_json::Value = api
-        .post(served.url("/admin/api/session"))
-        .json(&serde_json::json!({"username": "ada", "password": "ada-demo"}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let node = Node::embedded(&[]).await;
     let redirect = format!("{CB}?{}", "r".repeat(bounds::REDIRECT_URI - CB.len() - 1));
-    let app: serde_json::Value = api
-        .post(served.url("/admin/api/apps"))
-        .bearer_auth(token["token"].as_str().unwrap())
-        .json(&serde_json::json!({"name": "Flooded", "redirect_uris": [redirect]}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let client_id = app["client_id"].as_str().unwrap().to_owned();
+    let app = node.register(&redirect, false).await;
+    let client_id = app.client_id;
     // Warm up: the allocator's and the runtime's working set, before the baseline.
-    flood_of_sign_in_pages(&served, &client_id, 200).await;
-    let baseline = served.memory_kib("VmRSS");
+    flood_of_sign_in_pages(&node, &client_id, 200).await;
+    let baseline = node.memory_kib("VmRSS");
 
     for path in [
         "/oauth/token",
@@ -196,7 +177,7 @@ async fn memory_stays_flat_under_huge_bodies_and_a_flood_of_unfinished_sign_ins(
         };
         for _ in 0..3 {
             let answer = streamed::post(
-                &served.addr(),
+                node.addr(),
                 path,
                 content_type,
                 100 << 20,
@@ -207,9 +188,9 @@ async fn memory_stays_flat_under_huge_bodies_and_a_flood_of_unfinished_sign_ins(
         }
     }
     // Six times the address's bound of 1,000, each as large as the limits allow.
-    flood_of_sign_in_pages(&served, &client_id, 6000).await;
+    flood_of_sign_in_pages(&node, &client_id, 6000).await;
 
-    let peak = served.memory_kib("VmHWM");
+    let peak = node.memory_kib("VmHWM");
     let growth_mib = peak.saturating_sub(baseline) / 1024;
     eprintln!("resident: {baseline} KiB after warm-up, peak {peak} KiB");
     assert!(

@@ -4,6 +4,8 @@
 //! then checked by a simple bind as that entry on a fresh connection, closed straight after, so
 //! pooled connections keep the service identity. Every step has a timeout and each call a
 //! backstop, so a hung server answers [`DirectoryError::Unavailable`] instead of hanging sign-in.
+//! With several servers in `directory.url`, each new connection goes to the first that connects
+//! (`servers`).
 
 mod account_state;
 mod active_directory;
@@ -14,11 +16,13 @@ mod guid;
 mod lockout;
 mod paging;
 mod pool;
+mod servers;
 mod tls;
 
 use self::entry::{to_user, with_states};
 use self::pool::ServiceManager;
 use self::pool::{describe, is_disconnect, text_suffix, Cause, Connector};
+use self::servers::Servers;
 use super::{Directory, DirectoryError, DirectoryUser, LockoutPolicy};
 use crate::clock::{Clock, SystemClock};
 use crate::config::ClaimMapping;
@@ -42,7 +46,8 @@ const INVALID_CREDENTIALS: u32 = 49;
 pub struct LdapDirectory {
     pool: Pool<ServiceManager>,
     connector: Connector,
-    url: String,
+    /// Every server of `directory.url`, for messages about the directory as a whole.
+    servers: String,
     user_base: String,
     user_filter: String,
     lookup_filter: String,
@@ -97,21 +102,22 @@ impl LdapDirectory {
         settings: &DirectorySettings,
         mapping: &ClaimMapping,
     ) -> Result<Self, LdapConfigError> {
-        // Connections go to the first server; the settings check every one at load.
-        let url = settings.url.first().ok_or(LdapConfigError::NoUrl)?;
-        let tls = if url.scheme() == "ldaps" || settings.starttls {
+        if settings.url.is_empty() {
+            return Err(LdapConfigError::NoUrl);
+        }
+        let ldaps = settings.url.iter().any(|url| url.scheme() == "ldaps");
+        let tls = if ldaps || settings.starttls {
             Some(tls::client_config(settings.ca_file.as_deref())?)
         } else {
             None
         };
+        let servers = Servers::new(settings.url.iter().map(|url| url.as_str().to_owned()));
+        let (count, description) = (servers.len() as u32, servers.describe());
         let (connect_timeout, operation_timeout) =
             (settings.connect_timeout, settings.operation_timeout);
-        let connector = Connector::new(
-            url.as_str().to_owned(),
-            settings.starttls,
-            tls,
-            connect_timeout,
-        );
+        // Opening a connection may pass over every server but the last.
+        let connecting = connect_timeout * count;
+        let connector = Connector::new(Arc::new(servers), settings.starttls, tls, connect_timeout);
         let manager = ServiceManager::new(
             connector.clone(),
             settings.service_account.clone(),
@@ -121,14 +127,14 @@ impl LdapDirectory {
             .max_size(settings.pool_size.max(1))
             .runtime(Runtime::Tokio1)
             .wait_timeout(Some(operation_timeout))
-            .create_timeout(Some(connect_timeout + operation_timeout))
+            .create_timeout(Some(connecting + operation_timeout))
             .recycle_timeout(Some(operation_timeout))
             .build()
             .map_err(|err| LdapConfigError::Pool(err.to_string()))?;
         Ok(Self {
             pool,
             connector,
-            url: url.as_str().to_owned(),
+            servers: description,
             user_base: settings.user_base.clone(),
             user_filter: settings.user_filter.clone(),
             lookup_filter: settings.lookup_filter.clone(),
@@ -136,8 +142,8 @@ impl LdapDirectory {
             operation_timeout,
             // Each backstop sits below the sum of its steps' timeouts (pool wait, connect,
             // bind, search...): it bounds the whole call, not any one step.
-            authenticate_budget: 2 * connect_timeout + 3 * operation_timeout,
-            lookup_budget: connect_timeout + 2 * operation_timeout,
+            authenticate_budget: 2 * connecting + 3 * operation_timeout,
+            lookup_budget: connecting + 2 * operation_timeout,
             groups: (settings.user_base.clone(), String::new()),
             flavor: settings.flavor,
             domain: tokio::sync::OnceCell::new(),
@@ -166,7 +172,7 @@ impl LdapDirectory {
             .unwrap_or_else(|_| {
                 Err(DirectoryError::Unavailable(format!(
                     "{} did not answer within {} ms",
-                    self.url,
+                    self.servers,
                     budget.as_millis()
                 )))
             })
@@ -204,6 +210,7 @@ impl LdapDirectory {
             {
                 Ok(users) => return Ok(users),
                 Err(err) => {
+                    let url = Arc::clone(&conn.url);
                     drop(Object::take(conn));
                     if let SearchFailure::Ldap(ldap) = &err {
                         if reused && !retried && is_disconnect(ldap) {
@@ -213,8 +220,7 @@ impl LdapDirectory {
                         }
                     }
                     return Err(DirectoryError::Unavailable(format!(
-                        "search of {base} on {}: {err}",
-                        self.url
+                        "search of {base} on {url}: {err}"
                     )));
                 }
             }
@@ -239,7 +245,7 @@ impl LdapDirectory {
             .map_err(|err| {
                 DirectoryError::Unavailable(format!(
                     "bind as the user's entry on {}: {}",
-                    self.url,
+                    conn.url,
                     describe(&err)
                 ))
             })?;
@@ -249,7 +255,7 @@ impl LdapDirectory {
             (INVALID_CREDENTIALS, None) => Err(DirectoryError::InvalidCredentials),
             (rc, _) => Err(DirectoryError::Unavailable(format!(
                 "bind as the user's entry on {} answered result code {rc}{}",
-                self.url,
+                conn.url,
                 text_suffix(&result.text)
             ))),
         };
@@ -402,7 +408,7 @@ impl Directory for LdapDirectory {
 impl fmt::Debug for LdapDirectory {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("LdapDirectory")
-            .field("url", &self.url)
+            .field("url", &self.servers)
             .field("user_base", &self.user_base)
             .field("pool", &self.pool.status())
             .finish_non_exhaustive()

@@ -1,6 +1,8 @@
-//! Connections to the directory: opening one (plain, StartTLS or LDAPS) under the connect
-//! timeout, and the deadpool manager of service connections used for searches.
+//! Connections to the directory: opening one (plain, StartTLS or LDAPS) to the first server of
+//! `directory.url` that connects within the connect timeout, and the deadpool manager of service
+//! connections used for searches.
 
+use super::servers::Servers;
 use crate::config::ServiceAccount;
 use deadpool::managed::{Manager, Metrics, RecycleError, RecycleResult};
 use ldap3::{Ldap, LdapConnAsync, LdapConnSettings, LdapError};
@@ -8,7 +10,7 @@ use rustls::ClientConfig;
 use secrecy::ExposeSecret;
 use std::fmt;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use tokio::task::JoinHandle;
 
 /// Why opening or preparing a connection failed, worded for the operator.
@@ -24,7 +26,7 @@ impl fmt::Display for Cause {
 /// How to open a connection to the directory.
 #[derive(Clone)]
 pub(super) struct Connector {
-    url: String,
+    servers: Arc<Servers>,
     starttls: bool,
     tls: Option<Arc<ClientConfig>>,
     connect_timeout: Duration,
@@ -32,49 +34,73 @@ pub(super) struct Connector {
 
 impl Connector {
     pub(super) fn new(
-        url: String,
+        servers: Arc<Servers>,
         starttls: bool,
         tls: Option<Arc<ClientConfig>>,
         connect_timeout: Duration,
     ) -> Self {
         Self {
-            url,
+            servers,
             starttls,
             tls,
             connect_timeout,
         }
     }
 
-    /// Opens a connection; the connect timeout covers TCP, StartTLS and the TLS handshake.
+    /// Opens a connection to the first server that connects, trying them in the order
+    /// [`Servers::in_order`] gives; a server that does not connect within the connect timeout
+    /// is passed over for the next. Fails naming why each one did not connect.
     pub(super) async fn connect(&self) -> Result<Conn, Cause> {
+        let mut causes = Vec::new();
+        for (index, url) in self.servers.in_order(Instant::now()) {
+            match self.connect_to(url).await {
+                Ok(conn) => {
+                    self.servers.connected(index);
+                    if !causes.is_empty() {
+                        tracing::warn!(server = url, passed_over = %causes.join("; "), "directory server passed over");
+                    }
+                    return Ok(conn);
+                }
+                Err(Cause(cause)) => {
+                    self.servers.failed(index, Instant::now());
+                    causes.push(cause);
+                }
+            }
+        }
+        Err(Cause(causes.join("; ")))
+    }
+
+    /// Opens a connection to `url`; the connect timeout covers TCP, StartTLS and the TLS
+    /// handshake.
+    async fn connect_to(&self, url: &str) -> Result<Conn, Cause> {
         let mut settings = LdapConnSettings::new()
             .set_conn_timeout(self.connect_timeout)
             .set_starttls(self.starttls);
         if let Some(config) = &self.tls {
             settings = settings.set_config(Arc::clone(config));
         }
-        let (conn, ldap) = LdapConnAsync::with_settings(settings, &self.url)
+        let (conn, ldap) = LdapConnAsync::with_settings(settings, url)
             .await
-            .map_err(|err| {
-                Cause(format!(
-                    "cannot connect to {}: {}",
-                    self.url,
-                    describe(&err)
-                ))
-            })?;
+            .map_err(|err| Cause(format!("cannot connect to {url}: {}", describe(&err))))?;
         let driver = tokio::spawn(async move {
             if let Err(err) = conn.drive().await {
                 tracing::debug!(error = %err, "directory connection ended");
             }
         });
-        Ok(Conn { ldap, driver })
+        Ok(Conn {
+            ldap,
+            driver,
+            url: url.into(),
+        })
     }
 }
 
-/// An open connection: the operation handle and the task driving its socket.
+/// An open connection: the operation handle, the task driving its socket, and the server.
 pub(super) struct Conn {
     pub(super) ldap: Ldap,
     driver: JoinHandle<()>,
+    /// The URL of the server it is connected to, for messages.
+    pub(super) url: Arc<str>,
 }
 
 impl Conn {

@@ -37,6 +37,7 @@
 
 mod audit;
 mod clients;
+mod connect;
 mod grants;
 mod keys;
 mod limits;
@@ -48,10 +49,11 @@ mod sessions;
 use super::{Ping, StoreError};
 use crate::config::StoreSettings;
 use async_trait::async_trait;
-use deadpool_redis::redis::{self, AsyncConnectionConfig, Cmd, FromRedisValue, Pipeline};
-use deadpool_redis::{Connection, Manager, Pool, PoolError, Runtime};
+use connect::Target;
+use deadpool::managed::{Object, Pool, PoolError};
+use deadpool::Runtime;
+use deadpool_redis::redis::{self, Cmd, FromRedisValue, Pipeline};
 use scripts::Scripts;
-use secrecy::ExposeSecret;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 use tokio::time::{timeout_at, Instant};
@@ -59,10 +61,10 @@ use tokio::time::{timeout_at, Instant};
 /// The Redis [`super::Store`]: a connection pool, the key prefix and the loaded scripts.
 ///
 /// Construction does not connect: connections are opened on first use, and a connection found
-/// broken (the server restarted, the network dropped) is discarded and replaced, so the store
-/// recovers from an outage by itself.
+/// broken (the server restarted, the network dropped, the master became a replica) is discarded
+/// and replaced, so the store recovers from an outage and follows a Sentinel failover by itself.
 pub struct RedisStore {
-    pool: Pool,
+    pool: Pool<Target>,
     keys: Keys,
     scripts: Scripts,
     timeout: Duration,
@@ -72,18 +74,15 @@ pub struct RedisStore {
 }
 
 impl RedisStore {
-    /// Builds the pool from `settings` (`redis_url`, `key_prefix`, `pool_size`, `timeout_ms`).
+    /// Builds the pool from `settings` (`redis_url` and `password`, or the sentinels;
+    /// `key_prefix`, `pool_size`, `timeout_ms`).
     ///
     /// Fails only on a URL the client cannot use; the error never repeats the URL, which may
     /// hold a password.
     pub fn new(settings: &StoreSettings) -> Result<Self, StoreError> {
         let timeout = settings.timeout;
-        let connection = AsyncConnectionConfig::new()
-            .set_connection_timeout(Some(timeout))
-            .set_response_timeout(Some(timeout));
-        let manager = Manager::new_with_config(settings.redis_url.expose_secret(), connection)
-            .map_err(|e| StoreError::Unavailable(format!("store.redis_url is not usable: {e}")))?;
-        let pool = Pool::builder(manager)
+        let target = Target::new(settings).map_err(StoreError::Unavailable)?;
+        let pool = Pool::builder(target)
             .max_size(settings.pool_size)
             .wait_timeout(Some(timeout))
             .create_timeout(Some(timeout))
@@ -112,16 +111,20 @@ impl RedisStore {
             .map_err(pool_error)?;
         let outcome = timeout_at(deadline, async {
             match request {
-                Request::Cmd(cmd) => cmd.query_async(&mut conn).await,
-                Request::Pipe(pipe) => pipe.query_async(&mut conn).await,
-                Request::Script(script) => script.invoke_async(&mut conn).await,
+                Request::Cmd(cmd) => cmd.query_async(&mut *conn).await,
+                Request::Pipe(pipe) => pipe.query_async(&mut *conn).await,
+                Request::Script(script) => script.invoke_async(&mut *conn).await,
             }
         })
         .await;
         match outcome {
             Ok(Ok(value)) => Ok(value),
             Ok(Err(e)) => {
-                if e.is_unrecoverable_error() || e.is_io_error() || e.is_timeout() {
+                if e.is_unrecoverable_error()
+                    || e.is_io_error()
+                    || e.is_timeout()
+                    || left_the_master(&e)
+                {
                     discard(conn);
                 }
                 Err(redis_error(&e))
@@ -151,11 +154,22 @@ enum Request<'a> {
 }
 
 /// Takes a connection out of the pool for good, so that the next request opens a fresh one.
-fn discard(conn: Connection) {
-    drop(Connection::take(conn));
+fn discard(conn: Object<Target>) {
+    drop(Object::take(conn));
 }
 
-fn pool_error(e: PoolError) -> StoreError {
+/// Whether the server stopped being a master the store may write to: a master demoted to a
+/// replica in a failover (`READONLY`), or a replica cut off from its master (`MASTERDOWN`). The
+/// connection is discarded so that the next one is opened to the master Sentinel names now.
+fn left_the_master(e: &redis::RedisError) -> bool {
+    use redis::{ErrorKind, ServerErrorKind};
+    matches!(
+        e.kind(),
+        ErrorKind::Server(ServerErrorKind::ReadOnly | ServerErrorKind::MasterDown)
+    ) || matches!(e.code(), Some("READONLY" | "MASTERDOWN"))
+}
+
+fn pool_error(e: PoolError<redis::RedisError>) -> StoreError {
     match e {
         PoolError::Backend(e) => redis_error(&e),
         other => StoreError::Unavailable(format!("store pool: {other}")),

@@ -70,6 +70,8 @@ pub fn redis_settings(url: &str, timeout_ms: u64) -> StoreSettings {
     StoreSettings {
         backend: StoreBackend::Redis,
         redis_url: url.to_owned().into(),
+        password: None,
+        sentinel: None,
         key_prefix: format!("test-{}:", random_id(9)),
         pool_size: 8,
         timeout: std::time::Duration::from_millis(timeout_ms),

@@ -1,6 +1,6 @@
 //! What only the Redis store can get wrong: what its keys reveal, TTLs, and outages.
 
-use super::fixtures::{code_record, issuance, redis_settings, session_record};
+use super::fixtures::{client, code_record, issuance, redis_settings, session_record};
 use crate::support::redis::RedisServer;
 use deadpool_redis::redis::{self, aio::MultiplexedConnection, AsyncCommands};
 use sso_bridge::audit::Action;
@@ -8,13 +8,13 @@ use sso_bridge::clock::{Clock, SystemClock};
 use sso_bridge::domain::{ClientId, Digest, ScopeSet, SecretToken};
 use sso_bridge::store::redis::RedisStore;
 use sso_bridge::store::{
-    AdminSessionStore, AuditFrom, AuditRecord, AuditStore, GrantStore, LimitStore, Ping,
-    Redemption, Rotation, SecondFactorStore, SessionStore, StoreError,
+    AdminSessionStore, AuditFrom, AuditRecord, AuditStore, ClientStore, GrantStore, LimitStore,
+    Ping, Redemption, Rotation, SecondFactorStore, SessionStore, StoreError,
 };
 use std::net::TcpListener;
 use std::time::{Duration, Instant};
 
-pub(super) async fn raw(server: &RedisServer) -> MultiplexedConnection {
+pub(crate) async fn raw(server: &RedisServer) -> MultiplexedConnection {
     let client = redis::Client::open(server.url()).unwrap();
     client.get_multiplexed_async_connection().await.unwrap()
 }
@@ -180,6 +180,31 @@ async fn a_store_built_while_redis_is_down_answers_unavailable_without_hanging()
     let code = Digest::of("a code");
     let issue = issuance("g1", &code_record(SystemClock.now()), 60);
     assert_unavailable(store.redeem_code(&code, &issue).await, started);
+}
+
+#[tokio::test]
+async fn a_server_that_is_now_a_replica_refuses_writes_as_unavailable_never_as_unreadable() {
+    // A master demoted in a failover answers READONLY to every write, plain or scripted.
+    let master = RedisServer::start();
+    let port = master.port().to_string();
+    let replica = RedisServer::start_with(&["--replicaof", "127.0.0.1", &port]);
+    let store = RedisStore::new(&redis_settings(&replica.url(), 1000)).unwrap();
+    let (id, session) = (Digest::of("k"), session_record(SystemClock.now(), "ada"));
+
+    let started = Instant::now();
+    assert_unavailable(store.put_session(&id, &session, 60).await, started);
+    let code = Digest::of("a code");
+    let started = Instant::now();
+    assert_unavailable(
+        store
+            .put_code(&code, &code_record(SystemClock.now()), 60)
+            .await,
+        started,
+    );
+    let started = Instant::now();
+    assert_unavailable(store.put_client(&client("Replica")).await, started);
+    // Reading what it has still works.
+    assert_eq!(store.session(&id).await.unwrap(), None);
 }
 
 #[tokio::test]

@@ -2,11 +2,12 @@
 //! Samba domain controller, a free loopback address).
 
 pub mod logs;
+pub mod node;
 pub mod ports;
 pub mod redis;
 pub mod samba;
 pub mod samba_accounts;
-pub mod served;
+pub mod sentinel;
 pub mod slapd;
 pub mod slapd_admin;
 pub mod streamed;

@@ -1,4 +1,4 @@
-//! Free loopback ports and readiness waits.
+//! Free loopback ports, readiness waits, and a port that never answers.
 
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::time::{Duration, Instant};
@@ -22,4 +22,41 @@ pub fn wait_for_port(port: u16, limit: Duration) {
         std::thread::sleep(Duration::from_millis(25));
     }
     panic!("nothing listened on 127.0.0.1:{port} within {limit:?}");
+}
+
+/// A loopback port where connecting never completes, like a server behind a firewall that
+/// drops packets: its listener never accepts, and its queue of waiting connections is full, so
+/// the kernel ignores every new handshake. Closed when dropped.
+pub struct Blackhole {
+    port: u16,
+    _listener: tokio::net::TcpListener,
+    _queued: Vec<TcpStream>,
+}
+
+impl Blackhole {
+    /// Opens one. Needs a Tokio runtime.
+    pub fn open() -> Blackhole {
+        let socket = tokio::net::TcpSocket::new_v4().expect("a socket");
+        socket
+            .bind(SocketAddr::from(([127, 0, 0, 1], 0)))
+            .expect("a loopback port");
+        let listener = socket.listen(0).expect("listening");
+        let addr = listener.local_addr().expect("its address");
+        // Fill the queue until a handshake goes unanswered.
+        let mut queued = Vec::new();
+        while let Ok(stream) = TcpStream::connect_timeout(&addr, Duration::from_millis(200)) {
+            queued.push(stream);
+            assert!(queued.len() < 16, "the kernel keeps accepting on {addr}");
+        }
+        Blackhole {
+            port: addr.port(),
+            _listener: listener,
+            _queued: queued,
+        }
+    }
+
+    /// Its port on 127.0.0.1.
+    pub fn port(&self) -> u16 {
+        self.port
+    }
 }

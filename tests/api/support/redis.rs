@@ -1,7 +1,8 @@
 //! A private redis-server on a free loopback port, started and stopped by the tests themselves.
 //!
-//! Nothing is persisted (`--save "" --appendonly no`) and the working directory is a temporary
-//! one, so a stopped server leaves nothing behind and a restarted one starts empty.
+//! Nothing is persisted (`--save "" --appendonly no`) unless a test asks for it with options of
+//! its own, and the working directory is a temporary one, so a stopped server leaves nothing
+//! behind and a restarted one starts empty (or from its own append-only file).
 
 use super::ports::{free_port, wait_for_port};
 use std::io::{Read, Write};
@@ -22,20 +23,30 @@ pub struct RedisServer {
     port: u16,
     child: Option<Child>,
     dir: TempDir,
+    /// Options after the defaults (later ones win), kept for restarts.
+    options: Vec<String>,
 }
 
 impl RedisServer {
     /// Starts a server on a free port and waits until it answers.
     pub fn start() -> RedisServer {
+        Self::start_with(&[])
+    }
+
+    /// Starts a server with `options` (`["--appendonly", "yes"]`, ...) after the defaults, on a
+    /// free port, and waits until it answers PING.
+    pub fn start_with(options: &[&str]) -> RedisServer {
         let dir = tempfile::tempdir().expect("a temporary directory for redis-server");
+        let options: Vec<String> = options.iter().map(|o| o.to_string()).collect();
         // Another process may take the port between `free_port` and the bind: try a few.
         for _ in 0..5 {
             let port = free_port();
-            if let Some(child) = spawn(port, &dir) {
+            if let Some(child) = spawn(port, &dir, &options) {
                 return RedisServer {
                     port,
                     child: Some(child),
                     dir,
+                    options,
                 };
             }
         }
@@ -72,10 +83,11 @@ impl RedisServer {
         }
     }
 
-    /// Starts the server again on the same port (empty: nothing was persisted).
+    /// Starts the server again on the same port, in the same directory, with the same options
+    /// (empty unless they persist something).
     pub fn restart(&mut self) {
         self.stop();
-        let child = spawn(self.port, &self.dir)
+        let child = spawn(self.port, &self.dir, &self.options)
             .unwrap_or_else(|| panic!("redis-server did not restart on port {}", self.port));
         self.child = Some(child);
         // Answering PING implies listening; this also holds the port helper to its contract.
@@ -89,14 +101,16 @@ impl Drop for RedisServer {
     }
 }
 
-/// Starts redis-server on `port`; `None` when it exits before answering (port taken).
-fn spawn(port: u16, dir: &TempDir) -> Option<Child> {
+/// Starts redis-server on `port` with `options` after the defaults; `None` when it exits
+/// before answering (port taken).
+fn spawn(port: u16, dir: &TempDir, options: &[String]) -> Option<Child> {
     let binary = std::env::var("REDIS_SERVER").unwrap_or_else(|_| "redis-server".into());
     let mut child = Command::new(&binary)
         .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
         .args(["--save", "", "--appendonly", "no"])
         .arg("--dir")
         .arg(dir.path())
+        .args(options)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -117,7 +131,8 @@ fn spawn(port: u16, dir: &TempDir) -> Option<Child> {
     panic!("redis-server on port {port} did not answer PING within {READY_WITHIN:?}");
 }
 
-/// Whether a Redis server on `port` answers `PING` with `+PONG`.
+/// Whether a Redis server on `port` answers `PING` with `+PONG`; a server that requires a
+/// password answers `-NOAUTH`, which tells as well that it is up.
 fn answers_ping(port: u16) -> bool {
     let addr = SocketAddr::from(([127, 0, 0, 1], port));
     let Ok(mut stream) = TcpStream::connect_timeout(&addr, Duration::from_millis(200)) else {
@@ -127,5 +142,5 @@ fn answers_ping(port: u16) -> bool {
     let mut reply = [0u8; 7];
     stream.write_all(b"PING\r\n").is_ok()
         && stream.read_exact(&mut reply).is_ok()
-        && &reply == b"+PONG\r\n"
+        && (&reply == b"+PONG\r\n" || reply.starts_with(b"-NOAUTH"))
 }
