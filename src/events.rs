@@ -138,7 +138,7 @@ pub enum Revocation {
     CodeReplayed,
     /// A rotated refresh token was used again (RFC 9700 §4.14.2).
     RefreshReused,
-    /// The user is no longer in the directory.
+    /// The user is no longer in the directory, or is disabled or expired there.
     UserGone,
     /// The app revoked one of its tokens (RFC 7009); `refresh` tells which kind it presented.
     ByApp {

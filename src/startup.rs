@@ -69,7 +69,7 @@ impl Application {
         // Before anything is built or logged: a refusal is then the only line start-up prints.
         settings.check_store_secrets()?;
         let store = build_store(&settings, Arc::clone(&clock))?;
-        let directory = build_directory(&settings)?;
+        let directory = build_directory(&settings, &clock)?;
         Self::build_with(settings, clock, store, directory).await
     }
 
@@ -134,6 +134,7 @@ impl Application {
     /// the metrics' address too) and lets the requests in flight finish, for at most
     /// `server.shutdown_grace_secs`.
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
+        let watch_policy = tokio::spawn(watch_lockout_policy(self.state.clone()));
         let grace = self.state.settings.server.shutdown_grace;
         let (stop, stopping) = watch::channel(false);
         tokio::spawn(async move {
@@ -161,8 +162,28 @@ impl Application {
                 public.and(metrics)
             }
         };
+        watch_policy.abort();
         tracing::info!("stopped");
         served
+    }
+}
+
+/// How often the directory's lockout policy is read again.
+const LOCKOUT_POLICY_EVERY: std::time::Duration = std::time::Duration::from_secs(3600);
+
+/// Reads the directory's lockout policy at start-up and every hour after, so the log says
+/// when it caps `limits.password_per_account`; stops when the directory has none.
+async fn watch_lockout_policy(state: AppState) {
+    let mut every = tokio::time::interval(LOCKOUT_POLICY_EVERY);
+    loop {
+        every.tick().await;
+        match crate::mfa::lockout_guard::announce(&state).await {
+            Ok(true) => {}
+            Ok(false) => return,
+            Err(err) => {
+                tracing::warn!(error = %err, "the directory's lockout policy cannot be read now; sign-ins read it when they need it");
+            }
+        }
     }
 }
 
@@ -217,7 +238,10 @@ fn build_store(settings: &Settings, clock: Arc<dyn Clock>) -> Result<Arc<dyn Sto
     })
 }
 
-fn build_directory(settings: &Settings) -> Result<Arc<dyn Directory>, StartupError> {
+fn build_directory(
+    settings: &Settings,
+    clock: &Arc<dyn Clock>,
+) -> Result<Arc<dyn Directory>, StartupError> {
     Ok(match settings.directory.backend {
         DirectoryBackend::Ldif => {
             let path = settings.directory.ldif_path.as_deref();
@@ -234,6 +258,7 @@ fn build_directory(settings: &Settings) -> Result<Arc<dyn Directory>, StartupErr
             Arc::new(
                 LdapDirectory::new(&settings.directory, &settings.claims)
                     .map_err(|e| StartupError::Directory(Box::new(e)))?
+                    .with_clock(Arc::clone(clock))
                     .with_policy(
                         &policy_attributes(settings),
                         &settings.mfa.group_base,

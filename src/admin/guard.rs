@@ -5,7 +5,7 @@
 //! [`authenticate`] is the one place that decides whether someone may administer, for the API
 //! and the screen alike; every attempt is audited.
 
-use crate::directory::DirectoryUser;
+use crate::directory::{AccountState, DirectoryUser};
 use crate::domain::{Claims, Digest, Role, SecretToken, Username};
 use crate::events::{Event, Place, SignInOutcome};
 use crate::mfa::enrolment;
@@ -28,6 +28,10 @@ pub enum GuardError {
     /// Signed in, but not a superadmin.
     #[error("only superadmins may manage connected apps")]
     Forbidden,
+    /// The directory will not let the account in now (disabled, expired, locked, password out
+    /// of date), and says why.
+    #[error("{0}")]
+    AccountUnusable(AccountState),
     /// The directory is down.
     #[error("directory unavailable")]
     Directory(String),
@@ -219,6 +223,7 @@ pub async fn check_password(
     let reason = match &result {
         Err(GuardError::Unauthenticated) => "wrong username or password",
         Err(GuardError::Forbidden) => "the directory entry has no subject attribute",
+        Err(GuardError::AccountUnusable(account)) => account.as_str(),
         _ => return result,
     };
     let outcome = SignInOutcome::Failed(reason.to_owned());
@@ -238,6 +243,7 @@ async fn password_and_claims(
         PasswordCheck::Passed(user) => user,
         PasswordCheck::Invalid => return Err(GuardError::Unauthenticated),
         PasswordCheck::Locked => return Err(GuardError::Locked),
+        PasswordCheck::Unusable(account) => return Err(GuardError::AccountUnusable(account)),
     };
     let claims = state
         .settings

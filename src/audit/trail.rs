@@ -145,7 +145,7 @@ fn revocation_detail(reason: Revocation) -> String {
             "a rotated refresh token was used again: every token of the grant was revoked".into()
         }
         Revocation::UserGone => {
-            "refresh refused: the user is no longer in the directory; the grant was revoked".into()
+            "refresh refused: the user is no longer in the directory, or disabled or expired there; the grant was revoked".into()
         }
         Revocation::ByApp { refresh } => {
             let kind = if refresh {

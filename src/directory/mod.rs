@@ -13,6 +13,7 @@ use crate::domain::PoolUsage;
 use async_trait::async_trait;
 use secrecy::SecretString;
 use std::collections::BTreeMap;
+use std::time::Duration;
 
 /// An entry's attributes: lowercase attribute name → values, in directory order.
 pub type Attributes = BTreeMap<String, Vec<String>>;
@@ -32,9 +33,64 @@ pub enum DirectoryError {
     /// Unknown user, wrong password or empty password: deliberately indistinguishable.
     #[error("invalid credentials")]
     InvalidCredentials,
+    /// The password is right (or, for [`AccountState::Locked`], whatever it is) but the
+    /// account cannot sign in now, for this reason.
+    #[error("{0}")]
+    AccountUnusable(AccountState),
     /// The directory is down, slow past its timeout, or refused the service account.
     #[error("directory unavailable: {0}")]
     Unavailable(String),
+}
+
+/// Why an account the directory knows cannot sign in now.
+///
+/// The directory says so only after checking the password, except for a lockout, which Active
+/// Directory and OpenLDAP's ppolicy report whatever password was given: with a wrong password
+/// every other state looks like a wrong password, so nothing tells whether an account exists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AccountState {
+    /// Switched off by an administrator (AD: `userAccountControl` bit 2).
+    Disabled,
+    /// Past its end date (AD: `accountExpires`).
+    Expired,
+    /// Locked after too many wrong passwords (AD: `lockoutTime`; OpenLDAP ppolicy:
+    /// `pwdAccountLockedTime`).
+    Locked,
+    /// The password is older than the directory allows.
+    PasswordExpired,
+    /// The password must be changed before the next sign-in (AD: `pwdLastSet` 0; OpenLDAP
+    /// ppolicy: `pwdReset` under `pwdMustChange`).
+    MustChangePassword,
+}
+
+impl AccountState {
+    /// The state in a few words, for the audit log.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AccountState::Disabled => "account disabled",
+            AccountState::Expired => "account expired",
+            AccountState::Locked => "account locked by the directory",
+            AccountState::PasswordExpired => "password expired",
+            AccountState::MustChangePassword => "password must be changed",
+        }
+    }
+}
+
+impl std::fmt::Display for AccountState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// How the directory locks an account out after wrong passwords (Active Directory's domain
+/// policy: `lockoutThreshold`, `lockOutObservationWindow`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LockoutPolicy {
+    /// Wrong passwords that lock an account; 0: the directory never locks one.
+    pub threshold: u64,
+    /// How long after the last wrong password the directory forgets the earlier ones: its
+    /// count restarts only after a quiet spell this long, not over a sliding window.
+    pub observation_window: Duration,
 }
 
 /// Where staff accounts live.
@@ -50,7 +106,8 @@ pub trait Directory: Send + Sync + 'static {
         password: &SecretString,
     ) -> Result<DirectoryUser, DirectoryError>;
 
-    /// Reads a user by subject (the value of the `sub` claim); `None` if gone or disabled.
+    /// Reads a user by subject (the value of the `sub` claim); `None` if gone, disabled or
+    /// expired.
     async fn lookup(&self, sub: &str) -> Result<Option<DirectoryUser>, DirectoryError>;
 
     /// Reads a user by the name they sign in with, found as at sign-in but without a password;
@@ -64,6 +121,13 @@ pub trait Directory: Send + Sync + 'static {
     /// name itself.
     async fn account_name(&self, username: &str) -> Result<String, DirectoryError> {
         Ok(username.to_owned())
+    }
+
+    /// The directory's own lockout policy, which sso-bridge's attempt limits must stay under;
+    /// `None` when it locks no one out or cannot say (LDIF, generic LDAP). Kept for an hour
+    /// between reads.
+    async fn lockout_policy(&self) -> Result<Option<LockoutPolicy>, DirectoryError> {
+        Ok(None)
     }
 
     // --- second-factor policy --------------------------------------------------------------

@@ -4,9 +4,12 @@
 //! An attempt enters the window *before* it is checked (one atomic step), so parallel guesses
 //! cannot slip past the limit together; a success, or a refusal that checked nothing, takes its
 //! entry out again. Accounts are keyed by the name as typed, so an unknown account locks out
-//! exactly like a real one: same message, same (short) time.
+//! exactly like a real one: same message, same (short) time. Password attempts stay under the
+//! directory's own lockout ([`super::lockout_guard`]).
 
+use super::lockout_guard::{password_limit, PasswordLimit};
 use super::Context;
+use crate::directory::{AccountState, DirectoryError};
 use crate::domain::bounds;
 use crate::domain::secret::random_id;
 use crate::domain::Username;
@@ -46,6 +49,7 @@ pub struct Attempt {
 pub struct Locked;
 
 /// Counts an attempt at `account` from `address`; [`Locked`] when either is over its limit.
+/// Passwords are counted as [`check_password`] does, under the directory's lockout policy.
 pub async fn begin(
     cx: &impl Context,
     kind: Kind,
@@ -53,28 +57,43 @@ pub async fn begin(
     address: Option<IpAddr>,
 ) -> Result<Result<Attempt, Locked>, StoreError> {
     let limits = cx.limit_settings();
-    let per_account = match kind {
-        Kind::Password => limits.password_per_account,
-        Kind::Otp => limits.otp_per_account,
+    let limit = match kind {
+        Kind::Password => password_limit(limits, None),
+        Kind::Otp => PasswordLimit {
+            per_account: limits.otp_per_account,
+            window: limits.window,
+        },
     };
+    begin_within(cx, kind, account, address, limit).await
+}
+
+/// Like [`begin`], with the account's limit and window given.
+async fn begin_within(
+    cx: &impl Context,
+    kind: Kind,
+    account: &str,
+    address: Option<IpAddr>,
+    limit: PasswordLimit,
+) -> Result<Result<Attempt, Locked>, StoreError> {
+    let limits = cx.limit_settings();
     let account_key = format!("{}:{}", kind.as_str(), account_id(account));
-    let mut checks = vec![(account_key, per_account)];
+    let mut checks = vec![(account_key, limit.per_account, limit.window)];
     if let Some(address) = address {
-        checks.push((format!("addr:{address}"), limits.per_address));
+        checks.push((format!("addr:{address}"), limits.per_address, limits.window));
     }
     let attempt = Attempt {
         id: random_id(12),
-        keys: checks.iter().map(|(k, _)| k.clone()).collect(),
+        keys: checks.iter().map(|(k, _, _)| k.clone()).collect(),
     };
     let now = cx.now();
     let mut over = Vec::new();
-    for (key, limit) in &checks {
+    for (key, limit, window) in &checks {
         let count = cx
             .store()
-            .add_attempt(key, &attempt.id, now, limits.window.as_secs())
+            .add_attempt(key, &attempt.id, now, window.as_secs())
             .await?;
         if count > *limit {
-            over.push(key.as_str());
+            over.push((key.as_str(), window));
         }
     }
     if over.is_empty() {
@@ -82,13 +101,10 @@ pub async fn begin(
     }
     // Nothing was checked: this refusal must not lengthen the lockout.
     attempt.forget(cx).await?;
-    for key in over {
+    for (key, window) in over {
         // One audit event per lockout, not per refused attempt: a client hammering a locked
         // account must not be able to flood the audit log.
-        let first = cx
-            .store()
-            .note_lockout(key, limits.window.as_secs())
-            .await?;
+        let first = cx.store().note_lockout(key, window.as_secs()).await?;
         if first {
             let event = Event::Lockout {
                 account: account.to_owned(),
@@ -135,12 +151,17 @@ pub enum PasswordCheck {
     Passed(crate::directory::DirectoryUser),
     /// Unknown user or wrong password (indistinguishable on purpose); counted.
     Invalid,
+    /// The directory will not let the account in now, and says why: the password was right
+    /// (not counted), or the account is locked there (counted: that answer comes whatever the
+    /// password).
+    Unusable(AccountState),
     /// Too many failures for the account or the address: nothing was checked.
     Locked,
 }
 
 /// Checks `username`'s password with the directory under the attempt limits: a failure counts
-/// against the account and the address; a success or a directory outage does not. The name is
+/// against the account and the address; a success, a right password on an account the
+/// directory will not let in, or a directory outage does not. The name is
 /// the normalised one, and the directory's own name for the account where it has several, so
 /// every spelling of an account shares its counter. A password longer
 /// than [`bounds::PASSWORD`] is a failure without asking the directory.
@@ -153,7 +174,9 @@ pub async fn check_password(
     // Counted by the account, not the spelling: on Active Directory `jdoe@corp.example` and
     // `CORP\jdoe` must not each buy a fresh set of guesses against `jdoe`.
     let account = cx.directory().account_name(username.as_str()).await?;
-    let Ok(attempt) = begin(cx, Kind::Password, &account, address).await? else {
+    // Below the directory's own lockout, so guessing here cannot lock the account there.
+    let limit = password_limit(cx.limit_settings(), cx.directory().lockout_policy().await?);
+    let Ok(attempt) = begin_within(cx, Kind::Password, &account, address, limit).await? else {
         return Ok(PasswordCheck::Locked);
     };
     if password.expose_secret().len() > bounds::PASSWORD {
@@ -165,9 +188,18 @@ pub async fn check_password(
             attempt.succeeded(cx).await?;
             Ok(PasswordCheck::Passed(user))
         }
-        Err(crate::directory::DirectoryError::InvalidCredentials) => {
+        Err(DirectoryError::InvalidCredentials) => {
             attempt.failed();
             Ok(PasswordCheck::Invalid)
+        }
+        Err(DirectoryError::AccountUnusable(state)) => {
+            if state == AccountState::Locked {
+                attempt.failed();
+            } else {
+                // The directory checked the password and found it right: not a guess.
+                attempt.succeeded(cx).await?;
+            }
+            Ok(PasswordCheck::Unusable(state))
         }
         Err(e) => {
             attempt.succeeded(cx).await?;

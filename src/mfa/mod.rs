@@ -7,6 +7,7 @@
 pub mod enrolment;
 pub mod key;
 pub mod limits;
+pub mod lockout_guard;
 pub mod policy;
 pub mod recovery;
 pub mod totp;

@@ -232,7 +232,7 @@ impl From<KeyError> for OAuthError {
 impl From<DirectoryError> for OAuthError {
     fn from(err: DirectoryError) -> Self {
         match err {
-            DirectoryError::InvalidCredentials => {
+            DirectoryError::InvalidCredentials | DirectoryError::AccountUnusable(_) => {
                 OAuthError::InvalidGrant("the user is no longer valid".into())
             }
             unavailable @ DirectoryError::Unavailable(_) => {

@@ -1,7 +1,9 @@
 //! `POST /oauth/login`: the directory sign-in form.
 
 use super::second_factor;
-use super::views::SignInPage;
+use super::views::{HelpLink, SignInPage};
+use crate::config::DirectorySettings;
+use crate::directory::AccountState;
 use crate::domain::username::{Username, UsernameError};
 use crate::events::{Event, Place, SignInOutcome};
 use crate::mfa::limits::{self, PasswordCheck};
@@ -9,7 +11,7 @@ use crate::session::{self, pending, FLOW_COOKIE, SESSION_COOKIE};
 use crate::state::AppState;
 use crate::web::address::ClientAddr;
 use crate::web::errors::PageError;
-use crate::web::messages::LOCKED;
+use crate::web::messages::{self, LOCKED};
 use crate::web::respond::{self, redirect};
 use poem::http::StatusCode;
 use poem::web::cookie::CookieJar;
@@ -52,8 +54,30 @@ pub fn signin_page(
         csrf_token: csrf_token.to_owned(),
         username: username.to_owned(),
         error: error.map(str::to_owned),
+        help: None,
     };
     respond::page(&state.templates, status, &page)
+}
+
+/// The link offered to someone the directory will not let in: where to change the password
+/// when that is what stands in the way (else the help desk), the help desk otherwise.
+fn help_for(directory: &DirectorySettings, account: AccountState) -> Option<HelpLink> {
+    let link = |text: &str, url: &url::Url| HelpLink {
+        text: text.to_owned(),
+        url: url.to_string(),
+    };
+    let help_desk = directory
+        .help_url
+        .as_ref()
+        .map(|url| link("Contact the help desk", url));
+    match account {
+        AccountState::PasswordExpired | AccountState::MustChangePassword => directory
+            .password_change_url
+            .as_ref()
+            .map(|url| link("Change your password", url))
+            .or(help_desk),
+        AccountState::Disabled | AccountState::Expired | AccountState::Locked => help_desk,
+    }
 }
 
 /// Checks the password with the directory and starts the SSO session.
@@ -130,6 +154,26 @@ async fn run(
                 "The username or password is incorrect.",
                 StatusCode::UNAUTHORIZED,
             );
+        }
+        PasswordCheck::Unusable(account) => {
+            let event = Event::SignIn {
+                place: Place::App,
+                who: username.to_string(),
+                client_id: Some(client.client_id.clone()),
+                address: shown,
+                outcome: SignInOutcome::Failed(account.as_str().to_owned()),
+            };
+            state.events.publish(event).await;
+            let page = SignInPage {
+                app_name: client.name.clone(),
+                action: respond::url(&state.settings, PATH),
+                request_id: form.request_id.clone(),
+                csrf_token: pending.csrf_token.clone(),
+                username: username.to_string(),
+                error: Some(messages::account_state(account).to_owned()),
+                help: help_for(&state.settings.directory, account),
+            };
+            return respond::page(&state.templates, StatusCode::FORBIDDEN, &page);
         }
     };
     let claims = state

@@ -18,6 +18,17 @@ pub struct SignInPage {
     pub username: String,
     /// Message after a failed attempt (never says whether the account exists).
     pub error: Option<String>,
+    /// A link offered with the message: the help desk, or where to change a password.
+    pub help: Option<HelpLink>,
+}
+
+/// A link that tells someone refused at sign-in where to go next.
+#[derive(Debug, Clone, Serialize)]
+pub struct HelpLink {
+    /// The link's words.
+    pub text: String,
+    /// Its address (a setting).
+    pub url: String,
 }
 impl Page for SignInPage {
     const TEMPLATE: &'static str = name::SIGNIN;

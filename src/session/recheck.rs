@@ -25,7 +25,7 @@ impl From<DirectoryError> for RecheckError {
         match err {
             DirectoryError::Unavailable(cause) => RecheckError::Directory(cause),
             // A lookup never checks a password; a server answering so is a directory fault.
-            DirectoryError::InvalidCredentials => {
+            DirectoryError::InvalidCredentials | DirectoryError::AccountUnusable(_) => {
                 RecheckError::Directory("the lookup was refused".into())
             }
         }
@@ -80,7 +80,10 @@ pub async fn current(
         cx.store().end_sessions(&sub).await?;
         // A session written before the per-user index existed is not in it.
         destroy(cx, cookie).await?;
-        tracing::info!(sub, "session ended: the user is no longer in the directory");
+        tracing::info!(
+            sub,
+            "session ended: the user is no longer in the directory, or disabled or expired there"
+        );
         return Ok(None);
     };
     let now = cx.now();

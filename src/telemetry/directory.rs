@@ -6,7 +6,7 @@
 //! the default would answer instead of the real directory.
 
 use super::Metrics;
-use crate::directory::{Directory, DirectoryError, DirectoryUser};
+use crate::directory::{Directory, DirectoryError, DirectoryUser, LockoutPolicy};
 use crate::domain::PoolUsage;
 use async_trait::async_trait;
 use secrecy::SecretString;
@@ -64,6 +64,11 @@ impl Directory for MeteredDirectory {
             .await
     }
 
+    async fn lockout_policy(&self) -> Result<Option<LockoutPolicy>, DirectoryError> {
+        self.timed("lockout_policy", self.inner.lockout_policy())
+            .await
+    }
+
     async fn groups_of(&self, dn: &str) -> Result<Vec<String>, DirectoryError> {
         self.timed("groups_of", self.inner.groups_of(dn)).await
     }
@@ -110,6 +115,13 @@ mod tests {
             Ok(vec!["cn=group".into()])
         }
 
+        async fn lockout_policy(&self) -> Result<Option<LockoutPolicy>, DirectoryError> {
+            Ok(Some(LockoutPolicy {
+                threshold: 5,
+                observation_window: std::time::Duration::from_secs(1800),
+            }))
+        }
+
         async fn check(&self) -> Result<(), DirectoryError> {
             Ok(())
         }
@@ -135,6 +147,8 @@ mod tests {
         assert!(metered.lookup("ada").await.is_err());
         assert_eq!(metered.account_name("ADA").await.unwrap(), "canonical");
         assert_eq!(metered.groups_of("uid=ada").await.unwrap(), ["cn=group"]);
+        let policy = metered.lockout_policy().await.unwrap().unwrap();
+        assert_eq!(policy.threshold, 5);
         assert_eq!(metered.pool(), Own.pool());
 
         let text = metrics.scrape(None, None).unwrap();

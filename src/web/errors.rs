@@ -122,7 +122,7 @@ impl From<DirectoryError> for PageError {
     fn from(err: DirectoryError) -> Self {
         match err {
             // Callers handle InvalidCredentials themselves; reaching here is a directory fault.
-            DirectoryError::InvalidCredentials => {
+            DirectoryError::InvalidCredentials | DirectoryError::AccountUnusable(_) => {
                 PageError::Directory("credentials refused".into())
             }
             DirectoryError::Unavailable(cause) => PageError::Directory(cause),

@@ -3,3 +3,26 @@
 
 /// Message of a lockout (the same for every account, known or not).
 pub const LOCKED: &str = "Too many attempts. Wait a few minutes and try again.";
+
+/// What the sign-in pages say to someone whose password the directory accepted (or whose
+/// account it reports locked) but whom it will not let in now, and what to do about it.
+pub fn account_state(state: crate::directory::AccountState) -> &'static str {
+    use crate::directory::AccountState;
+    match state {
+        AccountState::Disabled => {
+            "Your account is disabled. The help desk can tell you why and turn it back on."
+        }
+        AccountState::Expired => "Your account has expired. Ask the help desk to extend it.",
+        AccountState::Locked => {
+            "Your account is locked, usually after too many wrong passwords. Wait a while and \
+             try again, or ask the help desk to unlock it."
+        }
+        AccountState::PasswordExpired => {
+            "Your password has expired. Change it, then sign in with the new password."
+        }
+        AccountState::MustChangePassword => {
+            "You must change your password before you can sign in. Change it, then sign in \
+             with the new password."
+        }
+    }
+}

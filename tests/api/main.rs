@@ -1,6 +1,7 @@
 //! Integration tests: the whole service against a private redis-server and slapd.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod account_states;
 mod active_directory;
 mod admin;
 mod admin_policy;
@@ -14,11 +15,13 @@ mod bounds;
 mod compose;
 mod directory_failover;
 mod directory_ldap;
+mod directory_scale;
 mod helpers;
 mod host_cookies;
 mod input_limits;
 mod interop;
 mod leavers;
+mod lockout_guard;
 mod logging;
 mod logout;
 mod metrics;
@@ -32,6 +35,7 @@ mod oidc_authorize;
 mod oidc_keys;
 mod operations;
 mod outages;
+mod password_policy;
 mod proxies;
 mod readiness;
 mod redis_ha;

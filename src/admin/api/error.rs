@@ -21,7 +21,9 @@ pub enum AdminError {
     /// its password.
     #[oai(status = 401)]
     Unauthorized(Json<ErrorBody>),
-    /// forbidden: the account is not a superadmin.
+    /// forbidden: the account is not a superadmin; account_unusable: the password is right but
+    /// the directory will not let the account in now (disabled, expired, locked, or its password
+    /// expired or must be changed; the description says which).
     #[oai(status = 403)]
     Forbidden(Json<ErrorBody>),
     /// not_found: no such app.
@@ -64,6 +66,10 @@ impl From<GuardError> for AdminError {
             GuardError::Forbidden => AdminError::Forbidden(body(
                 "forbidden",
                 "only superadmins may manage connected apps",
+            )),
+            GuardError::AccountUnusable(account) => AdminError::Forbidden(body(
+                "account_unusable",
+                crate::web::messages::account_state(account),
             )),
             GuardError::Directory(cause) => {
                 tracing::error!(%cause, "admin sign-in: directory unavailable");

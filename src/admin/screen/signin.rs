@@ -227,6 +227,13 @@ fn refused(
             Some(ENROL_FIRST),
             StatusCode::FORBIDDEN,
         ),
+        GuardError::AccountUnusable(account) => show(
+            state,
+            jar,
+            username,
+            Some(crate::web::messages::account_state(account)),
+            StatusCode::FORBIDDEN,
+        ),
         GuardError::Forbidden => Err(PageError::AdminForbidden),
         GuardError::Directory(cause) => Err(PageError::Directory(cause)),
         GuardError::Store(e) => Err(e.into()),

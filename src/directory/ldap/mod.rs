@@ -7,25 +7,32 @@
 //! With several servers in `directory.url`, each new connection goes to the first that connects
 //! (`servers`).
 
+mod account_state;
 mod active_directory;
+mod ber;
+mod entry;
 mod groups;
 mod guid;
+mod lockout;
+mod paging;
 mod pool;
 mod probe;
 mod servers;
 mod tls;
 
+use self::entry::{to_user, with_states};
+use self::pool::ServiceManager;
 use self::pool::{describe, is_disconnect, text_suffix, Cause, Connector};
-use self::pool::{Conn, ServiceManager};
 use self::servers::Servers;
-use super::{Attributes, Directory, DirectoryError, DirectoryUser};
+use super::{Directory, DirectoryError, DirectoryUser, LockoutPolicy};
+use crate::clock::{Clock, SystemClock};
 use crate::config::ClaimMapping;
 use crate::config::{DirectoryFlavor, DirectorySettings};
 use crate::domain::{Escaped, PoolUsage};
 use async_trait::async_trait;
 use deadpool::managed::{Object, Pool, PoolError, TimeoutType};
 use deadpool::Runtime;
-use ldap3::{ldap_escape, LdapError, Scope, SearchEntry};
+use ldap3::{ldap_escape, LdapError, Scope};
 use secrecy::{ExposeSecret, SecretString};
 use std::fmt;
 use std::future::Future;
@@ -59,6 +66,12 @@ pub struct LdapDirectory {
     membership: groups::Membership,
     /// Whether the subject is a binary `objectGUID`, written as a GUID string.
     guid_subject: bool,
+    /// Entries asked for per page of a search.
+    page_size: u32,
+    /// The time an account's end date (`accountExpires`) is compared with.
+    clock: Arc<dyn Clock>,
+    /// The Active Directory domain's lockout policy, last read.
+    lockout: lockout::PolicyCache,
 }
 
 /// The directory settings cannot be used; found at start-up, before any connection.
@@ -126,7 +139,7 @@ impl LdapDirectory {
             user_base: settings.user_base.clone(),
             user_filter: settings.user_filter.clone(),
             lookup_filter: settings.lookup_filter.clone(),
-            attributes: mapping.attributes(),
+            attributes: with_states(mapping.attributes()),
             operation_timeout,
             // Each backstop sits below the sum of its steps' timeouts (pool wait, connect,
             // bind, search...): it bounds the whole call, not any one step.
@@ -137,7 +150,16 @@ impl LdapDirectory {
             domain: tokio::sync::OnceCell::new(),
             membership: groups::Membership::default(),
             guid_subject: mapping.sub.eq_ignore_ascii_case(guid::OBJECT_GUID),
+            page_size: settings.page_size,
+            clock: Arc::new(SystemClock),
+            lockout: lockout::PolicyCache::default(),
         })
+    }
+
+    /// Compares accounts' end dates with `clock` (the service's) rather than the wall clock.
+    pub fn with_clock(mut self, clock: Arc<dyn Clock>) -> Self {
+        self.clock = clock;
+        self
     }
 
     /// Runs `call` under the backstop `budget`.
@@ -206,34 +228,9 @@ impl LdapDirectory {
         }
     }
 
-    async fn search_on(
-        &self,
-        conn: &mut Conn,
-        scope: Scope,
-        base: &str,
-        filter: &str,
-        attributes: &[String],
-    ) -> Result<Vec<DirectoryUser>, SearchFailure> {
-        let ldap3::SearchResult(entries, result) = conn
-            .ldap
-            .with_timeout(self.operation_timeout)
-            .search(base, scope, filter, attributes)
-            .await
-            .map_err(SearchFailure::Ldap)?;
-        if result.rc != 0 {
-            return Err(SearchFailure::Result {
-                rc: result.rc,
-                text: result.text,
-            });
-        }
-        Ok(entries
-            .into_iter()
-            .filter(|entry| !entry.is_ref() && !entry.is_intermediate())
-            .map(|entry| to_user(SearchEntry::construct(entry)))
-            .collect())
-    }
-
-    /// Checks `password` by a simple bind as `dn` on a fresh connection, then unbinds.
+    /// Checks `password` by a simple bind as `dn` on a fresh connection, then unbinds. The
+    /// bind asks for the password policy state, so an account the directory will not let in
+    /// is told apart from a wrong password when the directory says so.
     async fn bind_as(&self, dn: &str, password: &SecretString) -> Result<(), DirectoryError> {
         let mut conn = self
             .connector
@@ -243,6 +240,7 @@ impl LdapDirectory {
         let result = conn
             .ldap
             .with_timeout(self.operation_timeout)
+            .with_controls(account_state::policy_request())
             .simple_bind(dn, password.expose_secret())
             .await
             .map_err(|err| {
@@ -252,10 +250,11 @@ impl LdapDirectory {
                     describe(&err)
                 ))
             })?;
-        let outcome = match result.rc {
-            0 => Ok(()),
-            INVALID_CREDENTIALS => Err(DirectoryError::InvalidCredentials),
-            rc => Err(DirectoryError::Unavailable(format!(
+        let outcome = match (result.rc, account_state::reported(&result)) {
+            (0, None) => Ok(()),
+            (0 | INVALID_CREDENTIALS, Some(state)) => Err(DirectoryError::AccountUnusable(state)),
+            (INVALID_CREDENTIALS, None) => Err(DirectoryError::InvalidCredentials),
+            (rc, _) => Err(DirectoryError::Unavailable(format!(
                 "bind as the user's entry on {} answered result code {rc}{}",
                 conn.url,
                 text_suffix(&result.text)
@@ -325,6 +324,12 @@ impl LdapDirectory {
         let Some(mut user) = users.pop() else {
             return Ok(None);
         };
+        // What signed in earlier ends with the account: disabled or past its end date, the
+        // person counts as gone for refreshes and single sign-on.
+        if !account_state::usable(&user.attributes, self.clock.now()) {
+            tracing::info!(dn = ?Escaped(&user.dn), "the directory entry is disabled or expired");
+            return Ok(None);
+        }
         self.annotate(&mut user).await?;
         Ok(Some(user))
     }
@@ -390,6 +395,11 @@ impl Directory for LdapDirectory {
             .await
     }
 
+    #[tracing::instrument(name = "ldap_lockout_policy", skip_all)]
+    async fn lockout_policy(&self) -> Result<Option<LockoutPolicy>, DirectoryError> {
+        self.domain_lockout().await
+    }
+
     #[tracing::instrument(name = "ldap_groups", skip_all)]
     async fn groups_of(&self, dn: &str) -> Result<Vec<String>, DirectoryError> {
         self.find_groups(dn).await
@@ -430,41 +440,6 @@ enum SearchFailure {
 /// replacement is one pass, so placeholders inside `value` stay literal.
 fn fill(template: &str, placeholder: &str, value: &str) -> String {
     template.replace(placeholder, &ldap_escape(value))
-}
-
-/// An entry as handed upward: its DN, and its attributes with lowercased names. An
-/// `objectGUID` is written as its GUID string; other values that are not UTF-8 (photos,
-/// certificates) are left out, as no claim reads them.
-fn to_user(entry: SearchEntry) -> DirectoryUser {
-    let mut attributes = Attributes::new();
-    for (name, values) in entry.attrs {
-        if name.eq_ignore_ascii_case(guid::OBJECT_GUID) {
-            // Sixteen bytes that happen to be UTF-8 arrive here rather than in `bin_attrs`.
-            let guids = values.iter().filter_map(|v| guid::render(v.as_bytes()));
-            attributes
-                .entry(name.to_ascii_lowercase())
-                .or_default()
-                .extend(guids);
-            continue;
-        }
-        attributes
-            .entry(name.to_ascii_lowercase())
-            .or_default()
-            .extend(values);
-    }
-    for (name, values) in entry.bin_attrs {
-        if name.eq_ignore_ascii_case(guid::OBJECT_GUID) {
-            let guids = values.iter().filter_map(|v| guid::render(v));
-            attributes
-                .entry(name.to_ascii_lowercase())
-                .or_default()
-                .extend(guids);
-        }
-    }
-    DirectoryUser {
-        dn: entry.dn,
-        attributes,
-    }
 }
 
 fn pool_unavailable(err: PoolError<Cause>) -> DirectoryError {

@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::config::{DirectoryBackend, ServiceAccount};
+use ldap3::SearchEntry;
 use std::collections::HashMap;
 
 fn settings() -> DirectorySettings {
@@ -23,6 +24,9 @@ fn settings() -> DirectorySettings {
         connect_timeout: Duration::from_millis(1000),
         operation_timeout: Duration::from_millis(1000),
         pool_size: 2,
+        page_size: 500,
+        help_url: None,
+        password_change_url: None,
     }
 }
 

@@ -58,7 +58,7 @@ pub async fn exchange(
     let claims = user.and_then(|u| cx.claim_mapping().claims(&u.attributes));
     let Some(claims) = claims.filter(|c| c.sub() == record.sub) else {
         cx.store().revoke_grant(&record.grant_id).await?;
-        tracing::info!(sub = ?Escaped(&record.sub), "refresh refused: user no longer in the directory");
+        tracing::info!(sub = ?Escaped(&record.sub), "refresh refused: user no longer in the directory, or disabled or expired there");
         revoked(cx, client, &record.sub, address, Revocation::UserGone).await;
         return Err(invalid("the user is no longer valid"));
     };

@@ -19,6 +19,7 @@ fn signin_page() -> SignInPage {
         csrf_token: "csrf-abc".into(),
         username: String::new(),
         error: None,
+        help: None,
     }
 }
 

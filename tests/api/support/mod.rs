@@ -7,6 +7,8 @@ pub mod node;
 pub mod ports;
 pub mod redis;
 pub mod samba;
+pub mod samba_accounts;
 pub mod sentinel;
 pub mod slapd;
+pub mod slapd_admin;
 pub mod streamed;

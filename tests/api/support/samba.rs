@@ -119,6 +119,11 @@ impl Samba {
         format!("ldaps://{}/", self.address)
     }
 
+    /// The directory the domain lives in (its databases under `private/`).
+    pub(super) fn dir(&self) -> &Path {
+        self.dir.path()
+    }
+
     /// PEM of the CA that signed the controller's certificate.
     pub fn ca_file(&self) -> PathBuf {
         self.dir.path().join("ca.pem")
@@ -145,6 +150,9 @@ impl Samba {
             connect_timeout: Duration::from_millis(2000),
             operation_timeout: Duration::from_millis(3000),
             pool_size: 2,
+            page_size: 500,
+            help_url: None,
+            password_change_url: None,
         }
     }
 
@@ -276,7 +284,7 @@ impl Samba {
     }
 
     /// An OpenLDAP client command bound as the domain administrator over LDAPS.
-    fn ldap(&self, program: &str) -> Command {
+    pub(super) fn ldap(&self, program: &str) -> Command {
         let mut command = Command::new(program);
         command
             .args(["-x", "-o", "nettimeout=5", "-H", &self.url()])

@@ -25,6 +25,13 @@ pub const PEOPLE: &str = "ou=people,dc=example,dc=com";
 pub const SERVICE_DN: &str = "cn=sso-bridge,ou=services,dc=example,dc=com";
 /// Its password.
 pub const SERVICE_PASSWORD: &str = "sso-bridge-pw";
+/// A service account reading what the other reads, but answered at most [`PAGED_LIMIT`]
+/// entries per search and per page, as Active Directory answers at most 1,000.
+pub const PAGED_READER_DN: &str = "cn=paged-reader,ou=services,dc=example,dc=com";
+/// Its password.
+pub const PAGED_READER_PASSWORD: &str = "paged-reader-pw";
+/// Entries it is answered at most per search without paging, and per page with paging.
+pub const PAGED_LIMIT: u32 = 3;
 /// The fixture loaded into every instance.
 pub const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/directory.ldif");
 
@@ -136,6 +143,9 @@ impl Slapd {
             connect_timeout: Duration::from_millis(1000),
             operation_timeout: Duration::from_millis(1500),
             pool_size: 2,
+            page_size: 500,
+            help_url: None,
+            password_change_url: None,
         }
     }
 
@@ -333,7 +343,10 @@ impl Drop for Slapd {
 
 /// slapd.conf: the schemas inetOrgPerson needs, one mdb database, TLS, and ACLs under which
 /// only the service account (and each person, for their own entry) reads the people, and
-/// passwords are usable for binds but readable by no one.
+/// passwords are usable for binds but readable by no one. The password policy overlay is on,
+/// with no default policy: it governs only the entries naming a policy of their own
+/// (`pwdPolicySubentry`, see `slapd_admin`), and tells a locked account from a wrong password
+/// (`ppolicy_use_lockout`).
 fn slapd_conf(dir: &Path) -> String {
     let dir = dir.display();
     format!(
@@ -343,6 +356,7 @@ include /etc/ldap/schema/inetorgperson.schema
 include /etc/ldap/schema/nis.schema
 modulepath /usr/lib/ldap
 moduleload back_mdb
+moduleload ppolicy
 TLSCACertificateFile {dir}/ca.pem
 TLSCertificateFile {dir}/server.pem
 TLSCertificateKeyFile {dir}/server.key
@@ -353,6 +367,7 @@ rootdn "cn=admin,{BASE}"
 rootpw admin-pw
 directory {dir}/db
 maxsize 16777216
+limits dn.exact="{PAGED_READER_DN}" size.soft={PAGED_LIMIT} size.hard={PAGED_LIMIT} size.pr={PAGED_LIMIT} size.prtotal=unlimited
 
 access to dn.base="" by * read
 access to attrs=userPassword
@@ -361,12 +376,17 @@ access to attrs=userPassword
   by * none
 access to dn.subtree="{PEOPLE}"
   by dn.exact="{SERVICE_DN}" read
+  by dn.exact="{PAGED_READER_DN}" read
   by self read
   by * none
 access to dn.subtree="ou=groups,{BASE}"
   by dn.exact="{SERVICE_DN}" read
+  by dn.exact="{PAGED_READER_DN}" read
   by * none
 access to * by * none
+
+overlay ppolicy
+ppolicy_use_lockout
 "#
     )
 }

@@ -1,0 +1,116 @@
+//! Searches page by page (Simple Paged Results, RFC 2696): Active Directory answers at most
+//! `MaxPageSize` (1,000) entries to one search, and a person may be in more groups than that.
+//! Referrals and continuation references are dropped, never followed: sso-bridge talks only to
+//! the servers it is configured with.
+
+use super::pool::Conn;
+use super::{ber, to_user, DirectoryUser, LdapDirectory, SearchFailure};
+use ldap3::controls::{PagedResults, RawControl};
+use ldap3::{LdapResult, Scope, SearchEntry};
+
+/// The Simple Paged Results control.
+const PAGED_RESULTS: &str = "1.2.840.113556.1.4.319";
+/// Pages read at most for one search: a bound on a server that never says it is done.
+const MAX_PAGES: usize = 1000;
+
+impl LdapDirectory {
+    /// Runs one search on `conn`, reading every page; every page has the operation timeout.
+    pub(super) async fn search_on(
+        &self,
+        conn: &mut Conn,
+        scope: Scope,
+        base: &str,
+        filter: &str,
+        attributes: &[String],
+    ) -> Result<Vec<DirectoryUser>, SearchFailure> {
+        let size = i32::try_from(self.page_size).unwrap_or(i32::MAX);
+        let mut found = Vec::new();
+        let mut cookie = Vec::new();
+        for _ in 0..MAX_PAGES {
+            let page: RawControl = PagedResults { size, cookie }.into();
+            let ldap3::SearchResult(entries, result) = conn
+                .ldap
+                .with_timeout(self.operation_timeout)
+                .with_controls(page)
+                .search(base, scope, filter, attributes)
+                .await
+                .map_err(SearchFailure::Ldap)?;
+            if result.rc != 0 {
+                return Err(SearchFailure::Result {
+                    rc: result.rc,
+                    text: result.text,
+                });
+            }
+            found.extend(
+                entries
+                    .into_iter()
+                    .filter(|entry| !entry.is_ref() && !entry.is_intermediate())
+                    .map(|entry| to_user(SearchEntry::construct(entry))),
+            );
+            // A server without paging answers everything at once, and no cookie.
+            match next_page(&result) {
+                Some(next) => cookie = next,
+                None => return Ok(found),
+            }
+        }
+        Err(SearchFailure::Result {
+            rc: 0,
+            text: format!("the server was still paging after {MAX_PAGES} pages"),
+        })
+    }
+}
+
+/// The cookie asking for the next page, if the server has more: the response control's
+/// `SEQUENCE { size INTEGER, cookie OCTET STRING }`, with a non-empty cookie.
+fn next_page(result: &LdapResult) -> Option<Vec<u8>> {
+    let control = result.ctrls.iter().find(|c| c.1.ctype == PAGED_RESULTS)?;
+    let fields = ber::elements(ber::sequence(control.1.val.as_deref()?)?)?;
+    match fields.as_slice() {
+        [size, cookie] if size.tag == 0x02 && cookie.tag == 0x04 && !cookie.contents.is_empty() => {
+            Some(cookie.contents.to_vec())
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ldap3::controls::Control;
+
+    fn answer(value: &[u8]) -> LdapResult {
+        LdapResult {
+            rc: 0,
+            matched: String::new(),
+            text: String::new(),
+            refs: Vec::new(),
+            ctrls: vec![Control(
+                None,
+                RawControl {
+                    ctype: PAGED_RESULTS.into(),
+                    crit: false,
+                    val: Some(value.to_vec()),
+                },
+            )],
+        }
+    }
+
+    #[test]
+    fn a_cookie_asks_for_more_and_an_empty_or_malformed_one_ends_the_search() {
+        assert_eq!(
+            next_page(&answer(&[
+                0x30, 0x07, 0x02, 0x01, 0x00, 0x04, 0x02, 0x0b, 0x01
+            ])),
+            Some(vec![0x0b, 0x01])
+        );
+        assert_eq!(
+            next_page(&answer(&[0x30, 0x05, 0x02, 0x01, 0x00, 0x04, 0x00])),
+            None
+        );
+        assert_eq!(
+            next_page(&answer(&[0x30, 0x05, 0x02, 0x01, 0x00, 0x04])),
+            None
+        );
+        assert_eq!(next_page(&answer(&[])), None);
+    }
+}
