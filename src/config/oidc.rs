@@ -2,44 +2,11 @@
 
 use super::secret::SecretSetting;
 use super::{value, ConfigError};
+pub use crate::domain::SigningAlg;
 use secrecy::SecretString;
-use serde::Deserialize;
+use serde::{Deserialize, Deserializer};
 use std::path::PathBuf;
 use std::time::Duration;
-
-/// The algorithm of a generated signing key.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SigningAlg {
-    /// RSA PKCS#1 v1.5 with SHA-256 (a 2048-bit key).
-    Rs256,
-    /// ECDSA on P-256 with SHA-256.
-    Es256,
-}
-
-impl SigningAlg {
-    /// Each algorithm by its JWS name (RFC 7518 §3.1), the name the setting takes.
-    const NAMES: [(&'static str, Self); 2] = [("RS256", Self::Rs256), ("ES256", Self::Es256)];
-
-    /// The JWS name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Rs256 => "RS256",
-            Self::Es256 => "ES256",
-        }
-    }
-}
-
-impl<'de> Deserialize<'de> for SigningAlg {
-    fn deserialize<D: serde::Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
-        value::choice(de, &Self::NAMES)
-    }
-}
-
-impl std::fmt::Display for SigningAlg {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
 
 /// `[oidc]` id_token signing, checked.
 #[derive(Debug, Clone)]
@@ -67,6 +34,7 @@ pub struct OidcSettings {
 #[serde(deny_unknown_fields)]
 pub(super) struct OidcKeys {
     signing_key_file: Option<PathBuf>,
+    #[serde(deserialize_with = "signing_alg")]
     signing_alg: SigningAlg,
     #[serde(deserialize_with = "value::path_list")]
     previous_key_files: Vec<PathBuf>,
@@ -76,6 +44,10 @@ pub(super) struct OidcKeys {
     rotate_after_days: Duration,
     key_encryption_secret: Option<SecretString>,
     key_encryption_secret_file: Option<PathBuf>,
+}
+
+fn signing_alg<'de, D: Deserializer<'de>>(de: D) -> Result<SigningAlg, D::Error> {
+    value::choice(de, &SigningAlg::NAMES)
 }
 
 impl OidcKeys {

@@ -1,5 +1,6 @@
 //! Domain types shared by every layer: ids, scopes, claims, secrets, authorize requests, audit
-//! actions and the records they form, and outside text escaped for logs.
+//! actions and the records they form, id_token signing algorithms, and outside text escaped for
+//! logs.
 
 pub mod audit;
 pub mod authorize;
@@ -11,6 +12,7 @@ pub mod redirect_uri;
 pub mod scope;
 pub mod seal;
 pub mod secret;
+pub mod signing_alg;
 pub mod username;
 
 pub use authorize::{AuthorizationRequest, OidcParams};
@@ -20,4 +22,5 @@ pub use escaped::Escaped;
 pub use redirect_uri::RedirectUri;
 pub use scope::{Scope, ScopeSet};
 pub use secret::{Digest, SecretToken};
+pub use signing_alg::SigningAlg;
 pub use username::Username;
