@@ -55,6 +55,7 @@ fn register(rt: &Runtime, state: &AppState) -> (String, String) {
         require_pkce: false,
         post_logout_redirect_uris: Vec::new(),
         may_introspect: false,
+        id_token_signed_response_alg: None,
     };
     let (record, secret) = rt
         .block_on(apps::manage::create(

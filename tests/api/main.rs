@@ -13,6 +13,7 @@ mod bounds;
 mod directory_ldap;
 mod helpers;
 mod host_cookies;
+mod id_token_algs;
 mod input_limits;
 mod interop;
 mod leavers;
