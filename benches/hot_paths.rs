@@ -1,5 +1,6 @@
 //! Benchmarks of the paths app backends hit on every request: userinfo (one store read) and the
-//! code exchange, each through the whole HTTP router, in process.
+//! code exchange (for an app on the default RS256 id_tokens and one registered for ES256), each
+//! through the whole HTTP router, in process.
 //!
 //! `cargo bench` runs them on the memory store; with `SSO_BRIDGE_BENCH_REDIS_URL` set (for example
 //! `redis://127.0.0.1:6379`) they run on that Redis too, which shows the cost of the round trips.
@@ -11,6 +12,7 @@ use poem::http::{header, Method, StatusCode};
 use poem::{Body, Endpoint, Request};
 use sso_bridge::apps::{self, Actor, NewApp};
 use sso_bridge::config::Settings;
+use sso_bridge::domain::SigningAlg;
 use sso_bridge::oauth::authorize::validate;
 use sso_bridge::oauth::issue::{issue_code, Subject};
 use sso_bridge::startup::Application;
@@ -46,8 +48,8 @@ fn state(rt: &Runtime, redis_url: Option<&str>) -> AppState {
     rt.block_on(async { Application::build(settings).await.unwrap().state().clone() })
 }
 
-/// Registers an app; answers its id and secret.
-fn register(rt: &Runtime, state: &AppState) -> (String, String) {
+/// Registers an app for `alg` id_tokens (`None`: the default); answers its id and secret.
+fn register(rt: &Runtime, state: &AppState, alg: Option<SigningAlg>) -> (String, String) {
     let new = NewApp {
         name: "Bench".into(),
         redirect_uris: vec![REDIRECT_URI.into()],
@@ -55,6 +57,7 @@ fn register(rt: &Runtime, state: &AppState) -> (String, String) {
         require_pkce: false,
         post_logout_redirect_uris: Vec::new(),
         may_introspect: false,
+        id_token_signed_response_alg: alg,
     };
     let (record, secret) = rt
         .block_on(apps::manage::create(
@@ -119,23 +122,26 @@ fn token_request(client_id: &str, secret: &str, code: &str) -> Request {
 
 fn bench_backend(c: &mut Criterion, rt: &Runtime, name: &str, redis_url: Option<&str>) {
     let state = state(rt, redis_url);
-    let (client_id, secret) = register(rt, &state);
     let router = sso_bridge::http::routes(state.clone());
+    for alg in [SigningAlg::Rs256, SigningAlg::Es256] {
+        let (client_id, secret) = register(rt, &state, Some(alg));
+        let bench = format!("{name}/token: authorization_code exchange, {alg} id_token");
+        c.bench_function(&bench, |b| {
+            b.iter_batched(
+                || {
+                    let code = rt.block_on(fresh_code(&state, &client_id));
+                    token_request(&client_id, &secret, &code)
+                },
+                |request| {
+                    let response = rt.block_on(router.get_response(request));
+                    assert_eq!(response.status(), StatusCode::OK);
+                },
+                BatchSize::SmallInput,
+            )
+        });
+    }
 
-    c.bench_function(&format!("{name}/token: authorization_code exchange"), |b| {
-        b.iter_batched(
-            || {
-                let code = rt.block_on(fresh_code(&state, &client_id));
-                token_request(&client_id, &secret, &code)
-            },
-            |request| {
-                let response = rt.block_on(router.get_response(request));
-                assert_eq!(response.status(), StatusCode::OK);
-            },
-            BatchSize::SmallInput,
-        )
-    });
-
+    let (client_id, secret) = register(rt, &state, None);
     let code = rt.block_on(fresh_code(&state, &client_id));
     let tokens = rt.block_on(async {
         let response = router

@@ -80,6 +80,12 @@ impl crate::audit::Context for AppState {
     }
 }
 
+impl crate::apps::Context for AppState {
+    fn id_token_algs(&self) -> &[crate::domain::SigningAlg] {
+        self.keys.algorithms()
+    }
+}
+
 impl crate::session::Context for AppState {
     fn session_settings(&self) -> &SessionSettings {
         &self.settings.session

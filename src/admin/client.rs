@@ -32,6 +32,9 @@ pub struct CreateRequest {
     pub post_logout_redirect_uris: Vec<String>,
     /// A resource server that may introspect other apps' tokens.
     pub may_introspect: bool,
+    /// `RS256` or `ES256`; absent: the service's default.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id_token_signed_response_alg: Option<String>,
 }
 
 /// What `apps update` sends; absent fields stay as they are.
@@ -47,6 +50,9 @@ pub struct UpdateRequest {
     pub post_logout_redirect_uris: Option<Vec<String>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub may_introspect: Option<bool>,
+    /// `Some(None)` is sent as `null`: back to the service's default.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id_token_signed_response_alg: Option<Option<String>>,
 }
 
 /// A signed-in admin API session.

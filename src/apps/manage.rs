@@ -13,7 +13,7 @@ use super::Context;
 use crate::audit::{self, Action, AuditEvent};
 use crate::domain::bounds;
 use crate::domain::redirect_uri::RedirectUriError;
-use crate::domain::{ClientId, ClientRecord, RedirectUri, SecretToken};
+use crate::domain::{ClientId, ClientRecord, RedirectUri, SecretToken, SigningAlg};
 use crate::store::StoreError;
 
 /// What a superadmin asks for when registering an app.
@@ -31,6 +31,8 @@ pub struct NewApp {
     pub post_logout_redirect_uris: Vec<String>,
     /// A resource server: may introspect the tokens of other apps (confidential apps only).
     pub may_introspect: bool,
+    /// The algorithm of its id_tokens; `None`: the service's default.
+    pub id_token_signed_response_alg: Option<SigningAlg>,
 }
 
 /// What an edit changes; `None` keeps the current value.
@@ -46,6 +48,8 @@ pub struct Changes {
     pub post_logout_redirect_uris: Option<Vec<String>>,
     /// Whether the app may introspect the tokens of other apps.
     pub may_introspect: Option<bool>,
+    /// The algorithm of its id_tokens: `Some(None)` goes back to the service's default.
+    pub id_token_signed_response_alg: Option<Option<SigningAlg>>,
 }
 
 /// Who acts, from where: what the audit log records.
@@ -74,6 +78,11 @@ pub enum AppError {
     PublicApp,
     #[error("a public app cannot introspect tokens: introspection needs a client secret")]
     PublicIntrospection,
+    #[error("id_tokens cannot be signed with {alg} here: this service holds a signing key for {} only; to offer {alg}, name a {alg} key in oidc.extra_signing_key_files", names(.supported))]
+    UnsupportedAlg {
+        alg: SigningAlg,
+        supported: Vec<SigningAlg>,
+    },
     #[error(transparent)]
     Store(#[from] StoreError),
 }
@@ -81,6 +90,22 @@ pub enum AppError {
 impl From<RedirectUriError> for AppError {
     fn from(err: RedirectUriError) -> Self {
         AppError::BadRedirectUris(vec![err])
+    }
+}
+
+fn names(algs: &[SigningAlg]) -> String {
+    let all: Vec<&str> = algs.iter().map(|a| a.as_str()).collect();
+    all.join(" and ")
+}
+
+/// `alg` when the service can sign with it (`None`, the default, always).
+fn signable(cx: &impl Context, alg: Option<SigningAlg>) -> Result<Option<SigningAlg>, AppError> {
+    match alg {
+        Some(alg) if !cx.id_token_algs().contains(&alg) => Err(AppError::UnsupportedAlg {
+            alg,
+            supported: cx.id_token_algs().to_vec(),
+        }),
+        _ => Ok(alg),
     }
 }
 
@@ -140,6 +165,7 @@ pub async fn create(
     if new.public && new.may_introspect {
         return Err(AppError::PublicIntrospection);
     }
+    let id_token_signed_response_alg = signable(cx, new.id_token_signed_response_alg)?;
     let secret = (!new.public).then(SecretToken::generate);
     let record = ClientRecord {
         client_id: ClientId::generate(),
@@ -152,13 +178,18 @@ pub async fn create(
         created_at: cx.now(),
         post_logout_redirect_uris,
         may_introspect: new.may_introspect,
+        id_token_signed_response_alg,
     };
     cx.store().put_client(&record).await?;
-    let kind = match (new.public, new.may_introspect) {
+    let mut kind = match (new.public, new.may_introspect) {
         (true, _) => "public",
         (false, false) => "confidential",
         (false, true) => "confidential; may introspect other apps' tokens",
-    };
+    }
+    .to_owned();
+    if let Some(alg) = id_token_signed_response_alg {
+        kind.push_str(&format!("; {alg} id_tokens"));
+    }
     audit(
         cx,
         by,
@@ -184,8 +215,8 @@ pub async fn find(cx: &impl Context, raw_id: &str) -> Result<ClientRecord, AppEr
     cx.store().client(&id).await?.ok_or_else(not_found)
 }
 
-/// Edits an app's name, redirect URIs, post-logout redirect URIs, PKCE rule or whether it may
-/// introspect other apps' tokens.
+/// Edits an app's name, redirect URIs, post-logout redirect URIs, PKCE rule, whether it may
+/// introspect other apps' tokens, or its id_token algorithm.
 pub async fn update(
     cx: &impl Context,
     by: Actor<'_>,
@@ -239,11 +270,33 @@ pub async fn update(
             app.may_introspect = introspect;
         }
     }
+    if let Some(alg) = changes.id_token_signed_response_alg {
+        set_alg(cx, &mut app, alg, &mut what)?;
+    }
     if !what.is_empty() {
         cx.store().put_client(&app).await?;
         audit(cx, by, Action::AppUpdated, &app, what.join("; ")).await;
     }
     Ok(app)
+}
+
+/// Gives `app` the id_token algorithm `alg` when it differs, saying so in `what`.
+fn set_alg(
+    cx: &impl Context,
+    app: &mut ClientRecord,
+    alg: Option<SigningAlg>,
+    what: &mut Vec<String>,
+) -> Result<(), AppError> {
+    if alg == app.id_token_signed_response_alg {
+        return Ok(());
+    }
+    let alg = signable(cx, alg)?;
+    what.push(match alg {
+        Some(alg) => format!("id_token algorithm → {alg}"),
+        None => "id_token algorithm → the service's default".to_owned(),
+    });
+    app.id_token_signed_response_alg = alg;
+    Ok(())
 }
 
 /// Gives a confidential app a new secret; the old one stops working at once.

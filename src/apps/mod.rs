@@ -12,8 +12,12 @@ pub use doctor::Doctor;
 pub use last_used::LastUsed;
 pub use manage::{Actor, AppError, Changes, NewApp};
 
-/// What managing apps needs: the store and clock, and the audit log's settings (every change
-/// is audited).
-pub trait Context: crate::audit::Context {}
+use crate::domain::SigningAlg;
 
-impl<T: crate::audit::Context> Context for T {}
+/// What managing apps needs: the store and clock, the audit log's settings (every change is
+/// audited), and which id_token algorithms the service can sign with (an app may be registered
+/// only for one of them).
+pub trait Context: crate::audit::Context {
+    /// The id_token signing algorithms the service holds a key for, its default first.
+    fn id_token_algs(&self) -> &[SigningAlg];
+}

@@ -2,52 +2,24 @@
 
 use super::secret::SecretSetting;
 use super::{value, ConfigError};
+pub use crate::domain::SigningAlg;
 use secrecy::SecretString;
-use serde::Deserialize;
+use serde::{Deserialize, Deserializer};
 use std::path::PathBuf;
 use std::time::Duration;
-
-/// The algorithm of a generated signing key.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SigningAlg {
-    /// RSA PKCS#1 v1.5 with SHA-256 (a 2048-bit key).
-    Rs256,
-    /// ECDSA on P-256 with SHA-256.
-    Es256,
-}
-
-impl SigningAlg {
-    /// Each algorithm by its JWS name (RFC 7518 §3.1), the name the setting takes.
-    const NAMES: [(&'static str, Self); 2] = [("RS256", Self::Rs256), ("ES256", Self::Es256)];
-
-    /// The JWS name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Rs256 => "RS256",
-            Self::Es256 => "ES256",
-        }
-    }
-}
-
-impl<'de> Deserialize<'de> for SigningAlg {
-    fn deserialize<D: serde::Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
-        value::choice(de, &Self::NAMES)
-    }
-}
-
-impl std::fmt::Display for SigningAlg {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
 
 /// `[oidc]` id_token signing, checked.
 #[derive(Debug, Clone)]
 pub struct OidcSettings {
     /// PEM private key that signs id_tokens: RSA (2048 bits or more, RS256) or P-256 (ES256),
-    /// PKCS#8, PKCS#1 or SEC1. Unset: a key is generated once and kept in the store.
+    /// PKCS#8, PKCS#1 or SEC1. Unset: a key per algorithm is generated once and kept in the
+    /// store.
     pub signing_key_file: Option<PathBuf>,
-    /// Algorithm of a generated key.
+    /// PEM private keys, at most one per algorithm and none of `signing_key_file`'s, signing
+    /// the id_tokens of apps registered for their algorithm. Only beside `signing_key_file`.
+    pub extra_signing_key_files: Vec<PathBuf>,
+    /// The algorithm of apps that name none, with generated keys (with `signing_key_file`,
+    /// that key's algorithm is).
     pub signing_alg: SigningAlg,
     /// PEM keys (private or public) of earlier signing keys, still published in the JWKS so
     /// tokens they signed stay verifiable until they expire.
@@ -67,6 +39,9 @@ pub struct OidcSettings {
 #[serde(deny_unknown_fields)]
 pub(super) struct OidcKeys {
     signing_key_file: Option<PathBuf>,
+    #[serde(deserialize_with = "value::path_list")]
+    extra_signing_key_files: Vec<PathBuf>,
+    #[serde(deserialize_with = "signing_alg")]
     signing_alg: SigningAlg,
     #[serde(deserialize_with = "value::path_list")]
     previous_key_files: Vec<PathBuf>,
@@ -78,9 +53,20 @@ pub(super) struct OidcKeys {
     key_encryption_secret_file: Option<PathBuf>,
 }
 
+fn signing_alg<'de, D: Deserializer<'de>>(de: D) -> Result<SigningAlg, D::Error> {
+    value::choice(de, &SigningAlg::NAMES)
+}
+
 impl OidcKeys {
-    /// Reads the key encryption secret.
+    /// Reads the key encryption secret; refuses extra key files without a signing key file
+    /// (generated keys already cover every algorithm, so they would be silently unused).
     pub(super) fn check(self) -> Result<OidcSettings, ConfigError> {
+        if self.signing_key_file.is_none() && !self.extra_signing_key_files.is_empty() {
+            return Err(ConfigError::key(
+                "oidc.extra_signing_key_files",
+                "needs oidc.signing_key_file: without it keys are generated for every algorithm",
+            ));
+        }
         let key_encryption_secret = SecretSetting {
             value: self.key_encryption_secret,
             file: self.key_encryption_secret_file,
@@ -88,6 +74,7 @@ impl OidcKeys {
         .resolve("oidc.key_encryption_secret")?;
         Ok(OidcSettings {
             signing_key_file: self.signing_key_file,
+            extra_signing_key_files: self.extra_signing_key_files,
             signing_alg: self.signing_alg,
             previous_key_files: self.previous_key_files,
             id_token_ttl: self.id_token_ttl_secs,

@@ -2,6 +2,7 @@
 
 use super::redirect_uri::RedirectUri;
 use super::secret::Digest;
+use super::signing_alg::SigningAlg;
 use crate::clock::UnixTime;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -69,6 +70,11 @@ pub struct ClientRecord {
     /// app learns only about its own tokens. Absent (false) in records written before.
     #[serde(default)]
     pub may_introspect: bool,
+    /// The algorithm its id_tokens are signed with (`id_token_signed_response_alg`, OpenID
+    /// Connect Dynamic Client Registration 1.0 §2); `None`: the service's default. Absent
+    /// (`None`) in records written before apps could choose.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id_token_signed_response_alg: Option<SigningAlg>,
 }
 
 impl ClientRecord {
@@ -146,6 +152,7 @@ mod tests {
             created_at: 0,
             post_logout_redirect_uris: Vec::new(),
             may_introspect: false,
+            id_token_signed_response_alg: None,
         }
     }
 
@@ -171,6 +178,21 @@ mod tests {
         stored.as_object_mut().unwrap().remove("may_introspect");
         let read: ClientRecord = serde_json::from_value(stored).unwrap();
         assert!(!read.may_introspect);
+    }
+
+    #[test]
+    fn an_app_stored_before_apps_chose_their_id_token_algorithm_reads_back_with_the_default() {
+        let mut stored = serde_json::to_value(app("https://a.example/cb", false)).unwrap();
+        assert!(
+            stored.get("id_token_signed_response_alg").is_none(),
+            "the default is not written: {stored}"
+        );
+        let read: ClientRecord = serde_json::from_value(stored.clone()).unwrap();
+        assert_eq!(read.id_token_signed_response_alg, None);
+
+        stored["id_token_signed_response_alg"] = "ES256".into();
+        let read: ClientRecord = serde_json::from_value(stored).unwrap();
+        assert_eq!(read.id_token_signed_response_alg, Some(SigningAlg::Es256));
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! Domain types shared by every layer: ids, scopes, claims, secrets, authorize requests, audit
-//! actions and the records they form, outside text escaped for logs, and connection pool usage.
+//! actions and the records they form, id_token signing algorithms, outside text escaped for
+//! logs, and connection pool usage.
 
 pub mod audit;
 pub mod authorize;
@@ -13,6 +14,7 @@ pub mod redirect_uri;
 pub mod scope;
 pub mod seal;
 pub mod secret;
+pub mod signing_alg;
 pub mod username;
 
 pub use authorize::{AuthorizationRequest, OidcParams};
@@ -23,4 +25,5 @@ pub use pool::PoolUsage;
 pub use redirect_uri::RedirectUri;
 pub use scope::{Scope, ScopeSet};
 pub use secret::{Digest, SecretToken};
+pub use signing_alg::SigningAlg;
 pub use username::Username;

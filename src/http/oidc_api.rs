@@ -171,7 +171,7 @@ async fn caller(
 async fn metadata(state: &AppState) -> MetadataResponse {
     match state.keys.get(state.store.as_ref(), state.now()).await {
         Ok(keys) => {
-            let metadata = discovery::metadata(&state.settings.issuer(), keys.signer().alg());
+            let metadata = discovery::metadata(&state.settings.issuer(), &keys.algorithms());
             MetadataResponse::Metadata(Json(Box::new(metadata.into())))
         }
         Err(e) => OAuthError::from(e).into(),

@@ -5,7 +5,7 @@ use super::token::TokenSuccess;
 use super::{Context, OAuthError};
 use crate::clock::UnixTime;
 use crate::domain::secret::random_id;
-use crate::domain::{Claims, ClientId, ScopeSet, SecretToken};
+use crate::domain::{Claims, ClientId, ScopeSet, SecretToken, SigningAlg};
 use crate::oidc::id_token::{self, IdTokenFacts};
 use crate::store::{AccessRecord, CodeRecord, Issuance, RefreshRecord, StoreError};
 
@@ -66,6 +66,8 @@ pub struct TokenGrant<'a> {
     pub auth_time: UnixTime,
     /// Authentication methods of the sign-in (RFC 8176).
     pub amr: &'a [String],
+    /// The app's id_token algorithm (`None`: the service's default).
+    pub id_token_alg: Option<SigningAlg>,
 }
 
 /// The issuing step both grants share: mints an access and a refresh token and signs the
@@ -76,7 +78,7 @@ pub async fn issue_tokens(
     grant: TokenGrant<'_>,
     nonce: Option<&str>,
 ) -> Result<(Issuance, TokenSuccess), OAuthError> {
-    let (auth_time, amr) = (grant.auth_time, grant.amr);
+    let (auth_time, amr, alg) = (grant.auth_time, grant.amr, grant.id_token_alg);
     let (issuance, mut response) = mint(cx, grant);
     let facts = IdTokenFacts {
         client_id: issuance.access.client_id.as_str(),
@@ -84,6 +86,7 @@ pub async fn issue_tokens(
         auth_time,
         nonce,
         amr,
+        alg,
     };
     response.id_token = Some(id_token::sign(cx, facts, &response.access_token).await?);
     Ok((issuance, response))

@@ -2,7 +2,7 @@
 //! and RFC 8414 (`/.well-known/oauth-authorization-server`). One document serves both.
 
 use crate::domain::claims::CLAIM_SCOPES;
-use crate::domain::Scope;
+use crate::domain::{Scope, SigningAlg};
 
 /// Paths of every endpoint, shared by the router and the documents.
 pub mod paths {
@@ -69,8 +69,9 @@ fn claims_supported() -> Vec<String> {
     claims
 }
 
-/// The document for `issuer`, announcing `alg` as the id_token signing algorithm.
-pub fn metadata(issuer: &str, alg: &str) -> ProviderMetadata {
+/// The document for `issuer`, announcing `algs` (the service's default first) as the id_token
+/// signing algorithms.
+pub fn metadata(issuer: &str, algs: &[SigningAlg]) -> ProviderMetadata {
     let at = |path: &str| format!("{issuer}{path}");
     let client_auth = ["client_secret_basic", "client_secret_post", "none"];
     ProviderMetadata {
@@ -88,7 +89,7 @@ pub fn metadata(issuer: &str, alg: &str) -> ProviderMetadata {
         response_modes_supported: strings(&["query"]),
         grant_types_supported: strings(&["authorization_code", "refresh_token"]),
         subject_types_supported: strings(&["public"]),
-        id_token_signing_alg_values_supported: strings(&[alg]),
+        id_token_signing_alg_values_supported: algs.iter().map(|a| a.as_str().to_owned()).collect(),
         token_endpoint_auth_methods_supported: strings(&client_auth),
         revocation_endpoint_auth_methods_supported: strings(&client_auth),
         // Introspection is for confidential apps only.

@@ -1,10 +1,11 @@
 //! Generated signing keys as the store keeps them, and their rotation.
 //!
-//! The store holds one JSON list of keys, oldest first. Each key has a time from which it signs
-//! (`active_from`) and, once replaced, a time after which it is no longer published
-//! (`retire_at`). A rotation adds a key that starts signing only after every node has reloaded
-//! the list (so every node's JWKS already shows it), and keeps the replaced key published until
-//! the last id_token it can have signed has expired.
+//! The store holds one JSON list of keys, of every algorithm, oldest first. Each key has a time
+//! from which it signs (`active_from`) and, once replaced, a time after which it is no longer
+//! published (`retire_at`). Each algorithm rotates on its own: a rotation adds a key of that
+//! algorithm that starts signing only after every node has reloaded the list (so every node's
+//! JWKS already shows it), and keeps the key it replaces published until the last id_token it
+//! can have signed has expired.
 //!
 //! With `oidc.key_encryption_secret` set, private keys are encrypted (ChaCha20-Poly1305 under a
 //! key derived from the secret): a copy of the store alone cannot sign tokens. Only the memory
@@ -13,7 +14,7 @@
 
 use super::signing_key::{KeyError, SigningKey};
 use crate::clock::UnixTime;
-use crate::config::SigningAlg;
+use crate::domain::SigningAlg;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use chacha20poly1305::aead::{Aead, AeadCore, KeyInit, OsRng};
@@ -36,7 +37,7 @@ pub struct StoredKeys {
 /// One generated key. Its `Debug` leaves the private key out.
 #[derive(Clone, Serialize, Deserialize)]
 pub struct StoredKey {
-    alg: String,
+    alg: SigningAlg,
     /// PKCS#8 PEM, when not encrypted.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pem: Option<String>,
@@ -81,15 +82,36 @@ impl StoredKeys {
         serde_json::to_string(self).map_err(|e| KeyError::Unusable(e.to_string()))
     }
 
-    /// Whether the newest key is older than `rotate_after` seconds (0: never rotate).
-    pub fn rotation_due(&self, rotate_after: u64, now: UnixTime) -> bool {
-        let newest = self.keys.last().map(|k| k.created_at).unwrap_or(0);
-        rotate_after > 0 && now >= newest.saturating_add(rotate_after)
+    /// The first of `algs` that no key still published at `now` is for.
+    pub fn missing(&self, algs: &[SigningAlg], now: UnixTime) -> Option<SigningAlg> {
+        algs.iter()
+            .copied()
+            .find(|alg| !self.keys.iter().any(|k| k.alg == *alg && k.live_at(now)))
     }
 
-    /// The list after adding `next`: it signs from `now + RELOAD_SECS`; the keys it replaces
-    /// stay published until an id_token they may still sign has expired, and keys already past
-    /// their retirement are dropped.
+    /// The list with `key`, of an algorithm it had no key of, put first. First, not last: a
+    /// node of an earlier version, which knew one algorithm, signs with the list's newest key,
+    /// so during an upgrade it keeps signing with the algorithm it did.
+    pub fn with_first(&self, key: StoredKey) -> Self {
+        let mut keys = vec![key];
+        keys.extend(self.keys.iter().cloned());
+        Self { keys }
+    }
+
+    /// Whether the newest key of `alg` is older than `rotate_after` seconds (0: never rotate).
+    pub fn rotation_due(&self, alg: SigningAlg, rotate_after: u64, now: UnixTime) -> bool {
+        let newest = self
+            .keys
+            .iter()
+            .filter(|k| k.alg == alg)
+            .map(|k| k.created_at)
+            .max();
+        rotate_after > 0 && newest.is_some_and(|n| now >= n.saturating_add(rotate_after))
+    }
+
+    /// The list after adding `next`: it signs from `now + RELOAD_SECS`; the keys of its
+    /// algorithm that it replaces stay published until an id_token they may still sign has
+    /// expired, and keys already past their retirement are dropped.
     pub fn rotated(&self, mut next: StoredKey, id_token_ttl: u64, now: UnixTime) -> Self {
         next.active_from = now + RELOAD_SECS;
         // A node that read the list just before this rotation signs with the old key for up
@@ -98,10 +120,12 @@ impl StoredKeys {
         let mut keys: Vec<StoredKey> = self
             .keys
             .iter()
-            .filter(|k| k.retire_at.is_none_or(|r| r > now))
+            .filter(|k| k.live_at(now))
             .cloned()
             .map(|mut k| {
-                k.retire_at = Some(k.retire_at.unwrap_or(retire_at).min(retire_at));
+                if k.alg == next.alg {
+                    k.retire_at = Some(k.retire_at.unwrap_or(retire_at).min(retire_at));
+                }
                 k
             })
             .collect();
@@ -137,7 +161,7 @@ impl StoredKeys {
     pub fn live(&self, vault: &Vault, now: UnixTime) -> Result<Vec<OpenedKey>, KeyError> {
         self.keys
             .iter()
-            .filter(|k| k.retire_at.is_none_or(|r| r > now))
+            .filter(|k| k.live_at(now))
             .map(|k| {
                 Ok(OpenedKey {
                     key: vault.open(k)?,
@@ -145,6 +169,13 @@ impl StoredKeys {
                 })
             })
             .collect()
+    }
+}
+
+impl StoredKey {
+    /// Whether it is still published at `now`.
+    fn live_at(&self, now: UnixTime) -> bool {
+        self.retire_at.is_none_or(|r| r > now)
     }
 }
 
@@ -184,7 +215,7 @@ impl Vault {
             None => (Some(pem), None),
         };
         Ok(StoredKey {
-            alg: alg.as_str().to_owned(),
+            alg,
             pem,
             sealed,
             created_at: now,
@@ -281,8 +312,12 @@ mod tests {
     }
 
     fn key(created_at: UnixTime) -> StoredKey {
+        key_of(SigningAlg::Es256, created_at)
+    }
+
+    fn key_of(alg: SigningAlg, created_at: UnixTime) -> StoredKey {
         StoredKey {
-            alg: "ES256".into(),
+            alg,
             pem: Some(String::new()),
             sealed: None,
             created_at,
@@ -296,9 +331,10 @@ mod tests {
         let keys = StoredKeys {
             keys: vec![key(1000)],
         };
-        assert!(!keys.rotation_due(500, 1499));
-        assert!(keys.rotation_due(500, 1500));
-        assert!(!keys.rotation_due(0, 1_000_000));
+        let es = SigningAlg::Es256;
+        assert!(!keys.rotation_due(es, 500, 1499));
+        assert!(keys.rotation_due(es, 500, 1500));
+        assert!(!keys.rotation_due(es, 0, 1_000_000));
         let rotated = keys.rotated(key(1500), 3600, 1500);
         assert_eq!(rotated.keys[1].active_from, 1500 + RELOAD_SECS);
         assert_eq!(
@@ -308,5 +344,50 @@ mod tests {
         let again = rotated.rotated(key(9000), 3600, 9000);
         assert_eq!(again.keys.len(), 2, "the retired key is dropped");
         assert_eq!(again.keys[0].created_at, 1500);
+    }
+
+    #[test]
+    fn each_algorithm_has_its_own_keys_and_rotates_on_its_own() {
+        let (rs, es) = (SigningAlg::Rs256, SigningAlg::Es256);
+        let keys = StoredKeys {
+            keys: vec![key_of(rs, 1000)],
+        };
+        assert_eq!(keys.missing(&[rs, es], 1000), Some(es));
+        let keys = keys.with_first(key_of(es, 2000));
+        assert_eq!(keys.missing(&[rs, es], 2000), None);
+        assert_eq!(keys.keys[0].alg, es, "a new algorithm's key goes first");
+
+        assert!(keys.rotation_due(rs, 1500, 2500));
+        assert!(!keys.rotation_due(es, 1500, 2500));
+        let rotated = keys.rotated(key_of(rs, 2500), 3600, 2500);
+        let retiring: Vec<_> = rotated.keys.iter().map(|k| (k.alg, k.retire_at)).collect();
+        assert_eq!(
+            retiring,
+            vec![
+                (es, None),
+                (rs, Some(2500 + 2 * RELOAD_SECS + 3600)),
+                (rs, None)
+            ],
+            "only the rotated algorithm's key retires"
+        );
+        let later = 2500 + 2 * RELOAD_SECS + 3600;
+        let live: Vec<_> = rotated.keys.iter().filter(|k| k.live_at(later)).collect();
+        assert_eq!(live.len(), 2, "the replaced key is no longer published");
+        assert_eq!(rotated.missing(&[rs, es], later), None);
+    }
+
+    #[test]
+    fn a_list_stored_by_an_earlier_version_reads_back() {
+        let json = r#"{"keys":[{"alg":"RS256","pem":"x","created_at":5,"active_from":5}]}"#;
+        let keys = StoredKeys::decode(json).unwrap();
+        assert_eq!(keys.keys[0].alg, SigningAlg::Rs256);
+        assert_eq!(
+            keys.missing(&[SigningAlg::Rs256, SigningAlg::Es256], 6),
+            Some(SigningAlg::Es256)
+        );
+        assert!(
+            StoredKeys::decode(r#"{"keys":[{"alg":"HS256","created_at":5,"active_from":5}]}"#)
+                .is_err()
+        );
     }
 }

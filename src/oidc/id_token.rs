@@ -5,7 +5,7 @@ use super::key_source::KeySet;
 use super::signing_key::KeyError;
 use super::Context;
 use crate::clock::UnixTime;
-use crate::domain::Claims;
+use crate::domain::{Claims, SigningAlg};
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use jsonwebtoken::Validation;
@@ -25,6 +25,8 @@ pub struct IdTokenFacts<'a> {
     pub nonce: Option<&'a str>,
     /// Authentication methods of the sign-in (RFC 8176).
     pub amr: &'a [String],
+    /// The algorithm the app registered for; `None`: the service's default.
+    pub alg: Option<SigningAlg>,
 }
 
 #[derive(Serialize)]
@@ -52,7 +54,8 @@ pub fn at_hash(access_token: &str) -> String {
     URL_SAFE_NO_PAD.encode(&digest[..16])
 }
 
-/// Signs an id_token for `facts`, issued beside `access_token`.
+/// Signs an id_token for `facts`, issued beside `access_token`, with the key of the app's
+/// algorithm.
 pub async fn sign(
     cx: &impl Context,
     facts: IdTokenFacts<'_>,
@@ -81,7 +84,9 @@ pub async fn sign(
         amr: facts.amr,
         released,
     };
-    keys.signer().sign(&claims).map_err(KeyError::Sign)
+    keys.signer(facts.alg)?
+        .sign(&claims)
+        .map_err(KeyError::Sign)
 }
 
 /// The claims of an id_token presented back to us (a logout's `id_token_hint`).
@@ -93,8 +98,9 @@ pub struct HintClaims {
     pub aud: String,
 }
 
-/// Checks that `token` is an id_token this service signed with a published key, for this
-/// issuer. Expiry is not checked: OpenID Connect RP-Initiated Logout 1.0 §2 accepts an
+/// Checks that `token` is an id_token this service signed with a published key (of any
+/// algorithm: the key its `kid` names decides, and the header's `alg` must be that key's), for
+/// this issuer. Expiry is not checked: OpenID Connect RP-Initiated Logout 1.0 §2 accepts an
 /// expired id_token as a hint.
 pub fn verify_hint(keys: &KeySet, issuer: &str, token: &str) -> Option<HintClaims> {
     let header = jsonwebtoken::decode_header(token).ok()?;

@@ -1,7 +1,7 @@
 //! Id token signing keys: the private key that signs (RS256 or ES256) and the public keys as
 //! published in the JWKS, read from PEM or generated. Where they come from is `key_source`'s job.
 
-use crate::config::SigningAlg;
+use crate::domain::SigningAlg;
 use crate::store::StoreError;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
@@ -33,6 +33,10 @@ pub enum KeyError {
     /// A key read back from the store or just generated is unusable.
     #[error("signing key: {0}")]
     Unusable(String),
+    /// An app asks for an algorithm no configured key file signs with (an app registered while
+    /// keys were generated, the service since moved to key files).
+    #[error("no key signs {0} id_tokens: name a {0} key in oidc.extra_signing_key_files, or register the app for another algorithm")]
+    NoKeyFor(SigningAlg),
     /// The store could not be read or written.
     #[error(transparent)]
     Store(#[from] StoreError),
@@ -235,9 +239,12 @@ impl SigningKey {
         ))
     }
 
-    /// The JWS algorithm name.
-    pub fn alg(&self) -> &str {
-        &self.jwk.alg
+    /// The algorithm it signs with.
+    pub fn algorithm(&self) -> SigningAlg {
+        match self.key {
+            PrivateKey::Rsa(_) => SigningAlg::Rs256,
+            PrivateKey::Ec(_) => SigningAlg::Es256,
+        }
     }
 }
 

@@ -203,7 +203,8 @@ async fn the_app_doctor_names_a_trailing_slash_a_wrong_secret_and_a_replayed_cod
     assert!(!failures.to_string().contains(&code));
 }
 
-fn cli(base: &str, args: &[&str]) -> std::process::Output {
+/// Runs the CLI as ada against `base`, with `--json`.
+pub(crate) fn cli(base: &str, args: &[&str]) -> std::process::Output {
     let mut all = args.to_vec();
     all.extend(["--admin", "ada", "--server", base, "--json"]);
     std::process::Command::new(env!("CARGO_BIN_EXE_sso-bridge"))
@@ -213,7 +214,8 @@ fn cli(base: &str, args: &[&str]) -> std::process::Output {
         .unwrap()
 }
 
-fn ok_json(out: &std::process::Output) -> Value {
+/// The JSON a successful CLI run printed.
+pub(crate) fn ok_json(out: &std::process::Output) -> Value {
     assert!(
         out.status.success(),
         "{}",

@@ -290,22 +290,36 @@ impl Service {
             .unwrap()
     }
 
-    /// Registers an app through the admin API as the superadmin.
-    pub async fn register(&self, redirect_uri: &str, public: bool) -> Registered {
+    /// An admin API token of the superadmin.
+    pub async fn superadmin_token(&self) -> String {
         let (user, pw) = self.superadmin();
         let token: serde_json::Value = self.admin_token(user, pw).await.json().await.unwrap();
-        let token = token["token"].as_str().expect("admin token").to_owned();
-        let created: serde_json::Value = self
+        token["token"].as_str().expect("admin token").to_owned()
+    }
+
+    /// Registers an app through the admin API as the superadmin.
+    pub async fn register(&self, redirect_uri: &str, public: bool) -> Registered {
+        self.register_with(redirect_uri, serde_json::json!({ "public": public }))
+            .await
+    }
+
+    /// Registers an app through the admin API as the superadmin, with `fields` (a JSON object)
+    /// added to the request.
+    pub async fn register_with(&self, redirect_uri: &str, fields: serde_json::Value) -> Registered {
+        let mut body = serde_json::json!({"name": "Test App", "redirect_uris": [redirect_uri]});
+        for (key, value) in fields.as_object().expect("fields are an object") {
+            body[key] = value.clone();
+        }
+        let response = self
             .api
             .post(self.url("/admin/api/apps"))
-            .bearer_auth(token)
-            .json(&serde_json::json!({"name": "Test App", "redirect_uris": [redirect_uri], "public": public}))
+            .bearer_auth(self.superadmin_token().await)
+            .json(&body)
             .send()
             .await
-            .unwrap()
-            .json()
-            .await
             .unwrap();
+        assert_eq!(response.status(), StatusCode::CREATED, "registering {body}");
+        let created: serde_json::Value = response.json().await.unwrap();
         Registered {
             client_id: created["client_id"].as_str().unwrap().to_owned(),
             client_secret: created["client_secret"].as_str().map(str::to_owned),

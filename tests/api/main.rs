@@ -18,6 +18,7 @@ mod directory_ldap;
 mod directory_scale;
 mod helpers;
 mod host_cookies;
+mod id_token_algs;
 mod input_limits;
 mod interop;
 mod leavers;

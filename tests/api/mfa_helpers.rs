@@ -22,6 +22,7 @@ pub async fn register_direct(app: &TestApp) -> Registered {
         require_pkce: false,
         post_logout_redirect_uris: Vec::new(),
         may_introspect: false,
+        id_token_signed_response_alg: None,
     };
     let (record, secret) = apps::manage::create(
         &app.state,

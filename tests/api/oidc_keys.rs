@@ -71,7 +71,7 @@ async fn an_es256_key_file_signs_and_earlier_keys_stay_published() {
 }
 
 #[tokio::test]
-async fn without_key_files_two_nodes_sharing_a_store_generate_and_publish_one_key() {
+async fn without_key_files_two_nodes_sharing_a_store_generate_and_publish_one_key_per_algorithm() {
     let extra = [
         (SIGNING_KEY_FILE, String::new()),
         ("SSO_BRIDGE__STORE__KEY_PREFIX", fresh_prefix()),
@@ -85,15 +85,26 @@ async fn without_key_files_two_nodes_sharing_a_store_generate_and_publish_one_ke
         async move { request.send().await.unwrap().json::<Value>().await.unwrap() }
     };
     let (a, b) = tokio::join!(jwks(&one), jwks(&two));
-    assert_eq!(a["keys"].as_array().unwrap().len(), 1);
-    assert_eq!(a, b, "both nodes publish the same generated key");
-    assert_eq!(a["keys"][0]["alg"], "RS256");
+    assert_eq!(a, b, "both nodes publish the same generated keys");
+    let algs: Vec<&str> = a["keys"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| k["alg"].as_str().unwrap())
+        .collect();
+    assert_eq!(algs, ["RS256", "ES256"], "the default's key first");
 
-    // A token signed on one node verifies with the keys the other publishes.
-    let reg = one.register(CB, false).await;
-    let tokens = tokens_with_nonce(&one, Backends::Real, &reg, "n").await;
-    let token = tokens["id_token"].as_str().unwrap();
-    verify_with_keys_of(&two, &one.base, token, &reg.client_id).await;
+    // A token signed on one node verifies with the keys the other publishes, for either
+    // algorithm.
+    for fields in [
+        serde_json::json!({}),
+        serde_json::json!({"id_token_signed_response_alg": "ES256"}),
+    ] {
+        let reg = one.register_with(CB, fields).await;
+        let tokens = tokens_with_nonce(&one, Backends::Real, &reg, "n").await;
+        let token = tokens["id_token"].as_str().unwrap();
+        verify_with_keys_of(&two, &one.base, token, &reg.client_id).await;
+    }
 }
 
 #[tokio::test]
@@ -198,8 +209,15 @@ async fn a_signing_key_kept_in_clear_in_redis_is_sealed_when_a_node_reads_it() {
         stored.contains("\"sealed\"") && !stored.contains("PRIVATE KEY"),
         "{stored}"
     );
-    // The same key, still signing and published: only how it is kept changed.
-    assert_eq!(jwks["keys"].as_array().unwrap().len(), 1, "{jwks}");
+    // The same key, still signing and published: only how it is kept changed. An ES256 key
+    // joined it, as every algorithm has one.
+    let algs: Vec<&str> = jwks["keys"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| k["alg"].as_str().unwrap())
+        .collect();
+    assert_eq!(algs, ["RS256", "ES256"], "{jwks}");
     let on_file = spawn_app(Backends::Embedded).await;
     let from_file: Value = on_file
         .api
@@ -252,7 +270,8 @@ async fn kid_of(token: &str) -> String {
     jsonwebtoken::decode_header(token).unwrap().kid.unwrap()
 }
 
-async fn published_kids(app: &TestApp) -> Vec<String> {
+/// The kids of the published keys of `alg`, as published.
+async fn published_kids(app: &TestApp, alg: &str) -> Vec<String> {
     let jwks: Value = app
         .api
         .get(app.url("/oauth/jwks"))
@@ -266,6 +285,7 @@ async fn published_kids(app: &TestApp) -> Vec<String> {
         .as_array()
         .unwrap()
         .iter()
+        .filter(|k| k["alg"] == alg)
         .map(|k| k["kid"].as_str().unwrap().to_owned())
         .collect()
 }
@@ -288,12 +308,12 @@ async fn a_generated_key_rotates_and_the_old_one_stays_published_until_its_token
         .unwrap()
         .to_owned();
     let old_kid = kid_of(&old_token).await;
-    assert_eq!(published_kids(&app).await, vec![old_kid.clone()]);
+    assert_eq!(published_kids(&app, "ES256").await, vec![old_kid.clone()]);
 
     // A day later the key is due: a new key is published at once but signs only a minute later,
     // once every node has read it.
     app.clock.advance(86_400);
-    let kids = published_kids(&app).await;
+    let kids = published_kids(&app, "ES256").await;
     assert_eq!(kids.len(), 2);
     let new_kid = kids.iter().find(|k| **k != old_kid).unwrap().clone();
     let token = tokens_with_nonce(&app, b, &reg, "n").await["id_token"]
@@ -310,11 +330,11 @@ async fn a_generated_key_rotates_and_the_old_one_stays_published_until_its_token
     assert_eq!(kid_of(&token).await, new_kid);
     verify_id_token(&app, &old_token, &reg.client_id).await;
     assert_eq!(
-        published_kids(&app).await,
+        published_kids(&app, "ES256").await,
         vec![new_kid.clone(), old_kid.clone()]
     );
 
     // Once every token the old key signed has expired, it is no longer published.
     app.clock.advance(3600 + 60);
-    assert_eq!(published_kids(&app).await, vec![new_kid]);
+    assert_eq!(published_kids(&app, "ES256").await, vec![new_kid]);
 }

@@ -152,6 +152,7 @@ pub(crate) async fn register_directly(app: &TestApp) -> Registered {
         created_at: 0,
         post_logout_redirect_uris: Vec::new(),
         may_introspect: false,
+        id_token_signed_response_alg: None,
     };
     app.state.store.put_client(&record).await.unwrap();
     Registered {

@@ -1,7 +1,7 @@
 // Interoperability with a non-Rust client library: the unmodified `openid-client` (npm, by the
 // author of the OpenID Foundation-certified node-oidc-provider) drives sso-bridge end to end:
-// discovery, PKCE, the RFC 9207 `iss` check, id_token validation with nonce, userinfo, refresh,
-// introspection, revocation and RP-initiated logout. The browser part (sign-in and consent
+// discovery, PKCE, the RFC 9207 `iss` check, id_token validation with nonce (RS256, and ES256 for
+// an app registered for it), userinfo, refresh, introspection, revocation and RP-initiated logout. The browser part (sign-in and consent
 // forms) is scripted with fetch, posting back each form's hidden inputs.
 //
 // This file starts its own `sso-bridge serve` on a free loopback port (memory store, built-in
@@ -258,4 +258,41 @@ test('openid-client as a public app authenticates with none and must use PKCE', 
   const bare = client.buildAuthorizationUrl(config, { redirect_uri: CALLBACK, scope: 'openid', state: 's4' });
   const refused = new URL((await browser()(bare.href)).headers.get('location'));
   assert.equal(refused.searchParams.get('error'), 'invalid_request');
+});
+
+test('openid-client validates the ES256 id_tokens of an app registered for them', async () => {
+  const app = await registerApp(service.base, { id_token_signed_response_alg: 'ES256' });
+  assert.equal(app.id_token_signed_response_alg, 'ES256');
+  // The client's own metadata says ES256: the library then refuses an id_token signed otherwise.
+  const config = await client.discovery(
+    new URL(service.base),
+    app.client_id,
+    { id_token_signed_response_alg: 'ES256' },
+    client.ClientSecretBasic(app.client_secret),
+    { execute: [client.allowInsecureRequests] },
+  );
+  assert.deepEqual(config.serverMetadata().id_token_signing_alg_values_supported, ['RS256', 'ES256']);
+  const verifier = client.randomPKCECodeVerifier();
+  const nonce = client.randomNonce();
+  const state = client.randomState();
+  const url = client.buildAuthorizationUrl(config, {
+    redirect_uri: CALLBACK,
+    scope: 'openid email',
+    code_challenge: await client.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+    nonce,
+    state,
+  });
+  const callbackUrl = await signInAndApprove(browser(), url.href);
+  const tokens = await client.authorizationCodeGrant(config, new URL(callbackUrl), {
+    pkceCodeVerifier: verifier,
+    expectedNonce: nonce,
+    expectedState: state,
+    idTokenExpected: true,
+  });
+  const header = JSON.parse(Buffer.from(tokens.id_token.split('.')[0], 'base64url').toString());
+  assert.equal(header.alg, 'ES256');
+  assert.equal(tokens.claims().sub, 'alan');
+  const refreshed = await client.refreshTokenGrant(config, tokens.refresh_token);
+  assert.equal(refreshed.claims().aud, app.client_id);
 });

@@ -22,6 +22,7 @@ use poem::web::Data;
 use poem::Request;
 use poem_openapi::param::{Path, Query};
 use poem_openapi::payload::Json;
+use poem_openapi::types::MaybeUndefined;
 use poem_openapi::{ApiResponse, OpenApi, Tags};
 use secrecy::SecretString;
 
@@ -131,6 +132,7 @@ impl AdminApi {
             require_pkce: body.0.require_pkce,
             post_logout_redirect_uris: body.0.post_logout_redirect_uris,
             may_introspect: body.0.may_introspect,
+            id_token_signed_response_alg: body.0.id_token_signed_response_alg.map(Into::into),
         };
         let (record, secret) = apps::manage::create(state, caller.actor(), new).await?;
         let secret = secret.map(|s| s.expose().to_owned());
@@ -153,8 +155,9 @@ impl AdminApi {
 
     /// Edit a connected app
     ///
-    /// Changes the name, the redirect URIs (replacing all of them), the PKCE rule or whether the
-    /// app may introspect other apps' tokens; absent fields stay as they are.
+    /// Changes the name, the redirect URIs (replacing all of them), the PKCE rule, whether the
+    /// app may introspect other apps' tokens or its id_token algorithm; absent fields stay as
+    /// they are.
     #[oai(
         path = "/apps/:client_id",
         method = "patch",
@@ -173,6 +176,11 @@ impl AdminApi {
             require_pkce: body.0.require_pkce,
             post_logout_redirect_uris: body.0.post_logout_redirect_uris,
             may_introspect: body.0.may_introspect,
+            id_token_signed_response_alg: match body.0.id_token_signed_response_alg {
+                MaybeUndefined::Undefined => None,
+                MaybeUndefined::Null => Some(None),
+                MaybeUndefined::Value(alg) => Some(Some(alg.into())),
+            },
         };
         let app = apps::manage::update(state, caller.actor(), &client_id.0, changes).await?;
         Ok(Json(App::from(&app)))

@@ -2,9 +2,9 @@
 
 use super::page;
 use super::session::Ctx;
-use super::views::{AppFormView, AppRow, AppView, AppsView, FailureRow, SecretView};
+use super::views::{AlgChoice, AppFormView, AppRow, AppView, AppsView, FailureRow, SecretView};
 use crate::apps::{self, doctor, AppError, Changes, NewApp};
-use crate::domain::{ClientRecord, RedirectUri};
+use crate::domain::{ClientRecord, RedirectUri, SigningAlg};
 use crate::state::AppState;
 use crate::web::errors::PageError;
 use crate::web::respond::redirect;
@@ -97,6 +97,7 @@ pub async fn new_form(Data(state): Data<&AppState>, ctx: Ctx) -> Result<Response
         public: false,
         require_pkce: true,
         may_introspect: false,
+        id_token_algs: AlgChoice::all(state.keys.algorithms(), None),
         errors: Vec::new(),
     };
     page(state, StatusCode::OK, &view)
@@ -119,6 +120,8 @@ pub struct RegisterForm {
     require_pkce: Option<String>,
     #[serde(default)]
     may_introspect: Option<String>,
+    #[serde(default)]
+    id_token_alg: String,
 }
 
 fn lines(text: &str) -> Vec<String> {
@@ -126,6 +129,17 @@ fn lines(text: &str) -> Vec<String> {
         .map(|l| l.trim().to_owned())
         .filter(|l| !l.is_empty())
         .collect()
+}
+
+/// The select's value: empty for the service's default, else a JWS name. Anything else did not
+/// come from the form.
+fn chosen_alg(value: &str) -> Result<Option<SigningAlg>, PageError> {
+    if value.is_empty() {
+        return Ok(None);
+    }
+    SigningAlg::parse(value).map(Some).ok_or_else(|| {
+        PageError::unreadable("form", "the id_token algorithm must be RS256 or ES256")
+    })
 }
 
 /// A validation failure as one message per problem (one per bad redirect URI).
@@ -146,6 +160,7 @@ pub async fn create(
     let Form(form) = form.map_err(|e| PageError::unreadable("form", e))?;
     ctx.check(form.csrf_token.as_deref())?;
     let public = form.app_type == "public";
+    let alg = chosen_alg(&form.id_token_alg)?;
     let new = NewApp {
         name: form.name.clone(),
         redirect_uris: lines(&form.redirect_uris),
@@ -153,6 +168,7 @@ pub async fn create(
         require_pkce: form.require_pkce.is_some(),
         post_logout_redirect_uris: lines(&form.post_logout_uris),
         may_introspect: form.may_introspect.is_some(),
+        id_token_signed_response_alg: alg,
     };
     match apps::manage::create(state, ctx.actor(), new).await {
         Ok((app, secret)) => {
@@ -174,6 +190,7 @@ pub async fn create(
                 public,
                 require_pkce: form.require_pkce.is_some(),
                 may_introspect: form.may_introspect.is_some(),
+                id_token_algs: AlgChoice::all(state.keys.algorithms(), alg),
                 errors: messages(&err),
             };
             page(state, StatusCode::BAD_REQUEST, &view)
@@ -201,6 +218,7 @@ async fn app_view(
         app: AppRow::new(app, last_used),
         redirect_text: one_per_line(&app.redirect_uris),
         post_logout_text: one_per_line(&app.post_logout_redirect_uris),
+        id_token_algs: AlgChoice::all(state.keys.algorithms(), app.id_token_signed_response_alg),
         failures: failures.into_iter().map(FailureRow::from).collect(),
         notice,
         errors,
@@ -242,6 +260,9 @@ pub struct EditForm {
     require_pkce: Option<String>,
     #[serde(default)]
     may_introspect: Option<String>,
+    /// Absent (a form from before the select): kept as it is.
+    #[serde(default)]
+    id_token_alg: Option<String>,
 }
 
 /// `POST /admin/apps/:client_id`: saves the edit form.
@@ -261,6 +282,7 @@ pub async fn edit(
         require_pkce: Some(form.require_pkce.is_some()),
         post_logout_redirect_uris: Some(lines(&form.post_logout_uris)),
         may_introspect: Some(form.may_introspect.is_some()),
+        id_token_signed_response_alg: form.id_token_alg.as_deref().map(chosen_alg).transpose()?,
     };
     match apps::manage::update(state, ctx.actor(), &id, changes).await {
         Ok(after) if after == before => see_other(&format!("/admin/apps/{id}?done=unchanged")),

@@ -4,6 +4,7 @@
 #![allow(clippy::expect_used)]
 
 use super::views::*;
+use crate::domain::SigningAlg;
 use crate::web::render::Templates;
 
 const HOSTILE: &str = "<script>alert(1)</script>";
@@ -24,6 +25,7 @@ fn row() -> AppRow {
         public: false,
         require_pkce: true,
         may_introspect: true,
+        id_token_alg: Some("ES256"),
         enabled: true,
         created_by: "ada".into(),
         created_at: when(0),
@@ -115,6 +117,7 @@ fn pages() -> Vec<(&'static str, String)> {
                 public: false,
                 require_pkce: true,
                 may_introspect: true,
+                id_token_algs: AlgChoice::all(&[SigningAlg::Rs256], Some(SigningAlg::Es256)),
                 errors: vec![HOSTILE.into()],
             })),
         ),
@@ -134,6 +137,7 @@ fn pages() -> Vec<(&'static str, String)> {
                 app: row(),
                 redirect_text: HOSTILE.into(),
                 post_logout_text: HOSTILE.into(),
+                id_token_algs: AlgChoice::all(&SigningAlg::ALL, None),
                 failures: vec![failure],
                 notice: None,
                 errors: vec![HOSTILE.into()],
@@ -200,4 +204,23 @@ fn the_secret_page_shows_the_secret_in_a_read_only_field() {
         .1;
     assert!(html
         .contains("id=\"client_secret\" class=\"secret\" type=\"text\" value=\"s3cret\" readonly"));
+}
+
+#[test]
+fn the_algorithm_select_offers_the_default_and_keeps_an_app_on_an_algorithm_no_longer_offered() {
+    let choices = AlgChoice::all(&[SigningAlg::Rs256], Some(SigningAlg::Es256));
+    let shown: Vec<(&str, bool)> = choices.iter().map(|c| (c.value, c.selected)).collect();
+    assert_eq!(shown, [("", false), ("RS256", false), ("ES256", true)]);
+    assert_eq!(choices[0].label, "Service default (RS256)");
+
+    let html = pages()
+        .into_iter()
+        .find(|(n, _)| *n == "app")
+        .expect("app page")
+        .1;
+    assert!(
+        html.contains("<option value=\"\" selected>Service default (RS256)</option>"),
+        "{html}"
+    );
+    assert!(html.contains("<option value=\"ES256\">"), "{html}");
 }

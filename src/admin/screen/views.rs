@@ -2,7 +2,7 @@
 
 use crate::apps::doctor::DoctorEntry;
 use crate::audit::AuditRecord;
-use crate::domain::ClientRecord;
+use crate::domain::{ClientRecord, SigningAlg};
 use crate::web::render::{name, Page};
 use serde::Serialize;
 
@@ -41,6 +41,8 @@ pub struct AppRow {
     pub require_pkce: bool,
     /// A resource server: may introspect other apps' tokens.
     pub may_introspect: bool,
+    /// The algorithm it registered for its id_tokens; `None`: the service's default.
+    pub id_token_alg: Option<&'static str>,
     pub enabled: bool,
     pub created_by: String,
     pub created_at: String,
@@ -57,11 +59,45 @@ impl AppRow {
             public: app.is_public(),
             require_pkce: app.require_pkce,
             may_introspect: app.may_introspect,
+            id_token_alg: app.id_token_signed_response_alg.map(SigningAlg::as_str),
             enabled: app.enabled,
             created_by: app.created_by.clone(),
             created_at: when(app.created_at),
             last_used: last_used.map(when).unwrap_or_else(|| "never".into()),
         }
+    }
+}
+
+/// One option of the id_token algorithm select.
+#[derive(Debug, Clone, Serialize)]
+pub struct AlgChoice {
+    /// What the form sends: the JWS name, or empty for the service's default.
+    pub value: &'static str,
+    pub label: String,
+    pub selected: bool,
+}
+
+impl AlgChoice {
+    /// The service's default (`""`) and each algorithm in `offered` (with `current` among
+    /// them even when no longer offered, so an edit keeps it), `current` selected.
+    pub fn all(offered: &[SigningAlg], current: Option<SigningAlg>) -> Vec<Self> {
+        let default = offered.first().map(|a| a.as_str()).unwrap_or_default();
+        let mut choices = vec![AlgChoice {
+            value: "",
+            label: format!("Service default ({default})"),
+            selected: current.is_none(),
+        }];
+        let mut algs = offered.to_vec();
+        algs.extend(current.filter(|c| !offered.contains(c)));
+        choices.extend(algs.into_iter().map(|alg| AlgChoice {
+            value: alg.as_str(),
+            label: match alg {
+                SigningAlg::Es256 => "ES256 (ECDSA P-256)".to_owned(),
+                SigningAlg::Rs256 => "RS256 (RSA)".to_owned(),
+            },
+            selected: current == Some(alg),
+        }));
+        choices
     }
 }
 
@@ -91,6 +127,8 @@ pub struct AppFormView {
     pub require_pkce: bool,
     /// The resource-server switch.
     pub may_introspect: bool,
+    /// The id_token algorithm select.
+    pub id_token_algs: Vec<AlgChoice>,
     pub errors: Vec<String>,
 }
 impl Page for AppFormView {
@@ -141,6 +179,8 @@ pub struct AppView {
     pub redirect_text: String,
     /// The edit form's post-logout redirect URIs, one per line.
     pub post_logout_text: String,
+    /// The edit form's id_token algorithm select.
+    pub id_token_algs: Vec<AlgChoice>,
     pub failures: Vec<FailureRow>,
     pub notice: Option<String>,
     pub errors: Vec<String>,

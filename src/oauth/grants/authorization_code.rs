@@ -87,6 +87,7 @@ pub async fn exchange(
         claims: &code.claims,
         auth_time: code.auth_time,
         amr: &code.amr,
+        id_token_alg: client.id_token_signed_response_alg,
     };
     let (issuance, response) = issue_tokens(cx, grant, code.nonce.as_deref()).await?;
     match cx.store().redeem_code(&digest, &issuance).await? {

@@ -72,6 +72,7 @@ pub async fn exchange(
         claims: &claims,
         auth_time: record.auth_time,
         amr: &record.amr,
+        id_token_alg: client.id_token_signed_response_alg,
     };
     let (issuance, response) = issue_tokens(cx, grant, None).await?;
     let sealed = seal::seal(old.expose(), &response).ok_or_else(|| {

@@ -184,6 +184,7 @@ pub fn client(name: &str) -> ClientRecord {
         created_at: 1_700_000_000,
         post_logout_redirect_uris: Vec::new(),
         may_introspect: false,
+        id_token_signed_response_alg: None,
     }
 }
 
