@@ -40,7 +40,7 @@ fn person_in_many_groups(slapd: &Slapd, uid: &str) -> (String, Vec<String>) {
              member: {dn}\n\n"
         ));
     }
-    slapd.apply_shared(&ldif);
+    slapd.apply(&ldif);
     (dn, groups)
 }
 

@@ -253,6 +253,13 @@ impl TestApp {
 }
 
 impl Service {
+    /// The published JWKS.
+    pub async fn jwks(&self) -> serde_json::Value {
+        let r = self.api.get(self.url("/oauth/jwks")).send().await.unwrap();
+        assert_eq!(r.status(), StatusCode::OK, "the JWKS");
+        r.json().await.unwrap()
+    }
+
     /// The service at `base` (`http://127.0.0.1:<port>`), on `backends`.
     pub fn at(backends: Backends, base: String) -> Self {
         let _ = rustls::crypto::ring::default_provider().install_default();

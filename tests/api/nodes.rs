@@ -179,7 +179,7 @@ async fn both_nodes_publish_the_same_keys_and_agree_on_one_rotation() {
     let b = Node::start(&redis, &settings).await;
 
     // Both nodes read the keys at the same moment: both find the rotation due.
-    let (on_a, on_b) = tokio::join!(jwks(&a), jwks(&b));
+    let (on_a, on_b) = tokio::join!(a.jwks(), b.jwks());
 
     assert_eq!(on_a, on_b, "both nodes publish the same keys");
     let published = on_a["keys"].as_array().unwrap();
@@ -262,11 +262,6 @@ fn str_of<'a>(body: &'a Value, field: &str) -> &'a str {
     body[field]
         .as_str()
         .unwrap_or_else(|| panic!("no {field} in {body}"))
-}
-
-async fn jwks(node: &Node) -> Value {
-    let response = node.api.get(node.url("/oauth/jwks")).send().await.unwrap();
-    json(response).await
 }
 
 /// The `kid` of the id_token in a token response.

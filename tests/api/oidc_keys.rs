@@ -32,15 +32,7 @@ async fn an_es256_key_file_signs_and_earlier_keys_stay_published() {
     );
     verify_id_token(&app, token, &reg.client_id).await;
 
-    let jwks: Value = app
-        .api
-        .get(app.url("/oauth/jwks"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let jwks = app.jwks().await;
     let keys = jwks["keys"].as_array().unwrap();
     assert_eq!(keys.len(), 2);
     assert_eq!(
@@ -80,11 +72,7 @@ async fn without_key_files_two_nodes_sharing_a_store_generate_and_publish_one_ke
         spawn_app_with(Backends::Real, &extra),
         spawn_app_with(Backends::Real, &extra)
     );
-    let jwks = |app: &TestApp| {
-        let request = app.api.get(app.url("/oauth/jwks"));
-        async move { request.send().await.unwrap().json::<Value>().await.unwrap() }
-    };
-    let (a, b) = tokio::join!(jwks(&one), jwks(&two));
+    let (a, b) = tokio::join!(one.jwks(), two.jwks());
     assert_eq!(a, b, "both nodes publish the same generated keys");
     let algs: Vec<&str> = a["keys"]
         .as_array()
@@ -194,15 +182,7 @@ async fn a_signing_key_kept_in_clear_in_redis_is_sealed_when_a_node_reads_it() {
         .await
         .unwrap();
 
-    let jwks: Value = app
-        .api
-        .get(app.url("/oauth/jwks"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let jwks = app.jwks().await;
 
     let stored = app.state.store.signing_keys().await.unwrap().unwrap();
     assert!(
@@ -219,15 +199,7 @@ async fn a_signing_key_kept_in_clear_in_redis_is_sealed_when_a_node_reads_it() {
         .collect();
     assert_eq!(algs, ["RS256", "ES256"], "{jwks}");
     let on_file = spawn_app(Backends::Embedded).await;
-    let from_file: Value = on_file
-        .api
-        .get(on_file.url("/oauth/jwks"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let from_file = on_file.jwks().await;
     assert_eq!(jwks["keys"][0]["kid"], from_file["keys"][0]["kid"]);
 }
 
@@ -272,15 +244,7 @@ async fn kid_of(token: &str) -> String {
 
 /// The kids of the published keys of `alg`, as published.
 async fn published_kids(app: &TestApp, alg: &str) -> Vec<String> {
-    let jwks: Value = app
-        .api
-        .get(app.url("/oauth/jwks"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let jwks = app.jwks().await;
     jwks["keys"]
         .as_array()
         .unwrap()

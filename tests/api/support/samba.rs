@@ -11,11 +11,11 @@
 //! Tests add the people and groups they need over LDAPS as Administrator, each under names of
 //! its own (see [`Samba::unique`]), so they stay independent while sharing one domain.
 
-use super::slapd::{make_certificates, run, WRAPPER};
+use super::slapd::{make_certificates, run, run_with_input, WRAPPER};
 use base64::Engine;
 use secrecy::SecretString;
 use sso_bridge::config::{DirectoryBackend, DirectoryFlavor, DirectorySettings, ServiceAccount};
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader};
 use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
@@ -262,25 +262,7 @@ impl Samba {
 
     /// Applies LDIF changes as the domain administrator.
     pub fn modify(&self, ldif: &str) {
-        let mut child = self
-            .ldap("ldapmodify")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("ldapmodify runs");
-        child
-            .stdin
-            .take()
-            .expect("ldapmodify stdin")
-            .write_all(ldif.as_bytes())
-            .expect("the changes are sent");
-        let output = child.wait_with_output().expect("ldapmodify ends");
-        assert!(
-            output.status.success(),
-            "ldapmodify failed: {}\n{ldif}",
-            String::from_utf8_lossy(&output.stderr)
-        );
+        run_with_input(&mut self.ldap("ldapmodify"), ldif);
     }
 
     /// An OpenLDAP client command bound as the domain administrator over LDAPS.

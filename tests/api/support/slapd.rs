@@ -9,7 +9,7 @@ use super::ports::{free_port, wait_for_port};
 use secrecy::SecretString;
 use sso_bridge::config::{DirectoryBackend, DirectoryFlavor, DirectorySettings, ServiceAccount};
 use std::ffi::OsStr;
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Write};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -184,37 +184,15 @@ impl Slapd {
 
     /// Deletes an entry, as the directory's administrator (a person leaving the company).
     pub fn delete(&self, dn: &str) {
-        run(Command::new("ldapdelete").args([
-            "-x",
-            "-H",
-            &self.url(),
-            "-D",
-            &format!("cn=admin,{BASE}"),
-            "-w",
-            "admin-pw",
-            dn,
-        ]));
+        run(self.as_admin("ldapdelete").arg(dn));
     }
 
     /// Sets one attribute of an entry to `value`, as the directory's administrator (a person
     /// changing role).
     pub fn replace(&self, dn: &str, attribute: &str, value: &str) {
-        let change =
-            format!("dn: {dn}\nchangetype: modify\nreplace: {attribute}\n{attribute}: {value}\n");
-        let changes = self.dir.path().join("change.ldif");
-        std::fs::write(&changes, change).expect("the change file is written");
-        run(Command::new("ldapmodify")
-            .args([
-                "-x",
-                "-H",
-                &self.url(),
-                "-D",
-                &format!("cn=admin,{BASE}"),
-                "-w",
-                "admin-pw",
-                "-f",
-            ])
-            .arg(&changes));
+        self.apply(&format!(
+            "dn: {dn}\nchangetype: modify\nreplace: {attribute}\n{attribute}: {value}\n"
+        ));
     }
 
     /// Renames an entry to `new_rdn` under the same parent, the old name's value removed (a
@@ -225,22 +203,20 @@ impl Slapd {
         ));
     }
 
-    /// Applies LDIF changes (`changetype: ...` records) as the directory's administrator.
+    /// Applies LDIF changes (`changetype: ...` records) as the directory's administrator; tests
+    /// may call this on the shared server at once.
     pub fn apply(&self, ldif: &str) {
-        let changes = self.dir.path().join("changes.ldif");
-        std::fs::write(&changes, ldif).expect("the change file is written");
-        run(Command::new("ldapmodify")
-            .args([
-                "-x",
-                "-H",
-                &self.url(),
-                "-D",
-                &format!("cn=admin,{BASE}"),
-                "-w",
-                "admin-pw",
-                "-f",
-            ])
-            .arg(&changes));
+        run_with_input(&mut self.as_admin("ldapmodify"), ldif);
+    }
+
+    /// An OpenLDAP client command bound as the directory's administrator.
+    pub(super) fn as_admin(&self, program: &str) -> Command {
+        let mut command = Command::new(program);
+        command
+            .args(["-x", "-H", &self.url(), "-D", &format!("cn=admin,{BASE}")])
+            .args(["-w", "admin-pw"])
+            .env("LDAPNOINIT", "1");
+        command
     }
 
     fn signal(&self, signal: &str) {
@@ -431,6 +407,28 @@ pub(super) fn make_certificates(dir: &Path, san: &str) {
 }
 
 /// Runs a command to completion; panics with its output when it fails.
+/// Runs `command` with `input` on its standard input; panics with its output if it fails.
+pub(super) fn run_with_input(command: &mut Command, input: &str) {
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the command runs");
+    child
+        .stdin
+        .take()
+        .expect("its standard input")
+        .write_all(input.as_bytes())
+        .expect("the input is sent");
+    let output = child.wait_with_output().expect("the command ends");
+    assert!(
+        output.status.success(),
+        "{command:?} failed: {}\n{input}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
 pub(super) fn run(command: &mut Command) {
     let output = command.output().expect("the command runs");
     assert!(

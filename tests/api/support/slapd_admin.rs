@@ -3,8 +3,7 @@
 //! states an administrator or the overlay puts them in, set with Relax Rules), and referrals
 //! (added with ManageDsaIT).
 
-use super::slapd::{Slapd, BASE, PEOPLE};
-use std::io::Write;
+use super::slapd::{run_with_input, Slapd, BASE, PEOPLE};
 use std::process::{Command, Stdio};
 
 /// The password of every person added here.
@@ -81,12 +80,6 @@ impl Slapd {
         }
     }
 
-    /// Applies LDIF changes as the directory's administrator. Unlike [`Slapd::apply`], which
-    /// writes one file of the server's, tests may call this on the shared server at once.
-    pub fn apply_shared(&self, ldif: &str) {
-        self.change(ldif, &[]);
-    }
-
     /// Adds a referral `dn` (objectClass referral) sending searches to `url`.
     pub fn add_referral(&self, dn: &str, url: &str) {
         let name = dn
@@ -106,27 +99,6 @@ impl Slapd {
 
     /// Applies LDIF changes as the directory's administrator, with `flags` besides.
     fn change(&self, ldif: &str, flags: &[&str]) {
-        let mut child = Command::new("ldapmodify")
-            .args(["-x", "-H", &self.url(), "-D", &format!("cn=admin,{BASE}")])
-            .args(["-w", "admin-pw"])
-            .args(flags)
-            .env("LDAPNOINIT", "1")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("ldapmodify runs");
-        child
-            .stdin
-            .take()
-            .expect("ldapmodify stdin")
-            .write_all(ldif.as_bytes())
-            .expect("the changes are sent");
-        let output = child.wait_with_output().expect("ldapmodify ends");
-        assert!(
-            output.status.success(),
-            "ldapmodify failed: {}\n{ldif}",
-            String::from_utf8_lossy(&output.stderr)
-        );
+        run_with_input(self.as_admin("ldapmodify").args(flags), ldif);
     }
 }
