@@ -120,7 +120,8 @@ fn refused(addr: &str) -> bool {
 
 #[tokio::test]
 async fn sigterm_finishes_the_request_in_flight_refuses_new_connections_and_exits_0() {
-    let metrics = format!("127.0.0.1:{}", free_port());
+    // Another loopback address: the node picks its own free port, which may be this one.
+    let metrics = format!("127.0.0.2:{}", free_port());
     let mut node = Node::embedded(&[
         ("SSO_BRIDGE__SERVER__SHUTDOWN_GRACE_SECS", "20".into()),
         ("SSO_BRIDGE__SERVER__METRICS_LISTEN", metrics.clone()),
