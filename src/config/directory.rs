@@ -85,7 +85,8 @@ pub struct DirectorySettings {
     pub connect_timeout: Duration,
     /// `directory.operation_timeout_ms`: timeout of one directory operation (bind or search).
     pub operation_timeout: Duration,
-    /// Service connections kept for searches.
+    /// `directory.pool_size`: service connections kept for searches, and as many for users'
+    /// binds.
     pub pool_size: usize,
     /// `directory.page_size`: entries asked for per page of a search (Simple Paged Results).
     pub page_size: u32,

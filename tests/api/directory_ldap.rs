@@ -344,6 +344,46 @@ async fn the_same_directory_works_again_after_slapd_restarts() {
     assert!(directory.lookup("linus").await.unwrap().is_some());
 }
 
+/// Both ends of every connection of this machine to local `port`, in any state but listening:
+/// a closed connection lingers a minute in TIME_WAIT on the side that closed it first.
+fn connection_ends(port: u16) -> usize {
+    let table = std::fs::read_to_string("/proc/net/tcp").unwrap();
+    let end = format!(":{port:04X}");
+    table
+        .lines()
+        .skip(1)
+        .filter(|line| {
+            let columns: Vec<&str> = line.split_whitespace().collect();
+            let (Some(local), Some(remote), Some(state)) =
+                (columns.get(1), columns.get(2), columns.get(3))
+            else {
+                return false;
+            };
+            // 0A: LISTEN.
+            *state != "0A" && (local.ends_with(&end) || remote.ends_with(&end))
+        })
+        .count()
+}
+
+#[tokio::test]
+async fn sign_ins_reuse_the_connections_of_their_pools() {
+    let slapd = Slapd::start();
+    let settings = slapd.settings();
+    let port: u16 = settings.url[0].port().unwrap();
+    let directory = directory(&settings);
+    for round in 0..20 {
+        sign_in(&directory, "linus", "linus-pw").await.unwrap();
+        let wrong = sign_in(&directory, "linus", &format!("wrong-{round}")).await;
+        assert!(matches!(wrong, Err(DirectoryError::InvalidCredentials)));
+    }
+    // Search and bind connections, each opened once and kept: not one a sign-in.
+    let ends = connection_ends(port);
+    assert!(
+        (2..=2 * 2 * settings.pool_size).contains(&ends),
+        "{ends} connection ends for 40 sign-ins"
+    );
+}
+
 #[tokio::test]
 async fn many_concurrent_sign_ins_share_a_small_pool() {
     let directory = Arc::new(directory(&Slapd::shared().settings()));

@@ -1,8 +1,9 @@
 //! LDAP directory: search-then-bind against the corporate directory (ldap3).
 //!
 //! A pool of connections bound as the service account finds the user's entry; the password is
-//! then checked by a simple bind as that entry on a fresh connection, closed straight after, so
-//! pooled connections keep the service identity. Every step has a timeout and each call a
+//! then checked by a simple bind as that entry on a connection of a second pool, which is only
+//! ever used for such binds, so the service connections keep the service identity and a
+//! sign-in opens no connection of its own. Every step has a timeout and each call a
 //! backstop, so a hung server answers [`DirectoryError::Unavailable`] instead of hanging sign-in.
 //! With several servers in `directory.url`, each new connection goes to the first that connects
 //! (`servers`).
@@ -21,8 +22,8 @@ mod servers;
 mod tls;
 
 use self::entry::{to_user, with_states};
-use self::pool::ServiceManager;
 use self::pool::{describe, is_disconnect, text_suffix, Cause, Connector};
+use self::pool::{BindManager, ServiceManager};
 use self::servers::Servers;
 use super::{Directory, DirectoryError, DirectoryUser, LockoutPolicy};
 use crate::clock::{Clock, SystemClock};
@@ -30,7 +31,7 @@ use crate::config::ClaimMapping;
 use crate::config::{DirectoryFlavor, DirectorySettings};
 use crate::domain::{Escaped, PoolUsage};
 use async_trait::async_trait;
-use deadpool::managed::{Object, Pool, PoolError, TimeoutType};
+use deadpool::managed::{Manager, Object, Pool, PoolError, TimeoutType};
 use deadpool::Runtime;
 use ldap3::{ldap_escape, LdapError, Scope};
 use secrecy::{ExposeSecret, SecretString};
@@ -46,7 +47,8 @@ const INVALID_CREDENTIALS: u32 = 49;
 /// The production directory: search-then-bind over LDAP, LDAPS or StartTLS.
 pub struct LdapDirectory {
     pool: Pool<ServiceManager>,
-    connector: Connector,
+    /// Connections for users' binds (see [`BindManager`]), as many as `pool`.
+    binds: Pool<BindManager>,
     /// Every server of `directory.url`, for messages about the directory as a whole.
     servers: String,
     user_base: String,
@@ -94,6 +96,24 @@ pub enum LdapConfigError {
     Pool(String),
 }
 
+/// A pool of `manager`'s connections: waiting for one, opening one (which may pass over every
+/// server but the last, `connecting`) and checking one out each have their timeout.
+fn pooled<M: Manager>(
+    manager: M,
+    size: usize,
+    connecting: Duration,
+    operation_timeout: Duration,
+) -> Result<Pool<M>, LdapConfigError> {
+    Pool::builder(manager)
+        .max_size(size)
+        .runtime(Runtime::Tokio1)
+        .wait_timeout(Some(operation_timeout))
+        .create_timeout(Some(connecting + operation_timeout))
+        .recycle_timeout(Some(operation_timeout))
+        .build()
+        .map_err(|err| LdapConfigError::Pool(err.to_string()))
+}
+
 impl LdapDirectory {
     /// Prepares the directory from its settings without connecting, so the service starts (and
     /// answers `Unavailable`) while the directory is down; connections open on first use.
@@ -124,17 +144,17 @@ impl LdapDirectory {
             settings.service_account.clone(),
             operation_timeout,
         );
-        let pool = Pool::builder(manager)
-            .max_size(settings.pool_size.max(1))
-            .runtime(Runtime::Tokio1)
-            .wait_timeout(Some(operation_timeout))
-            .create_timeout(Some(connecting + operation_timeout))
-            .recycle_timeout(Some(operation_timeout))
-            .build()
-            .map_err(|err| LdapConfigError::Pool(err.to_string()))?;
+        let size = settings.pool_size.max(1);
+        let pool = pooled(manager, size, connecting, operation_timeout)?;
+        let binds = pooled(
+            BindManager::new(connector),
+            size,
+            connecting,
+            operation_timeout,
+        )?;
         Ok(Self {
             pool,
-            connector,
+            binds,
             servers: description,
             user_base: settings.user_base.clone(),
             user_filter: settings.user_filter.clone(),
@@ -203,7 +223,11 @@ impl LdapDirectory {
     ) -> Result<Vec<DirectoryUser>, DirectoryError> {
         let mut retried = false;
         loop {
-            let mut conn = self.pool.get().await.map_err(pool_unavailable)?;
+            let mut conn = self
+                .pool
+                .get()
+                .await
+                .map_err(|err| pool_unavailable("service", err))?;
             let reused = Object::metrics(&conn).recycle_count > 0;
             match self
                 .search_on(&mut conn, scope, base, filter, attributes)
@@ -228,47 +252,59 @@ impl LdapDirectory {
         }
     }
 
-    /// Checks `password` by a simple bind as `dn` on a fresh connection, then unbinds. The
-    /// bind asks for the password policy state, so an account the directory will not let in
-    /// is told apart from a wrong password when the directory says so.
+    /// Checks `password` by a simple bind as `dn` on a pooled bind connection. The bind asks
+    /// for the password policy state, so an account the directory will not let in is told apart
+    /// from a wrong password when the directory says so.
+    ///
+    /// A connection that fails, or answers anything but success or a refusal of the password,
+    /// is dropped rather than returned. A reused one found disconnected (the server closed it
+    /// while it sat idle, so the bind never reached it) is retried once on a new one.
     async fn bind_as(&self, dn: &str, password: &SecretString) -> Result<(), DirectoryError> {
-        let mut conn = self
-            .connector
-            .connect()
-            .await
-            .map_err(|Cause(cause)| DirectoryError::Unavailable(cause))?;
-        let result = conn
-            .ldap
-            .with_timeout(self.operation_timeout)
-            .with_controls(account_state::policy_request())
-            .simple_bind(dn, password.expose_secret())
-            .await
-            .map_err(|err| {
-                DirectoryError::Unavailable(format!(
-                    "bind as the user's entry on {}: {}",
-                    conn.url,
-                    describe(&err)
-                ))
-            })?;
-        let outcome = match (result.rc, account_state::reported(&result)) {
-            (0, None) => Ok(()),
-            (0 | INVALID_CREDENTIALS, Some(state)) => Err(DirectoryError::AccountUnusable(state)),
-            (INVALID_CREDENTIALS, None) => Err(DirectoryError::InvalidCredentials),
-            (rc, _) => Err(DirectoryError::Unavailable(format!(
-                "bind as the user's entry on {} answered result code {rc}{}",
-                conn.url,
-                text_suffix(&result.text)
-            ))),
-        };
-        if let Err(err) = conn
-            .ldap
-            .with_timeout(self.operation_timeout)
-            .unbind()
-            .await
-        {
-            tracing::debug!(error = %err, "unbind after the user's bind failed");
+        let mut retried = false;
+        loop {
+            let mut conn = self
+                .binds
+                .get()
+                .await
+                .map_err(|err| pool_unavailable("bind", err))?;
+            let reused = Object::metrics(&conn).recycle_count > 0;
+            let result = conn
+                .ldap
+                .with_timeout(self.operation_timeout)
+                .with_controls(account_state::policy_request())
+                .simple_bind(dn, password.expose_secret())
+                .await;
+            let url = Arc::clone(&conn.url);
+            let result = match result {
+                Ok(result) => result,
+                Err(err) => {
+                    drop(Object::take(conn));
+                    if reused && !retried && is_disconnect(&err) {
+                        tracing::debug!(error = %err, "stale directory bind connection, retrying");
+                        retried = true;
+                        continue;
+                    }
+                    return Err(DirectoryError::Unavailable(format!(
+                        "bind as the user's entry on {url}: {}",
+                        describe(&err)
+                    )));
+                }
+            };
+            return match (result.rc, account_state::reported(&result)) {
+                (0, None) => Ok(()),
+                (0 | INVALID_CREDENTIALS, Some(state)) => {
+                    Err(DirectoryError::AccountUnusable(state))
+                }
+                (INVALID_CREDENTIALS, None) => Err(DirectoryError::InvalidCredentials),
+                (rc, _) => {
+                    drop(Object::take(conn));
+                    Err(DirectoryError::Unavailable(format!(
+                        "bind as the user's entry on {url} answered result code {rc}{}",
+                        text_suffix(&result.text)
+                    )))
+                }
+            };
         }
-        outcome
     }
 
     async fn find_and_bind(
@@ -442,16 +478,17 @@ fn fill(template: &str, placeholder: &str, value: &str) -> String {
     template.replace(placeholder, &ldap_escape(value))
 }
 
-fn pool_unavailable(err: PoolError<Cause>) -> DirectoryError {
+/// Why no `kind` (service or bind) connection could be had from its pool.
+fn pool_unavailable(kind: &str, err: PoolError<Cause>) -> DirectoryError {
     DirectoryError::Unavailable(match err {
         PoolError::Backend(Cause(cause)) => cause,
         PoolError::Timeout(TimeoutType::Wait) => {
-            "every service connection stayed busy past the operation timeout".into()
+            format!("every {kind} connection stayed busy past the operation timeout")
         }
         PoolError::Timeout(TimeoutType::Create) => {
-            "opening and binding a service connection took longer than its timeout".into()
+            format!("opening a {kind} connection took longer than its timeout")
         }
-        other => format!("service connection pool: {other}"),
+        other => format!("{kind} connection pool: {other}"),
     })
 }
 

@@ -1,6 +1,7 @@
 //! Connections to the directory: opening one (plain, StartTLS or LDAPS) to the first server of
-//! `directory.url` that connects within the connect timeout, and the deadpool manager of service
-//! connections used for searches.
+//! `directory.url` that connects within the connect timeout, and the deadpool managers of the two
+//! kinds of pooled connection: service connections for searches, and bind connections on which
+//! users' passwords are checked.
 
 use super::servers::Servers;
 use crate::config::ServiceAccount;
@@ -168,6 +169,35 @@ impl Manager for ServiceManager {
             }
         }
         Ok(conn)
+    }
+
+    async fn recycle(&self, conn: &mut Conn, _: &Metrics) -> RecycleResult<Cause> {
+        if conn.is_closed() {
+            return Err(RecycleError::message("the directory closed the connection"));
+        }
+        Ok(())
+    }
+}
+
+/// Creates the connections users' passwords are checked on: connected, never bound as the
+/// service account. Each keeps the identity of the last bind made on it, which nothing reads:
+/// searches run only on service connections, so a bind connection is only ever bound again.
+pub(super) struct BindManager {
+    connector: Connector,
+}
+
+impl BindManager {
+    pub(super) fn new(connector: Connector) -> Self {
+        Self { connector }
+    }
+}
+
+impl Manager for BindManager {
+    type Type = Conn;
+    type Error = Cause;
+
+    async fn create(&self) -> Result<Conn, Cause> {
+        self.connector.connect().await
     }
 
     async fn recycle(&self, conn: &mut Conn, _: &Metrics) -> RecycleResult<Cause> {

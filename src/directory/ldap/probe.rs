@@ -13,7 +13,11 @@ impl LdapDirectory {
     pub(super) async fn probe(&self) -> Result<(), DirectoryError> {
         let mut retried = false;
         loop {
-            let mut conn = self.pool.get().await.map_err(pool_unavailable)?;
+            let mut conn = self
+                .pool
+                .get()
+                .await
+                .map_err(|err| pool_unavailable("service", err))?;
             let reused = Object::metrics(&conn).recycle_count > 0;
             let outcome = conn
                 .ldap
