@@ -74,7 +74,7 @@ async fn app_on_own_redis() -> (TestApp, RedisServer) {
 }
 
 #[tokio::test]
-async fn userinfo_is_one_read_and_nothing_else() {
+async fn userinfo_reads_a_token_once_per_connection_and_a_revocation_still_counts_at_once() {
     let (app, redis) = app_on_own_redis().await;
     let reg = app.register(CB, false).await;
     let tokens = app.tokens_for(&reg, "alan").await;
@@ -86,8 +86,41 @@ async fn userinfo_is_one_read_and_nothing_else() {
         assert_eq!(app.userinfo(access).await.status(), StatusCode::OK);
     }
 
+    // Each shared connection reads the token once, asking Redis to tell it when the key
+    // changes (CLIENT CACHING) and how long it lives (PTTL), then answers from its copy.
     let counted = monitor.commands().await;
-    assert_eq!(counted, BTreeMap::from([("get".to_owned(), 40)]));
+    let reads = counted.get("get").copied().unwrap_or(0);
+    assert!((1..=4).contains(&reads), "{counted:?}");
+    let expected = BTreeMap::from([
+        ("client".to_owned(), reads),
+        ("get".to_owned(), reads),
+        ("pttl".to_owned(), reads),
+    ]);
+    assert_eq!(counted, expected);
+
+    // A copy lives a second at most, whatever Redis says.
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    assert_eq!(app.userinfo(access).await.status(), StatusCode::OK);
+    assert_eq!(monitor.commands().await.get("get"), Some(&1));
+
+    let revoked = app
+        .api
+        .post(app.url("/oauth/revoke"))
+        .form(&[
+            ("token", access),
+            ("client_id", &reg.client_id),
+            ("client_secret", reg.client_secret.as_deref().unwrap()),
+        ])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(revoked.status(), StatusCode::OK);
+    for _ in 0..8 {
+        assert_eq!(
+            app.userinfo(access).await.status(),
+            StatusCode::UNAUTHORIZED
+        );
+    }
 }
 
 #[tokio::test]

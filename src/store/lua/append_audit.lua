@@ -1,23 +1,30 @@
--- Appends an audit event, files it under its indexes, and forgets what retention and the count
--- limit no longer keep, oldest first, from the log and every index alike.
+-- Appends audit events in the order given, files each under its indexes, and forgets what
+-- retention and the count limit no longer keep, oldest first, from the log and every index
+-- alike.
 --   KEYS[1] the log (sorted set: event id by cursor)   KEYS[2] the events (hash: id -> JSON)
 --   KEYS[3] where each event is filed (hash: id -> {"at": time, "ix": [index keys]})
---   KEYS[4] the last cursor given out   KEYS[5..] the indexes of this event (sorted sets:
---   event id by cursor)
---   ARGV[1] event id   ARGV[2] event JSON   ARGV[3] event time   ARGV[4] oldest time kept
---   ARGV[5] how many events are kept
+--   KEYS[4] the last cursor given out   KEYS[5..] the indexes of every event, one event's after
+--   the other's (sorted sets: event id by cursor)
+--   ARGV[1] oldest time kept   ARGV[2] how many events are kept   ARGV[3] `1`: forget what
+--   retention no longer keeps (a node asks for that once per second of event time; the count
+--   limit holds on every append)   ARGV[4..] per event: id, JSON, time, how many indexes
 
 -- Cursors are given out in the order events are appended: later events sort after.
-local cursor = redis.call('INCR', KEYS[4])
-local id = ARGV[1]
-local indexes = {}
-for i = 5, #KEYS do
-  indexes[#indexes + 1] = KEYS[i]
-  redis.call('ZADD', KEYS[i], cursor, id)
+local next_key = 5
+local cursor = 0
+for at = 4, #ARGV, 4 do
+  cursor = redis.call('INCR', KEYS[4])
+  local id = ARGV[at]
+  local indexes = {}
+  for i = next_key, next_key + tonumber(ARGV[at + 3]) - 1 do
+    indexes[#indexes + 1] = KEYS[i]
+    redis.call('ZADD', KEYS[i], cursor, id)
+  end
+  next_key = next_key + #indexes
+  redis.call('ZADD', KEYS[1], cursor, id)
+  redis.call('HSET', KEYS[2], id, ARGV[at + 1])
+  redis.call('HSET', KEYS[3], id, cjson.encode({at = tonumber(ARGV[at + 2]), ix = indexes}))
 end
-redis.call('ZADD', KEYS[1], cursor, id)
-redis.call('HSET', KEYS[2], id, ARGV[2])
-redis.call('HSET', KEYS[3], id, cjson.encode({at = tonumber(ARGV[3]), ix = indexes}))
 
 local function forget(gone, filed)
   redis.call('ZREM', KEYS[1], gone)
@@ -30,9 +37,10 @@ local function forget(gone, filed)
   end
 end
 
-local oldest = tonumber(ARGV[4])
-local over = redis.call('ZCARD', KEYS[1]) - tonumber(ARGV[5])
-while true do
+local oldest = tonumber(ARGV[1])
+local sweep = ARGV[3] == '1'
+local over = redis.call('ZCARD', KEYS[1]) - tonumber(ARGV[2])
+while sweep or over > 0 do
   local first = redis.call('ZRANGE', KEYS[1], 0, 0)
   if #first == 0 then
     break

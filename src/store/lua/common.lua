@@ -21,19 +21,30 @@ local function revoke(index)
   return redis.call('DEL', index)
 end
 
--- Adds `member` (a key) to the set `key`, which then lives at least `keep` seconds and is never
--- shortened. A few random members are checked on the way and dropped when their key has
--- expired, so the set of a busy app stays about as large as what is live in it.
+-- Adds `member` (a key) to the index `key`, a sorted set scored by when the member expires
+-- (the server's clock, the one that expires the member itself, plus `keep` seconds; a later
+-- expiry already there is kept). Members past their expiry are dropped on the way, so the index
+-- of a busy app stays as large as what is live in it, at O(log n) per write. The index lives at
+-- least `keep` seconds and is never shortened.
 local function index(key, member, keep)
-  for _, old in ipairs(redis.call('SRANDMEMBER', key, 3)) do
-    if redis.call('EXISTS', old) == 0 then
-      redis.call('SREM', key, old)
-    end
-  end
-  redis.call('SADD', key, member)
+  local now = tonumber(redis.call('TIME')[1])
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', now)
+  redis.call('ZADD', key, 'GT', now + keep, member)
   if redis.call('TTL', key) < keep then
     redis.call('EXPIRE', key, keep)
   end
+end
+
+-- Every member of the index `key`, then every member of `earlier`, the plain set an earlier
+-- version kept under another name (written no more, so it expires within the longest token
+-- lifetime); both are deleted.
+local function take_index(key, earlier)
+  local members = redis.call('ZRANGE', key, 0, -1)
+  for _, member in ipairs(redis.call('SMEMBERS', earlier)) do
+    members[#members + 1] = member
+  end
+  redis.call('DEL', key, earlier)
+  return members
 end
 
 -- Whether the app of the issuance (KEYS[7], ARGV[#ARGV]) is registered and enabled. Checked

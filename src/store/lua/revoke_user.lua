@@ -1,12 +1,12 @@
 -- Revokes every code and grant of a user, for every app; answers how many grants were live.
---   KEYS[1] the user's index   ARGV[1] prefix of every grant index key
+--   KEYS[1] the user's index   KEYS[2] the user's index of earlier versions
+--   ARGV[1] prefix of every grant index key
 local revoked = 0
-for _, key in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+for _, key in ipairs(take_index(KEYS[1], KEYS[2])) do
   if string.sub(key, 1, #ARGV[1]) == ARGV[1] then
     revoked = revoked + revoke(key)
   else
     redis.call('DEL', key)
   end
 end
-redis.call('DEL', KEYS[1])
 return revoked

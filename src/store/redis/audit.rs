@@ -15,15 +15,17 @@
 //! | `{p}lastused:<client id>` | string, EX | when the client last obtained tokens (Unix time) |
 //!
 //! Appending an event files it in the log and its indexes and forgets what retention and
-//! `audit.max_events` no longer keep, everywhere at once: one script (`append_audit.lua`). A
-//! search walks the smallest of the sorted sets it needs and looks the event up in the others
-//! (`audit_events.lua`), a bounded number of members per step.
+//! `audit.max_events` no longer keep, everywhere at once: one script (`append_audit.lua`), which
+//! writes every event queued meanwhile by other requests of this process in the same call
+//! (`audit_queue.rs`). A search walks the smallest of the sorted sets it needs and looks the
+//! event up in the others (`audit_events.lua`), a bounded number of members per step.
 //!
 //! Earlier versions kept one sorted set of event JSON by time, `{p}audit`. Each append first
 //! moves up to [`MOVE_BATCH`] of its newest events into the indexed log, below every event there
 //! (`move_earlier_audit.lua`), until it is empty: an upgrade keeps the events it has, and
 //! searches find them once moved.
 
+use super::audit_queue::{Batch, QueuedEvent};
 use super::{Keys, RedisStore, Request};
 use crate::clock::UnixTime;
 use crate::domain::ClientId;
@@ -35,6 +37,8 @@ use crate::store::{
 use async_trait::async_trait;
 use redis;
 use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use tokio::sync::oneshot::error::TryRecvError;
 
 /// How many members of a sorted set one step of a walk looks at, at most: a search for
 /// something rare costs one bounded script per step, never one long one.
@@ -75,23 +79,46 @@ impl AuditStore for RedisStore {
         retention: u64,
         keep: usize,
     ) -> Result<(), StoreError> {
-        let event = encode("audit event", record)?;
-        self.move_earlier_events().await?;
         let keys = &self.keys;
-        let mut call = self.scripts.append_audit.key(keys.audit("log"));
-        call.key(keys.audit("events"))
-            .key(keys.audit("filed"))
-            .key(keys.audit("cursor"));
-        for index in AuditIndex::of(record) {
-            call.key(keys.audit_index(&index));
+        let event = Arc::new(QueuedEvent {
+            id: record.id.clone(),
+            json: encode("audit event", record)?,
+            at: record.at,
+            indexes: AuditIndex::of(record)
+                .iter()
+                .map(|index| keys.audit_index(index))
+                .collect(),
+            oldest: record.at.saturating_sub(retention),
+            keep,
+        });
+        // A batch whose writer went away before telling how it went (its request was dropped)
+        // is queued again: appending an event again files the same id once.
+        for _ in 0..3 {
+            let mut outcome = self.audit_queue.push(Arc::clone(&event));
+            loop {
+                tokio::select! {
+                    biased;
+                    done = &mut outcome => match done {
+                        Ok(result) => return result,
+                        Err(_) => break,
+                    },
+                    turn = self.audit_queue.turn() => {
+                        match outcome.try_recv() {
+                            Ok(result) => return result,
+                            Err(TryRecvError::Closed) => break,
+                            Err(TryRecvError::Empty) => {}
+                        }
+                        let batch = self.audit_queue.take();
+                        let written = self.write_audit(&batch).await;
+                        batch.finish(&written);
+                        drop(turn);
+                    }
+                }
+            }
         }
-        call.arg(&record.id)
-            .arg(event)
-            .arg(record.at)
-            .arg(record.at.saturating_sub(retention))
-            .arg(keep);
-        let _: i64 = self.call(Request::Script(&call)).await?;
-        Ok(())
+        Err(StoreError::Unavailable(
+            "the audit event's batch was abandoned by its writer three times".into(),
+        ))
     }
 
     async fn audit_events(
@@ -169,6 +196,35 @@ impl AuditStore for RedisStore {
 }
 
 impl RedisStore {
+    /// Appends a batch of queued events in one script (see `audit_queue.rs`).
+    async fn write_audit(&self, batch: &Batch) -> Result<(), StoreError> {
+        self.move_earlier_events().await?;
+        let keys = &self.keys;
+        let mut call = self.scripts.append_audit.key(keys.audit("log"));
+        call.key(keys.audit("events"))
+            .key(keys.audit("filed"))
+            .key(keys.audit("cursor"));
+        let (mut newest, mut oldest, mut keep) = (0, 0, usize::MAX);
+        for event in batch.events() {
+            for index in &event.indexes {
+                call.key(index);
+            }
+            newest = newest.max(event.at);
+            oldest = oldest.max(event.oldest);
+            keep = keep.min(event.keep);
+        }
+        let sweep = self.audit_swept.fetch_max(newest, Ordering::Relaxed) < newest;
+        call.arg(oldest).arg(keep).arg(u8::from(sweep));
+        for event in batch.events() {
+            call.arg(&event.id)
+                .arg(&event.json)
+                .arg(event.at)
+                .arg(event.indexes.len());
+        }
+        let _: i64 = self.call(Request::Script(&call)).await?;
+        Ok(())
+    }
+
     /// Moves the newest events of an earlier version's log, if any are left, into the indexed
     /// log; once none is left, this process stops looking.
     async fn move_earlier_events(&self) -> Result<(), StoreError> {

@@ -10,17 +10,41 @@
 
 use crate::config::{SentinelSettings, StoreSettings};
 use redis::aio::{AsyncPushSender, MultiplexedConnection};
+use redis::caching::{CacheConfig, CacheMode};
 use redis::{
     self, AsyncConnectionConfig, Client, ConnectionAddr, ConnectionInfo, ErrorKind,
     IntoConnectionInfo, ProtocolVersion, RedisError, RedisResult, Role,
 };
 use secrecy::{ExposeSecret, SecretString};
 use std::collections::HashSet;
+use std::num::NonZeroUsize;
 use std::sync::Arc;
+use std::time::Duration;
 use tokio::task::JoinSet;
 
 /// The port of a sentinel URL that names none.
 const SENTINEL_PORT: u16 = 26379;
+
+/// How long a read the store marks cacheable is answered from the copy a connection keeps, at
+/// most (see [`caching`]).
+pub(super) const CACHED_FOR: Duration = Duration::from_secs(1);
+
+/// How many such copies a connection keeps, the least recently used going first.
+const CACHED_READS: usize = 4096;
+
+/// `connection` with Redis's server-assisted client-side caching, for the reads the store opts
+/// in (an access token read by userinfo and introspection): Redis tells the connection that
+/// read a key when the key changes or goes (a revocation, an expiry), and the copy goes at
+/// once. [`CACHED_FOR`] bounds what a late invalidation could leave, as when one crosses the
+/// read it invalidates. A connection that closes takes its copies with it.
+fn caching(connection: AsyncConnectionConfig) -> AsyncConnectionConfig {
+    let size = NonZeroUsize::new(CACHED_READS).unwrap_or(NonZeroUsize::MIN);
+    let cache = CacheConfig::new()
+        .set_mode(CacheMode::OptIn)
+        .set_size(size)
+        .set_default_client_ttl(CACHED_FOR);
+    connection.set_cache_config(cache)
+}
 
 /// Where new connections go.
 pub(super) enum Target {
@@ -71,7 +95,7 @@ impl Target {
     ) -> RedisResult<MultiplexedConnection> {
         match self {
             Self::Server(client, connection) => {
-                let connection = connection.clone().set_push_sender(watch);
+                let connection = caching(connection.clone()).set_push_sender(watch);
                 client
                     .get_multiplexed_async_connection_with_config(&connection)
                     .await
@@ -127,7 +151,7 @@ impl Sentinels {
     /// may still name the old master, which then does not connect or no longer says it is
     /// the master, and the next answer is tried.
     async fn connect(&self, watch: impl AsyncPushSender) -> RedisResult<MultiplexedConnection> {
-        let connection = self.connection.clone().set_push_sender(watch);
+        let connection = caching(self.connection.clone()).set_push_sender(watch);
         let mut answers = JoinSet::new();
         for sentinel in self.sentinels.iter() {
             let sentinel = sentinel.clone();

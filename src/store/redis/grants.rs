@@ -7,8 +7,11 @@
 //! | `{p}at:<hex>` | string, EX | access token JSON |
 //! | `{p}rt:<hex>` | hash, EXPIRE | `data`, `grant`, `rotated_at`, `sealed` |
 //! | `{p}grant:<id>` | set, EXPIRE | full keys of the grant's access and refresh tokens |
-//! | `{p}issued:<client id>` | set, EXPIRE | full keys of the client's codes and grant indexes |
-//! | `{p}userissued:<sub>` | set, EXPIRE | full keys of the user's codes and grant indexes |
+//! | `{p}client-issued:<client id>` | sorted set, EXPIRE | full keys of the client's codes and grant indexes, by expiry |
+//! | `{p}user-issued:<sub>` | sorted set, EXPIRE | full keys of the user's codes and grant indexes, by expiry |
+//!
+//! Earlier versions kept the last two as plain sets under `{p}issued:<client id>` and
+//! `{p}userissued:<sub>`; revoking reads those too until they expire.
 
 use super::{Keys, RedisStore, Request};
 use crate::clock::UnixTime;
@@ -19,7 +22,7 @@ use crate::store::{
     StoredRefresh,
 };
 use async_trait::async_trait;
-use redis::{self, Script, ScriptInvocation};
+use redis::{self, CommandCacheConfig, Script, ScriptInvocation};
 
 impl Keys {
     fn code(&self, code: &Digest) -> String {
@@ -45,11 +48,21 @@ impl Keys {
 
     /// Index of everything issued to a client (codes, grant indexes).
     fn issued(&self, client: &ClientId) -> String {
-        format!("{}issued:{}", self.prefix, client.as_str())
+        format!("{}client-issued:{}", self.prefix, client.as_str())
     }
 
     /// Index of everything issued to a user (codes, grant indexes), for every app.
     fn user_issued(&self, sub: &str) -> String {
+        format!("{}user-issued:{sub}", self.prefix)
+    }
+
+    /// What earlier versions kept as [`Keys::issued`].
+    fn earlier_issued(&self, client: &ClientId) -> String {
+        format!("{}issued:{}", self.prefix, client.as_str())
+    }
+
+    /// What earlier versions kept as [`Keys::user_issued`].
+    fn earlier_user_issued(&self, sub: &str) -> String {
         format!("{}userissued:{sub}", self.prefix)
     }
 }
@@ -131,9 +144,13 @@ impl GrantStore for RedisStore {
     }
 
     async fn access_token(&self, token: &Digest) -> Result<Option<AccessRecord>, StoreError> {
-        let json: Option<String> = self
-            .cmd(redis::cmd("GET").arg(self.keys.access(token)))
-            .await?;
+        // Answered from the connection's copy while Redis has not said the key changed (see
+        // `connect::caching`): an app asking userinfo again and again costs no round trip, and
+        // a revocation, which deletes the key, still counts at once.
+        let mut cmd = redis::cmd("GET");
+        cmd.arg(self.keys.access(token))
+            .set_cache_config(CommandCacheConfig::new().set_enable_cache(true));
+        let json: Option<String> = self.cmd(&cmd).await?;
         json.map(|j| decode("access token", &j)).transpose()
     }
 
@@ -188,14 +205,16 @@ impl GrantStore for RedisStore {
 
     async fn revoke_client(&self, id: &ClientId) -> Result<(), StoreError> {
         let mut call = self.scripts.revoke_client.key(self.keys.issued(id));
-        call.arg(self.keys.grant_prefix());
+        call.key(self.keys.earlier_issued(id))
+            .arg(self.keys.grant_prefix());
         let _: i64 = self.call(Request::Script(&call)).await?;
         Ok(())
     }
 
     async fn revoke_user(&self, sub: &str) -> Result<u64, StoreError> {
         let mut call = self.scripts.revoke_user.key(self.keys.user_issued(sub));
-        call.arg(self.keys.grant_prefix());
+        call.key(self.keys.earlier_user_issued(sub))
+            .arg(self.keys.grant_prefix());
         self.call(Request::Script(&call)).await
     }
 }

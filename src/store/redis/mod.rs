@@ -5,7 +5,7 @@
 //! | key | type | holds |
 //! |---|---|---|
 //! | `{p}sess:<hex>` | string, EX | SSO session JSON, by the digest of its cookie |
-//! | `{p}usersess:<sub>` | set, EXPIRE | full keys of the user's sessions |
+//! | `{p}user-sessions:<sub>` | sorted set, EXPIRE | full keys of the user's sessions, by expiry |
 //! | `{p}authreq:<request id>` | string, EX | pending authorize request JSON |
 //! | `{p}pendby:<group>` | sorted set, EXPIRE | full keys of a browser's or an address's pending requests, by expiry |
 //! | `{p}consent:<sub>\n<client id>` | string, EX | remembered scopes (JSON list) |
@@ -22,8 +22,8 @@
 //! | `{p}at:<hex>` | string, EX | access token JSON |
 //! | `{p}rt:<hex>` | hash, EXPIRE | `data`, `grant`, `rotated_at`, `sealed` |
 //! | `{p}grant:<id>` | set, EXPIRE | full keys of the grant's access and refresh tokens |
-//! | `{p}issued:<client id>` | set, EXPIRE | full keys of the client's codes and grant indexes |
-//! | `{p}userissued:<sub>` | set, EXPIRE | full keys of the user's codes and grant indexes |
+//! | `{p}client-issued:<client id>` | sorted set, EXPIRE | full keys of the client's codes and grant indexes, by expiry |
+//! | `{p}user-issued:<sub>` | sorted set, EXPIRE | full keys of the user's codes and grant indexes, by expiry |
 //! | `{p}audit:log`, `{p}audit:events`, `{p}audit:filed`, `{p}audit:cursor` | | the audit log (see `audit.rs`) |
 //! | `{p}audit:by:<index>` | sorted set | audit event ids by actor, app, action, failure |
 //! | `{p}failures:<client id>` | list, EXPIRE | the client's recent failed requests (JSON) |
@@ -36,6 +36,7 @@
 //! atomic with respect to every other client of the same Redis.
 
 mod audit;
+mod audit_queue;
 mod clients;
 mod connect;
 mod connections;
@@ -54,7 +55,7 @@ use connect::Target;
 use connections::Connections;
 use redis::{self, Cmd, FromRedisValue, Pipeline};
 use scripts::Scripts;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::time::Duration;
 use tokio::time::{timeout_at, Instant};
 
@@ -71,6 +72,12 @@ pub struct RedisStore {
     /// Whether the audit log of an earlier version may still hold events to move (see
     /// `audit.rs`); checked on the first append of each process.
     earlier_audit: AtomicBool,
+    /// The latest event time at which this process had the audit log forget what retention
+    /// no longer keeps: once per second of event time is enough for a retention in days, and
+    /// spares every other append reading the oldest event.
+    audit_swept: AtomicU64,
+    /// Audit events waiting to be written together.
+    audit_queue: audit_queue::AuditQueue,
 }
 
 impl RedisStore {
@@ -90,6 +97,8 @@ impl RedisStore {
             scripts: Scripts::new(),
             timeout,
             earlier_audit: AtomicBool::new(true),
+            audit_swept: AtomicU64::new(0),
+            audit_queue: audit_queue::AuditQueue::default(),
         })
     }
 

@@ -1,7 +1,7 @@
 //! The Lua scripts behind the store's atomic operations (sources in `src/store/lua/`).
 //!
-//! Each grant script but `end_sessions.lua` and the pending-request scripts is `common.lua` (the shared `revoke`, `index` and
-//! `issue` functions) followed by its own body; the audit scripts stand alone. `redis::Script`
+//! Each grant and session script but the pending-request scripts is `common.lua` (the shared
+//! `revoke`, `index`, `take_index` and `issue` functions) followed by its own body; the audit scripts stand alone. `redis::Script`
 //! sends them by SHA-1 and loads them again after a server restart.
 
 use redis::Script;
@@ -35,7 +35,10 @@ const PUT_SESSION: &str = concat!(
     include_str!("../lua/common.lua"),
     include_str!("../lua/put_session.lua")
 );
-const END_SESSIONS: &str = include_str!("../lua/end_sessions.lua");
+const END_SESSIONS: &str = concat!(
+    include_str!("../lua/common.lua"),
+    include_str!("../lua/end_sessions.lua")
+);
 const PUT_PENDING: &str = include_str!("../lua/put_pending.lua");
 const FINISH_PENDING: &str = include_str!("../lua/finish_pending.lua");
 

@@ -1,7 +1,8 @@
 //! SSO sessions, pending authorize requests and remembered consents in Redis: strings with an
 //! expiry under `{p}sess:<session digest>`, `{p}authreq:<request id>` and
-//! `{p}consent:<sub>\n<client id>`; `{p}usersess:<sub>`, a set (EXPIRE) of the full keys
-//! of a user's sessions, written by a script together with each session; and
+//! `{p}consent:<sub>\n<client id>`; `{p}user-sessions:<sub>`, a sorted set (EXPIRE) of the full
+//! keys of a user's sessions by expiry, written by a script together with each session (earlier
+//! versions kept a plain set, `{p}usersess:<sub>`, which ending the sessions reads too); and
 //! `{p}pendby:<group>`, a sorted set (EXPIRE) of the full keys of a group's pending requests
 //! scored by their expiry in microseconds, written by a script together with each request.
 
@@ -15,6 +16,11 @@ use async_trait::async_trait;
 impl Keys {
     /// Index of a user's sessions.
     fn user_sessions(&self, sub: &str) -> String {
+        format!("{}user-sessions:{sub}", self.prefix)
+    }
+
+    /// What earlier versions kept as [`Keys::user_sessions`].
+    fn earlier_user_sessions(&self, sub: &str) -> String {
         format!("{}usersess:{sub}", self.prefix)
     }
 
@@ -53,7 +59,7 @@ impl SessionStore for RedisStore {
 
     async fn end_sessions(&self, sub: &str) -> Result<u64, StoreError> {
         let mut call = self.scripts.end_sessions.key(self.keys.user_sessions(sub));
-        call.arg(sub);
+        call.key(self.keys.earlier_user_sessions(sub)).arg(sub);
         self.call(Request::Script(&call)).await
     }
 

@@ -7,7 +7,7 @@ use super::redis_only::raw;
 use crate::support::redis::RedisServer;
 use ::redis::{pipe, AsyncCommands};
 use sso_bridge::audit::Action;
-use sso_bridge::clock::UnixTime;
+use sso_bridge::clock::{Clock, SystemClock, UnixTime};
 use sso_bridge::store::redis::RedisStore;
 use sso_bridge::store::{AuditFrom, AuditIndex, AuditRecord, AuditStore};
 
@@ -17,6 +17,7 @@ on_both_backends!(
     a_walk_through_several_indexes_finds_exactly_the_events_in_all_of_them,
     a_forgotten_event_leaves_every_index_with_the_log,
     a_walk_pages_older_and_newer_from_a_cursor,
+    events_appended_at_once_are_each_kept_once_and_filed,
 );
 
 /// Event `id` of `actor` at `at`: `action` on `app`, failed when `failed`.
@@ -107,6 +108,75 @@ async fn audit_events_read_back_newest_first_and_old_ones_are_forgotten(s: Subje
     let e5 = event("e5", now + 601, "ada", Action::TokenIssued, None);
     s.store.append_audit(&e5, 1000, 2).await.unwrap();
     assert_eq!(ids(&s, &[]).await, ["e5", "e4"]);
+}
+
+/// Appends 200 events of two apps at once, as many requests of one node do.
+async fn append_at_once(store: &dyn AuditStore, now: UnixTime) -> Vec<AuditRecord> {
+    let records: Vec<AuditRecord> = (0..200)
+        .map(|i| {
+            let app = if i % 2 == 0 { "even" } else { "odd" };
+            event(&format!("c{i}"), now, "ada", Action::TokenIssued, Some(app))
+        })
+        .collect();
+    let appends = records
+        .iter()
+        .map(|r| store.append_audit(r, 86_400, 100_000));
+    for appended in futures::future::join_all(appends).await {
+        appended.unwrap();
+    }
+    records
+}
+
+async fn events_appended_at_once_are_each_kept_once_and_filed(s: Subject) {
+    append_at_once(s.store.as_ref(), s.now()).await;
+    let mut all = ids(&s, &[]).await;
+    all.sort();
+    let mut expected: Vec<String> = (0..200).map(|i| format!("c{i}")).collect();
+    expected.sort();
+    assert_eq!(all, expected);
+    let even = ids(&s, &[AuditIndex::App("even".into())]).await;
+    assert_eq!(even.len(), 100);
+    assert!(even
+        .iter()
+        .all(|id| id[1..].parse::<u32>().unwrap() % 2 == 0));
+}
+
+#[tokio::test]
+async fn events_appended_at_once_go_to_redis_together() {
+    // A server of its own, so that every script call counted is this test's.
+    let server = RedisServer::start();
+    let settings = redis_settings(&server.url(), 2000);
+    let store = RedisStore::new(&settings).unwrap();
+    let mut conn = raw(&server).await;
+    let evalsha = |info: String| -> u64 {
+        info.lines()
+            .find_map(|line| line.strip_prefix("cmdstat_evalsha:calls="))
+            .and_then(|rest| rest.split(',').next())
+            .and_then(|calls| calls.parse().ok())
+            .unwrap_or(0)
+    };
+    let before: String = ::redis::cmd("INFO")
+        .arg("commandstats")
+        .query_async(&mut conn)
+        .await
+        .unwrap();
+    append_at_once(&store, SystemClock.now()).await;
+    let after: String = ::redis::cmd("INFO")
+        .arg("commandstats")
+        .query_async(&mut conn)
+        .await
+        .unwrap();
+    // Script calls, not events: each call writes what queued while the one before ran.
+    let calls = evalsha(after) - evalsha(before);
+    assert!(
+        (1..=50).contains(&calls),
+        "{calls} script calls for 200 events"
+    );
+    let logged: u64 = conn
+        .zcard(format!("{}audit:log", settings.key_prefix))
+        .await
+        .unwrap();
+    assert_eq!(logged, 200);
 }
 
 async fn each_index_finds_its_events_however_many_others_came_after(s: Subject) {

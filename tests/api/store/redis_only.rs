@@ -68,6 +68,7 @@ async fn secrets_are_stored_only_as_digests_under_the_key_prefix() {
             "string" => vec![conn.get(key).await.unwrap()],
             "hash" => conn.hvals(key).await.unwrap(),
             "set" => conn.smembers(key).await.unwrap(),
+            "zset" => conn.zrange(key, 0, -1).await.unwrap(),
             other => panic!("unexpected key type {other}"),
         };
         dump.push_str(&values.join("\n"));
@@ -145,16 +146,133 @@ async fn a_users_indexes_expire_and_outlive_what_they_name() {
     store.redeem_code(&code, &issue).await.unwrap();
 
     let mut conn = raw(&server).await;
-    let sessions_ttl: i64 = conn.ttl(format!("{p}usersess:ada")).await.unwrap();
+    let sessions_ttl: i64 = conn.ttl(format!("{p}user-sessions:ada")).await.unwrap();
     assert!((2990..=3000).contains(&sessions_ttl), "{sessions_ttl}");
-    let issued_ttl: i64 = conn.ttl(format!("{p}userissued:ada")).await.unwrap();
+    let issued_ttl: i64 = conn.ttl(format!("{p}user-issued:ada")).await.unwrap();
     assert!((4990..=5000).contains(&issued_ttl), "{issued_ttl}");
-    let mut issued: Vec<String> = conn.smembers(format!("{p}userissued:ada")).await.unwrap();
-    issued.sort();
-    assert_eq!(
-        issued,
-        vec![format!("{p}code:{}", code.as_hex()), format!("{p}grant:g1")]
+    let issued: Vec<(String, f64)> = conn
+        .zrange_withscores(format!("{p}user-issued:ada"), 0, -1)
+        .await
+        .unwrap();
+    // Each member is scored by when it expires: the code in a minute, the grant with its
+    // longest-lived token.
+    let now = SystemClock.now() as f64;
+    let [(first, code_until), (second, grant_until)] = &issued[..] else {
+        panic!("{issued:?}");
+    };
+    assert_eq!(first, &format!("{p}code:{}", code.as_hex()));
+    assert!((now + 55.0..=now + 61.0).contains(code_until), "{issued:?}");
+    assert_eq!(second, &format!("{p}grant:g1"));
+    assert!(
+        (now + 4995.0..=now + 5001.0).contains(grant_until),
+        "{issued:?}"
     );
+}
+
+#[tokio::test]
+async fn an_index_drops_what_has_expired_whenever_it_is_written() {
+    let server = RedisServer::shared();
+    let settings = redis_settings(&server.url(), 1000);
+    let store = RedisStore::new(&settings).unwrap();
+    let p = settings.key_prefix.clone();
+    let record = code_record_in(&store, SystemClock.now()).await;
+    let client_index = format!("{p}client-issued:{}", record.client_id.as_str());
+    let mut conn = raw(&server).await;
+    // What a busy app leaves behind: thousands of codes and grants long gone.
+    let now = SystemClock.now();
+    let gone: Vec<(u64, String)> = (0..5000)
+        .map(|i| (now - 1 - i % 100, format!("{p}code:gone{i}")))
+        .collect();
+    let _: () = conn.zadd_multiple(&client_index, &gone).await.unwrap();
+    let live = (now + 600, format!("{p}grant:still-live"));
+    let _: () = conn.zadd(&client_index, &live.1, live.0).await.unwrap();
+
+    store
+        .put_code(&Digest::of("a code"), &record, 60)
+        .await
+        .unwrap();
+
+    let left: Vec<String> = conn.zrange(&client_index, 0, -1).await.unwrap();
+    assert_eq!(
+        left,
+        vec![
+            format!("{p}code:{}", Digest::of("a code").as_hex()),
+            live.1.clone()
+        ]
+    );
+}
+
+#[tokio::test]
+async fn what_earlier_versions_indexed_is_still_revoked_and_ended() {
+    let server = RedisServer::shared();
+    let settings = redis_settings(&server.url(), 1000);
+    let store = RedisStore::new(&settings).unwrap();
+    let p = settings.key_prefix.clone();
+    let now = SystemClock.now();
+    let mut conn = raw(&server).await;
+    // Earlier versions indexed a grant under plain sets: moves one there, as they left it.
+    let grant = |id: &'static str| {
+        let store = &store;
+        async move {
+            let record = code_record_in(store, now).await;
+            let code = Digest::of(id);
+            store.put_code(&code, &record, 60).await.unwrap();
+            let issue = issuance(id, &record, 600);
+            let redeemed = store.redeem_code(&code, &issue).await.unwrap();
+            assert_eq!(redeemed, Redemption::Issued);
+            (record, issue)
+        }
+    };
+    let (record, by_user) = grant("g-user").await;
+    let sub = record.claims.sub().to_owned();
+    let _: () = conn.del(format!("{p}user-issued:{sub}")).await.unwrap();
+    let _: () = conn
+        .sadd(format!("{p}userissued:{sub}"), format!("{p}grant:g-user"))
+        .await
+        .unwrap();
+    assert_eq!(store.revoke_user(&sub).await.unwrap(), 1);
+    assert!(store
+        .access_token(&by_user.access_digest)
+        .await
+        .unwrap()
+        .is_none());
+
+    let (record, by_client) = grant("g-client").await;
+    let client = record.client_id.as_str();
+    let _: () = conn
+        .del(format!("{p}client-issued:{client}"))
+        .await
+        .unwrap();
+    let _: () = conn
+        .sadd(format!("{p}issued:{client}"), format!("{p}grant:g-client"))
+        .await
+        .unwrap();
+    store.revoke_client(&record.client_id).await.unwrap();
+    assert!(store
+        .access_token(&by_client.access_digest)
+        .await
+        .unwrap()
+        .is_none());
+
+    let session = Digest::of("a session cookie");
+    store
+        .put_session(&session, &session_record(now, "ada"), 3000)
+        .await
+        .unwrap();
+    let _: () = conn.del(format!("{p}user-sessions:ada")).await.unwrap();
+    let _: () = conn
+        .sadd(
+            format!("{p}usersess:ada"),
+            format!("{p}sess:{}", session.as_hex()),
+        )
+        .await
+        .unwrap();
+    assert_eq!(store.end_sessions("ada").await.unwrap(), 1);
+    assert!(store.session(&session).await.unwrap().is_none());
+    for earlier in ["userissued:", "issued:", "usersess:"] {
+        let left: Vec<String> = conn.keys(format!("{p}{earlier}*")).await.unwrap();
+        assert!(left.is_empty(), "{left:?}");
+    }
 }
 
 #[tokio::test]
