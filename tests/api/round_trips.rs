@@ -155,3 +155,78 @@ async fn a_code_exchange_and_a_refresh_each_take_four_round_trips() {
     assert_eq!(exchange, expected);
     assert_eq!(refresh, expected);
 }
+
+#[tokio::test]
+async fn single_sign_on_and_a_password_sign_in_take_a_known_number_of_round_trips() {
+    let (app, redis) = app_on_own_redis().await;
+    let reg = app.register(CB, false).await;
+    let browser = app.browser();
+    let pkce = Pkce::new();
+    let params = [
+        ("client_id", reg.client_id.as_str()),
+        ("redirect_uri", reg.redirect_uri.as_str()),
+        ("response_type", "code"),
+        ("scope", "openid profile email role"),
+        ("state", "xyz"),
+        ("code_challenge", pkce.challenge.as_str()),
+        ("code_challenge_method", "S256"),
+    ];
+    let first = app
+        .sign_in_and_approve(&browser, &reg, "alan", &app.password("alan"), &params[5..])
+        .await;
+    assert!(first.starts_with(CB), "{first}");
+    let mut monitor = Monitor::start(&redis).await;
+    monitor.commands().await;
+
+    let sso = app.authorize(&browser, &params).await;
+    assert_eq!(sso.status(), StatusCode::FOUND);
+    let single_sign_on = monitor.commands().await;
+
+    let page = app.authorize(&app.browser(), &params).await;
+    assert_eq!(page.status(), StatusCode::OK);
+    let shown = monitor.commands().await;
+    let fresh = app.browser();
+    let page = app.authorize(&fresh, &params).await.text().await.unwrap();
+    monitor.commands().await;
+    let signed_in = app
+        .submit(
+            &fresh,
+            &page,
+            &[("username", "alan"), ("password", &app.password("alan"))],
+        )
+        .await;
+    assert_eq!(signed_in.status(), StatusCode::SEE_OTHER);
+    let password = monitor.commands().await;
+
+    let counts = |pairs: &[(&str, u64)]| -> BTreeMap<String, u64> {
+        pairs.iter().map(|(k, v)| (k.to_string(), *v)).collect()
+    };
+    // The app; the session, the user's second-factor enrolment and the remembered consent; the
+    // script that stores the code and indexes it under the app and the user.
+    assert_eq!(
+        single_sign_on,
+        counts(&[("evalsha", 1), ("get", 3), ("hget", 1)])
+    );
+    // The app; the script that stores the pending request within its browser's and address's
+    // bounds.
+    assert_eq!(shown, counts(&[("evalsha", 1), ("hget", 1)]));
+    // The attempt limits of the account and of the address (checked, counted, then cleared on
+    // success); the pending request, the app, the enrolment, the consent; scripts: the
+    // answered request leaves its groups, the session is stored and indexed, the code (the
+    // consent is remembered) is stored and indexed, and the sign-in is audited.
+    assert_eq!(
+        password,
+        counts(&[
+            ("evalsha", 4),
+            ("exec", 2),
+            ("expire", 2),
+            ("get", 4),
+            ("hget", 1),
+            ("multi", 2),
+            ("zadd", 2),
+            ("zcard", 2),
+            ("zrem", 2),
+            ("zremrangebyscore", 4),
+        ])
+    );
+}
