@@ -65,6 +65,21 @@ impl Monitor {
     }
 }
 
+/// `counted` less the reads a connection fills its cache with: the app's record is kept by
+/// each connection (an access token too), and a connection without a copy reads it with
+/// `CLIENT CACHING`, `PTTL` and the `HGET` itself, in one round trip. Whether a request finds
+/// a copy depends on which connection it got, so the test counts what is left.
+fn without_cache_fills(mut counted: BTreeMap<String, u64>) -> BTreeMap<String, u64> {
+    let fills = counted.remove("client").unwrap_or(0);
+    assert_eq!(counted.remove("pttl").unwrap_or(0), fills, "{counted:?}");
+    let reads = counted.remove("hget").unwrap_or(0);
+    assert!(
+        reads <= fills,
+        "the app read without its cache: {counted:?}"
+    );
+    counted
+}
+
 /// An app on a Redis of its own.
 async fn app_on_own_redis() -> (TestApp, RedisServer) {
     let redis = RedisServer::start();
@@ -136,22 +151,19 @@ async fn a_code_exchange_and_a_refresh_each_take_four_round_trips() {
     monitor.commands().await;
 
     let tokens = app.exchange(&reg, &code, &verifier).await;
-    let exchange = monitor.commands().await;
+    let exchange = without_cache_fills(monitor.commands().await);
     let r = app
         .refresh(&reg, tokens["refresh_token"].as_str().unwrap())
         .await;
     assert_eq!(r.status(), StatusCode::OK);
-    let refresh = monitor.commands().await;
+    let refresh = without_cache_fills(monitor.commands().await);
 
-    // Client authentication reads the app, the code or refresh token is read for its checks,
-    // then one script writes the issuance (checking the app is still enabled in the same step)
-    // and one appends the audit event. The last-used mark was written by the first exchange
-    // and is not written again within the minute.
-    let expected = BTreeMap::from([
-        ("evalsha".to_owned(), 2),
-        ("hget".to_owned(), 1),
-        ("hmget".to_owned(), 1),
-    ]);
+    // Client authentication reads the app (from the connection's copy, or filling it), the
+    // code or refresh token is read for its checks, then one script writes the issuance
+    // (checking the app is still enabled in the same step) and one appends the audit event.
+    // The last-used mark was written by the first exchange and is not written again within
+    // the minute.
+    let expected = BTreeMap::from([("evalsha".to_owned(), 2), ("hmget".to_owned(), 1)]);
     assert_eq!(exchange, expected);
     assert_eq!(refresh, expected);
 }
@@ -180,11 +192,11 @@ async fn single_sign_on_and_a_password_sign_in_take_a_known_number_of_round_trip
 
     let sso = app.authorize(&browser, &params).await;
     assert_eq!(sso.status(), StatusCode::FOUND);
-    let single_sign_on = monitor.commands().await;
+    let single_sign_on = without_cache_fills(monitor.commands().await);
 
     let page = app.authorize(&app.browser(), &params).await;
     assert_eq!(page.status(), StatusCode::OK);
-    let shown = monitor.commands().await;
+    let shown = without_cache_fills(monitor.commands().await);
     let fresh = app.browser();
     let page = app.authorize(&fresh, &params).await.text().await.unwrap();
     monitor.commands().await;
@@ -196,22 +208,19 @@ async fn single_sign_on_and_a_password_sign_in_take_a_known_number_of_round_trip
         )
         .await;
     assert_eq!(signed_in.status(), StatusCode::SEE_OTHER);
-    let password = monitor.commands().await;
+    let password = without_cache_fills(monitor.commands().await);
 
     let counts = |pairs: &[(&str, u64)]| -> BTreeMap<String, u64> {
         pairs.iter().map(|(k, v)| (k.to_string(), *v)).collect()
     };
-    // The app; the session, the user's second-factor enrolment and the remembered consent; the
-    // script that stores the code and indexes it under the app and the user.
-    assert_eq!(
-        single_sign_on,
-        counts(&[("evalsha", 1), ("get", 3), ("hget", 1)])
-    );
-    // The app; the script that stores the pending request within its browser's and address's
-    // bounds.
-    assert_eq!(shown, counts(&[("evalsha", 1), ("hget", 1)]));
+    // (Each also reads the app, from the connection's copy or filling it.) The session, the
+    // user's second-factor enrolment and the remembered consent; the script that stores the
+    // code and indexes it under the app and the user.
+    assert_eq!(single_sign_on, counts(&[("evalsha", 1), ("get", 3)]));
+    // The script that stores the pending request within its browser's and address's bounds.
+    assert_eq!(shown, counts(&[("evalsha", 1)]));
     // The attempt limits of the account and of the address (checked, counted, then cleared on
-    // success); the pending request, the app, the enrolment, the consent; scripts: the
+    // success); the pending request, the enrolment, the consent; scripts: the
     // answered request leaves its groups, the session is stored and indexed, the code (the
     // consent is remembered) is stored and indexed, and the sign-in is audited.
     assert_eq!(
@@ -221,7 +230,6 @@ async fn single_sign_on_and_a_password_sign_in_take_a_known_number_of_round_trip
             ("exec", 2),
             ("expire", 2),
             ("get", 4),
-            ("hget", 1),
             ("multi", 2),
             ("zadd", 2),
             ("zcard", 2),

@@ -1,5 +1,6 @@
 //! Registered apps in Redis: one hash, `{p}clients`, client id → client JSON.
 
+use super::connect::cached;
 use super::{Keys, RedisStore};
 use crate::domain::{ClientId, ClientRecord};
 use crate::store::codec::{decode, encode};
@@ -25,8 +26,14 @@ impl ClientStore for RedisStore {
     }
 
     async fn client(&self, id: &ClientId) -> Result<Option<ClientRecord>, StoreError> {
+        // Read by every token and authorize request, changed by an admin now and then: kept by
+        // each connection until Redis says the apps changed (see `connect::caching`). The
+        // issuing scripts check the app again in their atomic step, so a token is never issued
+        // to an app disabled a moment before, whatever a copy says.
         let mut cmd = redis::cmd("HGET");
-        cmd.arg(self.keys.clients()).arg(id.as_str());
+        cmd.arg(self.keys.clients())
+            .arg(id.as_str())
+            .set_cache_config(cached());
         let json: Option<String> = self.cmd(&cmd).await?;
         json.map(|j| decode("client", &j)).transpose()
     }

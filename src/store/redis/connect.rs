@@ -12,8 +12,8 @@ use crate::config::{SentinelSettings, StoreSettings};
 use redis::aio::{AsyncPushSender, MultiplexedConnection};
 use redis::caching::{CacheConfig, CacheMode};
 use redis::{
-    self, AsyncConnectionConfig, Client, ConnectionAddr, ConnectionInfo, ErrorKind,
-    IntoConnectionInfo, ProtocolVersion, RedisError, RedisResult, Role,
+    self, AsyncConnectionConfig, Client, CommandCacheConfig, ConnectionAddr, ConnectionInfo,
+    ErrorKind, IntoConnectionInfo, ProtocolVersion, RedisError, RedisResult, Role,
 };
 use secrecy::{ExposeSecret, SecretString};
 use std::collections::HashSet;
@@ -29,11 +29,16 @@ const SENTINEL_PORT: u16 = 26379;
 /// most (see [`caching`]).
 pub(super) const CACHED_FOR: Duration = Duration::from_secs(1);
 
+/// Opts a read into the connections' caching (see [`caching`]).
+pub(super) fn cached() -> CommandCacheConfig {
+    CommandCacheConfig::new().set_enable_cache(true)
+}
+
 /// How many such copies a connection keeps, the least recently used going first.
-const CACHED_READS: usize = 4096;
+const CACHED_READS: usize = 1024;
 
 /// `connection` with Redis's server-assisted client-side caching, for the reads the store opts
-/// in (an access token read by userinfo and introspection): Redis tells the connection that
+/// in with [`cached`] (an access token read by userinfo and introspection, an app's record): Redis tells the connection that
 /// read a key when the key changes or goes (a revocation, an expiry), and the copy goes at
 /// once. [`CACHED_FOR`] bounds what a late invalidation could leave, as when one crosses the
 /// read it invalidates. A connection that closes takes its copies with it.

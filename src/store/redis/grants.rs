@@ -13,6 +13,7 @@
 //! Earlier versions kept the last two as plain sets under `{p}issued:<client id>` and
 //! `{p}userissued:<sub>`; revoking reads those too until they expire.
 
+use super::connect::cached;
 use super::{Keys, RedisStore, Request};
 use crate::clock::UnixTime;
 use crate::domain::{ClientId, Digest};
@@ -22,7 +23,7 @@ use crate::store::{
     StoredRefresh,
 };
 use async_trait::async_trait;
-use redis::{self, CommandCacheConfig, Script, ScriptInvocation};
+use redis::{self, Script, ScriptInvocation};
 
 impl Keys {
     fn code(&self, code: &Digest) -> String {
@@ -148,8 +149,7 @@ impl GrantStore for RedisStore {
         // `connect::caching`): an app asking userinfo again and again costs no round trip, and
         // a revocation, which deletes the key, still counts at once.
         let mut cmd = redis::cmd("GET");
-        cmd.arg(self.keys.access(token))
-            .set_cache_config(CommandCacheConfig::new().set_enable_cache(true));
+        cmd.arg(self.keys.access(token)).set_cache_config(cached());
         let json: Option<String> = self.cmd(&cmd).await?;
         json.map(|j| decode("access token", &j)).transpose()
     }
