@@ -8,6 +8,7 @@ use crate::config::Settings;
 use crate::startup::Application;
 use apps::AppsCommand;
 use clap::{Parser, Subcommand};
+use std::future::Future;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -42,41 +43,69 @@ enum Command {
     },
 }
 
-/// Runs the command line; answers the process exit code.
-pub async fn run() -> ExitCode {
+/// Runs the command line; answers the process exit code. `serve` runs on as many worker
+/// threads as `server.worker_threads` says, so its settings are read before the runtime starts.
+pub fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Serve { config } => serve(config).await,
+        Command::Serve { config } => {
+            // Settings first: they say how to log. A refusal is one plain line either way.
+            let settings = match Settings::load(config.as_deref()) {
+                Ok(s) => s,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            let workers = settings.server.workers();
+            on_runtime(Some(workers), serve(settings))
+        }
         Command::Openapi => {
             println!("{}", crate::http::openapi::document());
             ExitCode::SUCCESS
         }
-        Command::Apps { command } => match apps::run(command).await {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("error: {e}");
-                ExitCode::from(1)
+        Command::Apps { command } => on_runtime(None, async {
+            match apps::run(command).await {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(1)
+                }
             }
-        },
-        Command::Users { command } => match users::run(command).await {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("error: {e}");
-                ExitCode::from(1)
+        }),
+        Command::Users { command } => on_runtime(None, async {
+            match users::run(command).await {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(1)
+                }
             }
-        },
+        }),
     }
 }
 
-async fn serve(config: Option<PathBuf>) -> ExitCode {
-    // Settings first: they say how to log. A refusal is one plain line either way.
-    let settings = match Settings::load(config.as_deref()) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
+/// Runs `command` to its end on a new runtime of `workers` threads (a thread for a client
+/// command, which sends a request or two).
+fn on_runtime(workers: Option<usize>, command: impl Future<Output = ExitCode>) -> ExitCode {
+    let mut builder = match workers {
+        Some(workers) => {
+            let mut builder = tokio::runtime::Builder::new_multi_thread();
+            builder.worker_threads(workers);
+            builder
         }
+        None => tokio::runtime::Builder::new_current_thread(),
     };
+    match builder.enable_all().build() {
+        Ok(runtime) => runtime.block_on(command),
+        Err(e) => {
+            eprintln!("error: cannot start the async runtime: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+async fn serve(settings: Settings) -> ExitCode {
     crate::telemetry::init("info,sso_bridge=info,poem=warn", settings.log.format);
     let issuer = settings.issuer();
     let app = match Application::build(settings).await {

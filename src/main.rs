@@ -7,7 +7,6 @@ use std::process::ExitCode;
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-#[tokio::main]
-async fn main() -> ExitCode {
-    sso_bridge::cli::run().await
+fn main() -> ExitCode {
+    sso_bridge::cli::main()
 }

@@ -2,7 +2,7 @@
 //! `openid` is granted, on code exchange and on refresh; and read back as a logout hint.
 
 use super::key_source::KeySet;
-use super::signing_key::KeyError;
+use super::signing_key::{KeyError, SignError};
 use super::Context;
 use crate::clock::UnixTime;
 use crate::domain::{Claims, SigningAlg};
@@ -84,9 +84,16 @@ pub async fn sign(
         amr: facts.amr,
         released,
     };
-    keys.signer(facts.alg)?
-        .sign(&claims)
-        .map_err(KeyError::Sign)
+    let signer = keys.signer(facts.alg)?;
+    let input = signer.signing_input(&claims).map_err(KeyError::Sign)?;
+    if !signer.is_costly() {
+        return signer.sign_input(input).map_err(KeyError::Sign);
+    }
+    // On the blocking pool, so that the few request workers go on serving meanwhile.
+    let alg = facts.alg;
+    tokio::task::spawn_blocking(move || keys.signer(alg)?.sign_input(input).map_err(KeyError::Sign))
+        .await
+        .unwrap_or(Err(KeyError::Sign(SignError::Refused)))
 }
 
 /// The claims of an id_token presented back to us (a logout's `id_token_hint`).
