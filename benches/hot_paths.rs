@@ -1,6 +1,6 @@
-//! Benchmarks of the paths app backends hit on every request: userinfo (one store read) and the
-//! code exchange (for an app on the default RS256 id_tokens and one registered for ES256), each
-//! through the whole HTTP router, in process.
+//! Benchmarks of the paths app backends hit on every request: userinfo (one store read), the
+//! code exchange (for an app on the default RS256 id_tokens and one registered for ES256) and a
+//! rotating refresh (the directory read again), each through the whole HTTP router, in process.
 //!
 //! `cargo bench` runs them on the memory store; with `SSO_BRIDGE_BENCH_REDIS_URL` set (for example
 //! `redis://127.0.0.1:6379`) they run on that Redis too, which shows the cost of the round trips.
@@ -105,12 +105,27 @@ async fn fresh_code(state: &AppState, client_id: &str) -> String {
 }
 
 fn token_request(client_id: &str, secret: &str, code: &str) -> Request {
+    token_form(&[
+        ("grant_type", "authorization_code"),
+        ("client_id", client_id),
+        ("client_secret", secret),
+        ("redirect_uri", REDIRECT_URI),
+        ("code", code),
+    ])
+}
+
+fn refresh_request(client_id: &str, secret: &str, refresh_token: &str) -> Request {
+    token_form(&[
+        ("grant_type", "refresh_token"),
+        ("client_id", client_id),
+        ("client_secret", secret),
+        ("refresh_token", refresh_token),
+    ])
+}
+
+fn token_form(fields: &[(&str, &str)]) -> Request {
     let body: String = url::form_urlencoded::Serializer::new(String::new())
-        .append_pair("grant_type", "authorization_code")
-        .append_pair("client_id", client_id)
-        .append_pair("client_secret", secret)
-        .append_pair("redirect_uri", REDIRECT_URI)
-        .append_pair("code", code)
+        .extend_pairs(fields)
         .finish();
     Request::builder()
         .method(Method::POST)
@@ -154,6 +169,17 @@ fn bench_backend(c: &mut Criterion, rt: &Runtime, name: &str, redis_url: Option<
             .unwrap()
     });
     let bearer = format!("Bearer {}", tokens["access_token"].as_str().unwrap());
+    // Each refresh rotates the token: the next iteration presents the one just issued.
+    let mut refresh_token = tokens["refresh_token"].as_str().unwrap().to_owned();
+    c.bench_function(&format!("{name}/token: refresh_token, rotated"), |b| {
+        b.iter(|| {
+            let request = refresh_request(&client_id, &secret, &refresh_token);
+            let response = rt.block_on(router.get_response(request));
+            assert_eq!(response.status(), StatusCode::OK);
+            let body = rt.block_on(response.into_body().into_json::<serde_json::Value>());
+            refresh_token = body.unwrap()["refresh_token"].as_str().unwrap().to_owned();
+        })
+    });
     c.bench_function(&format!("{name}/userinfo"), |b| {
         b.iter(|| {
             let request = Request::builder()
