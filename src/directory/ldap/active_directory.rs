@@ -38,7 +38,7 @@ impl LdapDirectory {
         }
         let filter = fill(&self.user_filter, "{username}", name);
         let found = self
-            .search(&self.user_base, &filter, &[SAM_ACCOUNT_NAME.to_owned()])
+            .search_person(&filter, &[SAM_ACCOUNT_NAME.to_owned()])
             .await?;
         let sam = match found.as_slice() {
             [one] => one

@@ -199,7 +199,7 @@ impl LdapDirectory {
             })
     }
 
-    /// Searches the user base on a pooled service connection.
+    /// Searches the subtree of `base` on a pooled service connection, every page of it.
     ///
     /// A connection that fails is dropped rather than returned. A reused one that turns out to
     /// be disconnected (the server restarted while it sat idle) is retried once on a new one.
@@ -213,6 +213,18 @@ impl LdapDirectory {
             .await
     }
 
+    /// Searches for the one person `filter` names: two entries at most are asked for, in one
+    /// search without paging, which is all it takes to tell one match from several.
+    async fn search_person(
+        &self,
+        filter: &str,
+        attributes: &[String],
+    ) -> Result<Vec<DirectoryUser>, DirectoryError> {
+        let wanted = Wanted::AtMost(2);
+        self.search_wanted(Scope::Subtree, &self.user_base, filter, attributes, wanted)
+            .await
+    }
+
     /// Like [`LdapDirectory::search`], in `scope`.
     async fn search_in(
         &self,
@@ -220,6 +232,18 @@ impl LdapDirectory {
         base: &str,
         filter: &str,
         attributes: &[String],
+    ) -> Result<Vec<DirectoryUser>, DirectoryError> {
+        self.search_wanted(scope, base, filter, attributes, Wanted::Every)
+            .await
+    }
+
+    async fn search_wanted(
+        &self,
+        scope: Scope,
+        base: &str,
+        filter: &str,
+        attributes: &[String],
+        wanted: Wanted,
     ) -> Result<Vec<DirectoryUser>, DirectoryError> {
         let mut retried = false;
         loop {
@@ -230,7 +254,7 @@ impl LdapDirectory {
                 .map_err(|err| pool_unavailable("service", err))?;
             let reused = Object::metrics(&conn).recycle_count > 0;
             match self
-                .search_on(&mut conn, scope, base, filter, attributes)
+                .search_on(&mut conn, (scope, base, filter), attributes, wanted)
                 .await
             {
                 Ok(users) => return Ok(users),
@@ -314,9 +338,7 @@ impl LdapDirectory {
     ) -> Result<DirectoryUser, DirectoryError> {
         let username = self.filter_name(username).await?;
         let filter = fill(&self.user_filter, "{username}", username);
-        let mut users = self
-            .search(&self.user_base, &filter, &self.attributes)
-            .await?;
+        let mut users = self.search_person(&filter, &self.attributes).await?;
         let count = users.len();
         let (1, Some(user)) = (count, users.pop()) else {
             if count > 1 {
@@ -347,9 +369,7 @@ impl LdapDirectory {
         } else {
             fill(&self.lookup_filter, "{sub}", sub)
         };
-        let mut users = self
-            .search(&self.user_base, &filter, &self.attributes)
-            .await?;
+        let mut users = self.search_person(&filter, &self.attributes).await?;
         if users.len() > 1 {
             tracing::warn!(
                 count = users.len(),
@@ -376,9 +396,7 @@ impl LdapDirectory {
     ) -> Result<Option<DirectoryUser>, DirectoryError> {
         let username = self.filter_name(username).await?;
         let filter = fill(&self.user_filter, "{username}", username);
-        let mut users = self
-            .search(&self.user_base, &filter, &self.attributes)
-            .await?;
+        let mut users = self.search_person(&filter, &self.attributes).await?;
         // Several matches name no one, as at sign-in.
         let Some(mut user) = users.pop().filter(|_| users.is_empty()) else {
             return Ok(None);
@@ -459,6 +477,15 @@ impl fmt::Debug for LdapDirectory {
             .field("pool", &self.pool.status())
             .finish_non_exhaustive()
     }
+}
+
+/// How many entries a search is after.
+#[derive(Clone, Copy)]
+enum Wanted {
+    /// Every one, page by page.
+    Every,
+    /// The first `n` (a size limit, no paging).
+    AtMost(i32),
 }
 
 /// Why a pooled search failed.

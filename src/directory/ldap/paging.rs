@@ -1,28 +1,37 @@
 //! Searches page by page (Simple Paged Results, RFC 2696): Active Directory answers at most
 //! `MaxPageSize` (1,000) entries to one search, and a person may be in more groups than that.
+//! A search for one person asks for two entries at most instead, in one search without paging,
+//! which costs the server less on every sign-in and refresh.
 //! Referrals and continuation references are dropped, never followed: sso-bridge talks only to
 //! the servers it is configured with.
 
 use super::pool::Conn;
-use super::{ber, to_user, DirectoryUser, LdapDirectory, SearchFailure};
+use super::{ber, to_user, DirectoryUser, LdapDirectory, SearchFailure, Wanted};
 use ldap3::controls::{PagedResults, RawControl};
-use ldap3::{LdapResult, Scope, SearchEntry};
+use ldap3::{LdapResult, Scope, SearchEntry, SearchOptions};
 
 /// The Simple Paged Results control.
 const PAGED_RESULTS: &str = "1.2.840.113556.1.4.319";
 /// Pages read at most for one search: a bound on a server that never says it is done.
 const MAX_PAGES: usize = 1000;
+/// LDAP result code of a search that found more entries than its size limit (RFC 4511 §4.1.9).
+const SIZE_LIMIT_EXCEEDED: u32 = 4;
 
 impl LdapDirectory {
-    /// Runs one search on `conn`, reading every page; every page has the operation timeout.
+    /// Runs one search on `conn`: every page of it, or its first entries (see [`Wanted`]).
+    /// Every page has the operation timeout.
     pub(super) async fn search_on(
         &self,
         conn: &mut Conn,
-        scope: Scope,
-        base: &str,
-        filter: &str,
+        (scope, base, filter): (Scope, &str, &str),
         attributes: &[String],
+        wanted: Wanted,
     ) -> Result<Vec<DirectoryUser>, SearchFailure> {
+        if let Wanted::AtMost(limit) = wanted {
+            return self
+                .first_entries(conn, (scope, base, filter), attributes, limit)
+                .await;
+        }
         let size = i32::try_from(self.page_size).unwrap_or(i32::MAX);
         let mut found = Vec::new();
         let mut cookie = Vec::new();
@@ -57,6 +66,38 @@ impl LdapDirectory {
             rc: 0,
             text: format!("the server was still paging after {MAX_PAGES} pages"),
         })
+    }
+}
+
+impl LdapDirectory {
+    /// The first `limit` entries, in one search with that size limit and no paging: a server
+    /// that finds more answers "size limit exceeded" (4) with the first ones, which is what
+    /// was asked.
+    async fn first_entries(
+        &self,
+        conn: &mut Conn,
+        (scope, base, filter): (Scope, &str, &str),
+        attributes: &[String],
+        limit: i32,
+    ) -> Result<Vec<DirectoryUser>, SearchFailure> {
+        let ldap3::SearchResult(entries, result) = conn
+            .ldap
+            .with_timeout(self.operation_timeout)
+            .with_search_options(SearchOptions::new().sizelimit(limit))
+            .search(base, scope, filter, attributes)
+            .await
+            .map_err(SearchFailure::Ldap)?;
+        if result.rc != 0 && result.rc != SIZE_LIMIT_EXCEEDED {
+            return Err(SearchFailure::Result {
+                rc: result.rc,
+                text: result.text,
+            });
+        }
+        Ok(entries
+            .into_iter()
+            .filter(|entry| !entry.is_ref() && !entry.is_intermediate())
+            .map(|entry| to_user(SearchEntry::construct(entry)))
+            .collect())
     }
 }
 
