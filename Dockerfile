@@ -12,7 +12,7 @@ RUN cargo build --release --locked --bin sso-bridge
 
 FROM debian:bookworm-slim
 RUN apt-get update \
- && apt-get install -y --no-install-recommends ca-certificates \
+ && apt-get install -y --no-install-recommends ca-certificates libssl3 \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --system --uid 10001 --home-dir /nonexistent --shell /usr/sbin/nologin sso-bridge
 COPY --from=build /src/target/release/sso-bridge /usr/local/bin/sso-bridge
