@@ -9,11 +9,13 @@
 --   retention no longer keeps (a node asks for that once per second of event time; the count
 --   limit holds on every append)   ARGV[4..] per event: id, JSON, time, how many indexes
 
--- Cursors are given out in the order events are appended: later events sort after.
+-- Cursors are given out in the order events are appended: later events sort after. The batch
+-- takes its run of cursors at once.
 local next_key = 5
-local cursor = 0
+local count = (#ARGV - 3) / 4
+local cursor = redis.call('INCRBY', KEYS[4], count) - count
 for at = 4, #ARGV, 4 do
-  cursor = redis.call('INCR', KEYS[4])
+  cursor = cursor + 1
   local id = ARGV[at]
   local indexes = {}
   for i = next_key, next_key + tonumber(ARGV[at + 3]) - 1 do

@@ -1,9 +1,10 @@
 -- Stores a fresh, unconsumed code and indexes it under its client and its user.
 --   KEYS[1] the code   KEYS[2] the client's index   KEYS[3] the user's index
 --   ARGV[1] code JSON   ARGV[2] TTL
-redis.call('DEL', KEYS[1])
+-- The code's key is fresh (a random 256-bit code's digest): nothing to clear first.
 redis.call('HSET', KEYS[1], 'data', ARGV[1])
 redis.call('EXPIRE', KEYS[1], ARGV[2])
-index(KEYS[2], KEYS[1], tonumber(ARGV[2]))
-index(KEYS[3], KEYS[1], tonumber(ARGV[2]))
+local now = server_now()
+index(KEYS[2], KEYS[1], tonumber(ARGV[2]), now)
+index(KEYS[3], KEYS[1], tonumber(ARGV[2]), now)
 return 1

@@ -121,8 +121,9 @@ async fn a_consumed_code_keeps_its_remaining_ttl_and_the_grant_index_outlives_it
         (4990..=5000).contains(&old_ttl),
         "rotated token TTL {old_ttl}"
     );
+    // The index outlives the longest-lived token, by up to an eighth (it is lengthened ahead).
     let index_ttl = ttl(format!("{p}grant:g1")).await;
-    assert!((4990..=5000).contains(&index_ttl), "index TTL {index_ttl}");
+    assert!((4990..=5625).contains(&index_ttl), "index TTL {index_ttl}");
     let members: Vec<String> = conn.smembers(format!("{p}grant:g1")).await.unwrap();
     assert_eq!(members.len(), 4);
 }
@@ -146,10 +147,11 @@ async fn a_users_indexes_expire_and_outlive_what_they_name() {
     store.redeem_code(&code, &issue).await.unwrap();
 
     let mut conn = raw(&server).await;
+    // Each index outlives what it names, by up to an eighth (it is lengthened ahead).
     let sessions_ttl: i64 = conn.ttl(format!("{p}user-sessions:ada")).await.unwrap();
-    assert!((2990..=3000).contains(&sessions_ttl), "{sessions_ttl}");
+    assert!((2990..=3375).contains(&sessions_ttl), "{sessions_ttl}");
     let issued_ttl: i64 = conn.ttl(format!("{p}user-issued:ada")).await.unwrap();
-    assert!((4990..=5000).contains(&issued_ttl), "{issued_ttl}");
+    assert!((4990..=5625).contains(&issued_ttl), "{issued_ttl}");
     let issued: Vec<(String, f64)> = conn
         .zrange_withscores(format!("{p}user-issued:ada"), 0, -1)
         .await
