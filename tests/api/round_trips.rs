@@ -234,7 +234,7 @@ async fn single_sign_on_and_a_password_sign_in_take_a_known_number_of_round_trip
             ("zadd", 2),
             ("zcard", 2),
             ("zrem", 2),
-            ("zremrangebyscore", 4),
+            ("zremrangebyscore", 2),
         ])
     );
 }

@@ -28,16 +28,12 @@ impl LimitStore for RedisStore {
         let key = self.keys.attempts(key);
         let oldest_kept = now.saturating_sub(window);
         let mut pipe = redis::pipe();
+        // Attempts exactly `window` seconds old are out of the window too: the range is
+        // inclusive.
         pipe.atomic()
             .cmd("ZREMRANGEBYSCORE")
             .arg(&key)
             .arg("-inf")
-            .arg(format!("({oldest_kept}"))
-            .ignore();
-        // Attempts exactly `window` seconds old are out of the window too.
-        pipe.cmd("ZREMRANGEBYSCORE")
-            .arg(&key)
-            .arg(oldest_kept)
             .arg(oldest_kept)
             .ignore()
             .cmd("ZADD")
