@@ -12,9 +12,15 @@
 --   ARGV[#ARGV] the client id of the issuance
 
 -- Deletes every token named by a grant's index, then the index; answers 1 if the index was
--- still there (the grant was live), else 0.
+-- still there (the grant was live), else 0. The index is a sorted set, or the plain set an
+-- earlier version wrote.
 local function revoke(index)
-  local members = redis.call('SMEMBERS', index)
+  local members
+  if redis.call('TYPE', index).ok == 'set' then
+    members = redis.call('SMEMBERS', index)
+  else
+    members = redis.call('ZRANGE', index, 0, -1)
+  end
   for _, key in ipairs(members) do
     redis.call('DEL', key)
   end
@@ -71,19 +77,28 @@ local function allowed()
 end
 
 -- Writes the access and refresh tokens of the issuance in KEYS/ARGV and indexes both under
--- their grant, and the grant under its client and its user. The index lives at least as long
--- as the longest token written to it and is never shortened, so revoking a grant always finds
--- every live token of the family.
+-- their grant, and the grant under its client and its user. The grant's index is a sorted set
+-- of its tokens by expiry, which drops what has expired on every issuance, so a grant refreshed
+-- for months keeps an index of what is still live. It lives at least as long as the longest
+-- token written to it and is never shortened, so revoking a grant always finds every live
+-- token of the family.
 local function issue()
-  redis.call('SET', KEYS[2], ARGV[2], 'EX', ARGV[3])
+  local access_ttl, refresh_ttl = tonumber(ARGV[3]), tonumber(ARGV[5])
+  redis.call('SET', KEYS[2], ARGV[2], 'EX', access_ttl)
   -- The new refresh token's key is fresh (a random 256-bit token's digest): nothing to clear.
   redis.call('HSET', KEYS[3], 'data', ARGV[4], 'grant', ARGV[1])
-  redis.call('EXPIRE', KEYS[3], ARGV[5])
-  redis.call('SADD', KEYS[4], KEYS[2], KEYS[3])
-  local keep = math.max(tonumber(ARGV[3]), tonumber(ARGV[5]))
-  -- TTL is -1 for the index just created by SADD, so it gets one here.
-  lengthen(KEYS[4], keep)
+  redis.call('EXPIRE', KEYS[3], refresh_ttl)
   local now = server_now()
+  if redis.call('TYPE', KEYS[4]).ok == 'set' then
+    -- A grant whose index an earlier version wrote keeps a plain set until it ends.
+    redis.call('SADD', KEYS[4], KEYS[2], KEYS[3])
+  else
+    redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', now)
+    redis.call('ZADD', KEYS[4], now + access_ttl, KEYS[2], now + refresh_ttl, KEYS[3])
+  end
+  local keep = math.max(access_ttl, refresh_ttl)
+  -- TTL is -1 for an index just created, so it gets one here.
+  lengthen(KEYS[4], keep)
   index(KEYS[5], KEYS[4], keep, now)
   index(KEYS[6], KEYS[4], keep, now)
 end

@@ -124,8 +124,65 @@ async fn a_consumed_code_keeps_its_remaining_ttl_and_the_grant_index_outlives_it
     // The index outlives the longest-lived token, by up to an eighth (it is lengthened ahead).
     let index_ttl = ttl(format!("{p}grant:g1")).await;
     assert!((4990..=5625).contains(&index_ttl), "index TTL {index_ttl}");
-    let members: Vec<String> = conn.smembers(format!("{p}grant:g1")).await.unwrap();
+    let members: Vec<String> = conn.zrange(format!("{p}grant:g1"), 0, -1).await.unwrap();
     assert_eq!(members.len(), 4);
+}
+
+#[tokio::test]
+async fn a_grants_index_drops_its_expired_tokens_and_an_earlier_versions_set_still_works() {
+    let server = RedisServer::shared();
+    let settings = redis_settings(&server.url(), 1000);
+    let store = RedisStore::new(&settings).unwrap();
+    let p = settings.key_prefix.clone();
+    let mut conn = raw(&server).await;
+    let now = SystemClock.now();
+
+    // A grant refreshed for months: its index names tokens long expired.
+    let record = code_record_in(&store, now).await;
+    let code = Digest::of("a code");
+    store.put_code(&code, &record, 60).await.unwrap();
+    let first = issuance("g1", &record, 600);
+    store.redeem_code(&code, &first).await.unwrap();
+    let index = format!("{p}grant:g1");
+    let gone: Vec<(u64, String)> = (0..1000)
+        .map(|i| (now - 1 - i, format!("{p}at:gone{i}")))
+        .collect();
+    let _: () = conn.zadd_multiple(&index, &gone).await.unwrap();
+    let next = issuance("g1", &record, 600);
+    let rotated = store.rotate_refresh(&first.refresh_digest, &next, "s", now, 10);
+    assert_eq!(rotated.await.unwrap(), Rotation::Rotated);
+    let left: Vec<String> = conn.zrange(&index, 0, -1).await.unwrap();
+    assert_eq!(left.len(), 4, "{left:?}");
+
+    // A grant whose index an earlier version wrote as a plain set rotates and revokes.
+    let record = code_record_in(&store, now).await;
+    let code = Digest::of("another code");
+    store.put_code(&code, &record, 60).await.unwrap();
+    let first = issuance("g2", &record, 600);
+    store.redeem_code(&code, &first).await.unwrap();
+    let index = format!("{p}grant:g2");
+    let members: Vec<String> = conn.zrange(&index, 0, -1).await.unwrap();
+    let _: () = conn.del(&index).await.unwrap();
+    let _: () = conn.sadd(&index, &members).await.unwrap();
+    let _: () = conn.expire(&index, 600).await.unwrap();
+    let next = issuance("g2", &record, 600);
+    let rotated = store.rotate_refresh(&first.refresh_digest, &next, "s", now, 10);
+    assert_eq!(rotated.await.unwrap(), Rotation::Rotated);
+    let kind: String = redis::cmd("TYPE")
+        .arg(&index)
+        .query_async(&mut conn)
+        .await
+        .unwrap();
+    assert_eq!(kind, "set");
+    store.revoke_grant("g2").await.unwrap();
+    for token in [&first.access_digest, &next.access_digest] {
+        assert!(store.access_token(token).await.unwrap().is_none());
+    }
+    assert!(store
+        .refresh_token(&next.refresh_digest)
+        .await
+        .unwrap()
+        .is_none());
 }
 
 #[tokio::test]
