@@ -32,7 +32,7 @@ pub use directory::{DirectoryBackend, DirectoryFlavor, DirectorySettings, Servic
 pub use limits::LimitSettings;
 pub use log::{LogFormat, LogSettings};
 pub use mfa::{GroupLookup, MfaSettings};
-pub use oidc::{OidcSettings, SigningAlg};
+pub use oidc::OidcSettings;
 pub use roles::RoleGroups;
 pub use server::{ServerSettings, TrustedProxies};
 pub use session::SessionSettings;
@@ -419,7 +419,7 @@ mod tests {
         );
         let s =
             Settings::load_from(None, env(&[("SSO_BRIDGE__OIDC__SIGNING_ALG", "ES256")])).unwrap();
-        assert_eq!(s.oidc.signing_alg, SigningAlg::Es256);
+        assert_eq!(s.oidc.signing_alg, crate::domain::SigningAlg::Es256);
     }
 
     #[test]

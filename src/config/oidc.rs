@@ -2,7 +2,7 @@
 
 use super::secret::SecretSetting;
 use super::{value, ConfigError};
-pub use crate::domain::SigningAlg;
+use crate::domain::SigningAlg;
 use secrecy::SecretString;
 use serde::{Deserialize, Deserializer};
 use std::path::PathBuf;

@@ -211,12 +211,7 @@ impl SigningKey {
         Ok(pem.to_string())
     }
 
-    /// Signs `claims` as a compact JWS (RFC 7515 §7.1) with this key's `kid` in the header.
-    pub fn sign<T: Serialize>(&self, claims: &T) -> Result<String, SignError> {
-        self.sign_input(self.signing_input(claims)?)
-    }
-
-    /// The JWS signing input of `claims`: the header, with this key's `kid`, and the payload,
+    /// The JWS (RFC 7515 §7.1) signing input of `claims`: the header, with this key's `kid`, and the payload,
     /// each base64url-encoded.
     pub fn signing_input<T: Serialize>(&self, claims: &T) -> Result<String, SignError> {
         let header = serde_json::json!({ "typ": "JWT", "alg": self.jwk.alg, "kid": self.jwk.kid });

@@ -47,7 +47,20 @@ pub fn signin_page(
     error: Option<&str>,
     status: StatusCode,
 ) -> Result<Response, PageError> {
-    let page = SignInPage {
+    let page = view(state, app_name, request_id, csrf_token, username, error);
+    respond::page(&state.templates, status, &page)
+}
+
+/// The sign-in page's content, without a help link.
+fn view(
+    state: &AppState,
+    app_name: &str,
+    request_id: &str,
+    csrf_token: &str,
+    username: &str,
+    error: Option<&str>,
+) -> SignInPage {
+    SignInPage {
         app_name: app_name.to_owned(),
         action: respond::url(&state.settings, PATH),
         request_id: request_id.to_owned(),
@@ -55,8 +68,7 @@ pub fn signin_page(
         username: username.to_owned(),
         error: error.map(str::to_owned),
         help: None,
-    };
-    respond::page(&state.templates, status, &page)
+    }
 }
 
 /// The link offered to someone the directory will not let in: where to change the password
@@ -165,13 +177,15 @@ async fn run(
             };
             state.events.publish(event).await;
             let page = SignInPage {
-                app_name: client.name.clone(),
-                action: respond::url(&state.settings, PATH),
-                request_id: form.request_id.clone(),
-                csrf_token: pending.csrf_token.clone(),
-                username: username.to_string(),
-                error: Some(messages::account_state(account).to_owned()),
                 help: help_for(&state.settings.directory, account),
+                ..view(
+                    state,
+                    &client.name,
+                    &form.request_id,
+                    &pending.csrf_token,
+                    &username.to_string(),
+                    Some(messages::account_state(account)),
+                )
             };
             return respond::page(&state.templates, StatusCode::FORBIDDEN, &page);
         }

@@ -29,8 +29,18 @@ impl LdapDirectory {
         if self.flavor != DirectoryFlavor::ActiveDirectory {
             return Ok(None);
         }
-        // Held across the read, so sign-ins arriving together read the policy once.
-        let mut cached = self.lockout.0.lock().await;
+        // Held across the read, so sign-ins arriving together read the policy once. Waiting for
+        // it has the budget of a read too: behind a directory that does not answer, each
+        // sign-in waits for one read, not for every read queued before it.
+        let mut cached = tokio::time::timeout(self.lookup_budget, self.lockout.0.lock())
+            .await
+            .map_err(|_| {
+                DirectoryError::Unavailable(format!(
+                    "{} did not give the domain's lockout policy within {} ms",
+                    self.servers,
+                    self.lookup_budget.as_millis()
+                ))
+            })?;
         if let Some((read_at, policy)) = *cached {
             if read_at.elapsed() < MAX_AGE {
                 return Ok(Some(policy));

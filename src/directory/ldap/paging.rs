@@ -8,7 +8,7 @@
 use super::pool::Conn;
 use super::{ber, to_user, DirectoryUser, LdapDirectory, SearchFailure, Wanted};
 use ldap3::controls::{PagedResults, RawControl};
-use ldap3::{LdapResult, Scope, SearchEntry, SearchOptions};
+use ldap3::{LdapResult, ResultEntry, Scope, SearchEntry, SearchOptions};
 
 /// The Simple Paged Results control.
 const PAGED_RESULTS: &str = "1.2.840.113556.1.4.319";
@@ -50,12 +50,7 @@ impl LdapDirectory {
                     text: result.text,
                 });
             }
-            found.extend(
-                entries
-                    .into_iter()
-                    .filter(|entry| !entry.is_ref() && !entry.is_intermediate())
-                    .map(|entry| to_user(SearchEntry::construct(entry))),
-            );
+            found.extend(users(entries));
             // A server without paging answers everything at once, and no cookie.
             match next_page(&result) {
                 Some(next) => cookie = next,
@@ -93,12 +88,16 @@ impl LdapDirectory {
                 text: result.text,
             });
         }
-        Ok(entries
-            .into_iter()
-            .filter(|entry| !entry.is_ref() && !entry.is_intermediate())
-            .map(|entry| to_user(SearchEntry::construct(entry)))
-            .collect())
+        Ok(users(entries).collect())
     }
+}
+
+/// The entries of a search's answer as users; referrals and intermediate messages are dropped.
+fn users(entries: Vec<ResultEntry>) -> impl Iterator<Item = DirectoryUser> {
+    entries
+        .into_iter()
+        .filter(|entry| !entry.is_ref() && !entry.is_intermediate())
+        .map(|entry| to_user(SearchEntry::construct(entry)))
 }
 
 /// The cookie asking for the next page, if the server has more: the response control's
