@@ -58,7 +58,8 @@ fn alert(page: &str) -> Option<String> {
     Some(body[open..close].trim().to_owned())
 }
 
-async fn sign_in(
+/// Posts a sign-in; answers the status and the alert's text.
+pub(crate) async fn sign_in(
     app: &TestApp,
     reg: &Registered,
     name: &str,

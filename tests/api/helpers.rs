@@ -14,7 +14,9 @@ use sso_bridge::config::Settings;
 use sso_bridge::startup::Application;
 use sso_bridge::state::AppState;
 use std::collections::HashMap;
+use std::future::Future;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 /// Which backends a test app runs on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -255,8 +257,13 @@ impl TestApp {
 impl Service {
     /// The published JWKS.
     pub async fn jwks(&self) -> serde_json::Value {
-        let r = self.api.get(self.url("/oauth/jwks")).send().await.unwrap();
-        assert_eq!(r.status(), StatusCode::OK, "the JWKS");
+        self.get_json("/oauth/jwks").await
+    }
+
+    /// The JSON document served at `path` (asserting 200).
+    pub async fn get_json(&self, path: &str) -> serde_json::Value {
+        let r = self.api.get(self.url(path)).send().await.unwrap();
+        assert_eq!(r.status(), StatusCode::OK, "{path}");
         r.json().await.unwrap()
     }
 
@@ -439,13 +446,24 @@ impl Service {
 
     /// `POST /oauth/token` with client_secret_post.
     pub async fn token(&self, app: &Registered, form: &[(&str, &str)]) -> Response {
+        self.post_as(app, "/oauth/token", form).await
+    }
+
+    /// `POST /oauth/revoke` of `token`, with client_secret_post.
+    pub async fn revoke(&self, app: &Registered, token: &str) -> Response {
+        self.post_as(app, "/oauth/revoke", &[("token", token)])
+            .await
+    }
+
+    /// `POST path` with `form`, the app authenticating with client_secret_post.
+    async fn post_as(&self, app: &Registered, path: &str, form: &[(&str, &str)]) -> Response {
         let mut body: Vec<(&str, &str)> = form.to_vec();
         body.push(("client_id", &app.client_id));
         if let Some(secret) = &app.client_secret {
             body.push(("client_secret", secret));
         }
         self.api
-            .post(self.url("/oauth/token"))
+            .post(self.url(path))
             .header("accept", "application/json")
             .form(&body)
             .send()
@@ -577,4 +595,26 @@ pub fn unescape(s: &str) -> String {
         .replace("&lt;", "<")
         .replace("&gt;", ">")
         .replace("&amp;", "&")
+}
+
+/// How long a node may still answer from a copy of a store read after Redis invalidated it: a
+/// copy lives a second at most (see the README's "Round trips to Redis"), and a little more.
+pub const CACHED_FOR: Duration = Duration::from_millis(1200);
+
+/// Sends `request` until it is answered `wanted`, for [`CACHED_FOR`] at most; answers the last
+/// response. Usually the first one: a node drops a copy the moment Redis's invalidation
+/// reaches it, but a request served just before that still sees the copy.
+pub async fn within_a_cached_copy<F, R>(wanted: StatusCode, mut request: F) -> Response
+where
+    F: FnMut() -> R,
+    R: Future<Output = Response>,
+{
+    let deadline = Instant::now() + CACHED_FOR;
+    loop {
+        let response = request().await;
+        if response.status() == wanted || Instant::now() >= deadline {
+            return response;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
 }

@@ -28,15 +28,7 @@ async fn id_token(app: &TestApp, reg: &Registered) -> (String, Value) {
 }
 
 async fn discovered_algs(app: &TestApp) -> Value {
-    let doc: Value = app
-        .api
-        .get(app.url("/.well-known/openid-configuration"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let doc = app.get_json("/.well-known/openid-configuration").await;
     doc["id_token_signing_alg_values_supported"].clone()
 }
 

@@ -17,16 +17,8 @@ async fn a_scrape_counts_sign_ins_tokens_refreshes_revocations_and_replays_witho
     let refresh = tokens["refresh_token"].as_str().unwrap();
     let refreshed: serde_json::Value = app.refresh(&reg, refresh).await.json().await.unwrap();
     let revoked = app
-        .api
-        .post(app.url("/oauth/revoke"))
-        .form(&[
-            ("token", refreshed["refresh_token"].as_str().unwrap()),
-            ("client_id", &reg.client_id),
-            ("client_secret", reg.client_secret.as_deref().unwrap()),
-        ])
-        .send()
-        .await
-        .unwrap();
+        .revoke(&reg, refreshed["refresh_token"].as_str().unwrap())
+        .await;
     assert_eq!(revoked.status(), StatusCode::OK);
     let (code, verifier) = app.code_for(&reg, "alan").await;
     let replayed = app.exchange(&reg, &code, &verifier).await;

@@ -84,21 +84,13 @@ async fn two_nodes_on_one_redis_act_as_one_service() {
         assert_eq!(a.userinfo(access).await.status(), StatusCode::OK);
     }
 
-    // A revocation on B is seen on A at once, by every connection.
-    let revoked = b
-        .api
-        .post(b.url("/oauth/revoke"))
-        .form(&[
-            ("token", access),
-            ("client_id", &reg.client_id),
-            ("client_secret", reg.client_secret.as_deref().unwrap()),
-        ])
-        .send()
-        .await
-        .unwrap();
+    // A revocation on B is seen on A, by every connection: at once, or within the second a
+    // copy lives when a request beats the invalidation.
+    let revoked = b.revoke(&reg, access).await;
     assert_eq!(revoked.status(), StatusCode::OK);
     for _ in 0..8 {
-        assert_eq!(a.userinfo(access).await.status(), StatusCode::UNAUTHORIZED);
+        let refused = within_a_cached_copy(StatusCode::UNAUTHORIZED, || a.userinfo(access)).await;
+        assert_eq!(refused.status(), StatusCode::UNAUTHORIZED);
     }
 
     // The code B redeemed, replayed on A, is refused, and the grant it gave is revoked on B.
@@ -119,7 +111,7 @@ async fn two_nodes_on_one_redis_act_as_one_service() {
 }
 
 #[tokio::test]
-async fn an_app_disabled_through_one_node_is_refused_by_the_other_at_once() {
+async fn an_app_disabled_through_one_node_is_refused_by_the_other_within_a_second() {
     let (_redis, a, b) = two_nodes(&[]).await;
     let reg = a.register(CB, false).await;
     let tokens = b.tokens_for(&reg, "alan").await;
@@ -143,16 +135,20 @@ async fn an_app_disabled_through_one_node_is_refused_by_the_other_at_once() {
         String::from_utf8_lossy(&out.stderr)
     );
 
-    // Node B refuses it at once: its tokens, its token requests, its sign-ins.
-    let access = str_of(&tokens, "access_token");
-    assert_eq!(b.userinfo(access).await.status(), StatusCode::UNAUTHORIZED);
-    let refused = b.refresh(&reg, str_of(&tokens, "refresh_token")).await;
+    // Node B refuses it: its token requests, its tokens and its sign-ins, at once or within
+    // the second a copy of a read lives. (Even from a copy, a token request gets nothing: the
+    // app's tokens are gone and the issuing scripts check the app.)
+    let refresh = str_of(&tokens, "refresh_token");
+    let refused = within_a_cached_copy(StatusCode::UNAUTHORIZED, || b.refresh(&reg, refresh)).await;
     assert_eq!(refused.status(), StatusCode::UNAUTHORIZED);
     let refused: Value = refused.json().await.unwrap();
     assert_eq!(refused["error"], "invalid_client");
-    let page = b
-        .authorize(&b.browser(), &authorize_params(&reg, &[]))
-        .await;
+    let access = str_of(&tokens, "access_token");
+    let gone = within_a_cached_copy(StatusCode::UNAUTHORIZED, || b.userinfo(access)).await;
+    assert_eq!(gone.status(), StatusCode::UNAUTHORIZED);
+    let (params, browser) = (authorize_params(&reg, &[]), b.browser());
+    let page =
+        within_a_cached_copy(StatusCode::BAD_REQUEST, || b.authorize(&browser, &params)).await;
     assert_eq!(page.status(), StatusCode::BAD_REQUEST);
     assert!(page.text().await.unwrap().contains("Unknown application"));
 }

@@ -20,15 +20,7 @@ pub async fn verify_with_keys_of(
     token: &str,
     audience: &str,
 ) -> Value {
-    let jwks: JwkSet = app
-        .api
-        .get(app.url("/oauth/jwks"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let jwks: JwkSet = serde_json::from_value(app.jwks().await).unwrap();
     let header = jsonwebtoken::decode_header(token).unwrap();
     let kid = header.kid.clone().expect("a kid in the header");
     let jwk = jwks.find(&kid).expect("the kid is published");

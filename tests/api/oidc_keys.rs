@@ -47,15 +47,7 @@ async fn an_es256_key_file_signs_and_earlier_keys_stay_published() {
         keys[1].get("d").is_none() && keys[0].get("d").is_none(),
         "no private parts"
     );
-    let doc: Value = app
-        .api
-        .get(app.url("/.well-known/openid-configuration"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let doc = app.get_json("/.well-known/openid-configuration").await;
     assert_eq!(
         doc["id_token_signing_alg_values_supported"],
         serde_json::json!(["ES256"])

@@ -3,6 +3,7 @@
 //! Directory, a wrong password still reads as one, and an account locked for good (OpenLDAP's
 //! way of disabling) loses its refresh tokens.
 
+use crate::account_states::sign_in;
 use crate::helpers::*;
 use crate::mfa_helpers::register_direct;
 use crate::support::samba::Samba;
@@ -16,25 +17,6 @@ const LOCKED_FOR_GOOD: &str = "000001010000Z";
 /// A person of the shared slapd under a policy of their own test.
 fn person(slapd: &Slapd, policy: &str, prefix: &str) -> PolicyUser {
     slapd.add_policy_user(&Samba::unique(prefix), policy)
-}
-
-/// Posts a sign-in; answers the status and the alert's text.
-async fn sign_in(
-    app: &TestApp,
-    reg: &Registered,
-    name: &str,
-    password: &str,
-) -> (StatusCode, String) {
-    let response = crate::active_directory::sign_in_response(app, reg, name, password).await;
-    let status = response.status();
-    let page = response.text().await.unwrap();
-    let alert = page
-        .split_once(r#"role="alert""#)
-        .and_then(|(_, rest)| rest.split_once('>'))
-        .and_then(|(_, rest)| rest.split_once("</div>"))
-        .map(|(text, _)| text.trim().to_owned())
-        .unwrap_or_default();
-    (status, alert)
 }
 
 #[tokio::test]

@@ -174,15 +174,7 @@ fn the_committed_openapi_document_matches_the_code() {
 #[tokio::test]
 async fn the_openapi_document_and_the_docs_page_are_served_without_internet() {
     let app = spawn_app(Backends::Embedded).await;
-    let spec: serde_json::Value = app
-        .api
-        .get(app.url("/openapi.json"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let spec = app.get_json("/openapi.json").await;
     for path in ["/oauth/token", "/oauth/userinfo", "/admin/api/apps"] {
         assert!(spec["paths"].get(path).is_some(), "{path}");
     }
