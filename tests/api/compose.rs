@@ -4,7 +4,7 @@
 //! in everyone in the README's table through sso-bridge with the stack's own settings, and the
 //! image's build stage has every file cargo needs.
 
-use crate::support::ports::{free_port, wait_for_port};
+use crate::support::ports::free_port;
 use crate::support::redis::RedisServer;
 use base64::Engine;
 use secrecy::SecretString;
@@ -12,7 +12,7 @@ use sso_bridge::config::Settings;
 use sso_bridge::startup::Application;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use yaml_rust2::{Yaml, YamlLoader};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
@@ -146,20 +146,45 @@ fn stack_directory(dir: &Path, password_file: &Path) -> StackDirectory {
         "{}",
         String::from_utf8_lossy(&seeded.stderr)
     );
-    let port = free_port();
-    let slapd = Command::new("slapd")
-        .arg("-d")
-        .arg("0")
-        .arg("-f")
-        .arg(dir.join("slapd.conf"))
-        .arg("-h")
-        .arg(format!("ldap://127.0.0.1:{port}/"))
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    wait_for_port(port, Duration::from_secs(20));
-    StackDirectory { slapd, port }
+    // A free port can be taken by another test's server before slapd binds it: slapd then
+    // exits, and the next port is tried. Ready means a service bind succeeds, not merely that
+    // something accepts connections on the port.
+    let bind_password = std::fs::read_to_string(password_file).unwrap();
+    for _ in 0..5 {
+        let port = free_port();
+        let mut slapd = Command::new("slapd")
+            .arg("-d")
+            .arg("0")
+            .arg("-f")
+            .arg(dir.join("slapd.conf"))
+            .arg("-h")
+            .arg(format!("ldap://127.0.0.1:{port}/"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while slapd.try_wait().unwrap().is_none() && Instant::now() < deadline {
+            let bound = Command::new("ldapwhoami")
+                .args(["-x", "-o", "nettimeout=1"])
+                .arg("-H")
+                .arg(format!("ldap://127.0.0.1:{port}/"))
+                .args(["-D", "cn=sso-bridge,ou=services,dc=example,dc=com", "-w"])
+                .arg(&bind_password)
+                .env("LDAPNOINIT", "1")
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status()
+                .unwrap();
+            if bound.success() {
+                return StackDirectory { slapd, port };
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let _ = slapd.kill();
+        let _ = slapd.wait();
+    }
+    panic!("the stack's slapd did not accept its service bind on any of five ports");
 }
 
 /// A secret as the stack's `init` service makes one: base64 of 32 random bytes, no newline.
