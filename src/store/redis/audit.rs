@@ -204,24 +204,43 @@ impl RedisStore {
         call.key(keys.audit("events"))
             .key(keys.audit("filed"))
             .key(keys.audit("cursor"));
+        // Each index once, however many events of the batch it files: the script writes it once.
+        // KEYS is 1-based in Lua, and the indexes come after the four keys above.
+        let mut indexes: Vec<&str> = Vec::new();
+        let mut positions: Vec<Vec<usize>> = Vec::new();
         let (mut newest, mut oldest, mut keep) = (0, 0, usize::MAX);
         for event in batch.events() {
+            let mut at = Vec::with_capacity(event.indexes.len());
             for index in &event.indexes {
-                call.key(index);
+                let position = match indexes.iter().position(|i| *i == index.as_str()) {
+                    Some(known) => known,
+                    None => {
+                        indexes.push(index);
+                        call.key(index);
+                        indexes.len() - 1
+                    }
+                };
+                at.push(position + 5);
             }
+            positions.push(at);
             newest = newest.max(event.at);
             oldest = oldest.max(event.oldest);
             keep = keep.min(event.keep);
         }
-        let sweep = self.audit_swept.fetch_max(newest, Ordering::Relaxed) < newest;
+        let sweep = self.audit_swept.fetch_max(newest, Ordering::Relaxed) < newest
+            || self.audit_behind.load(Ordering::Relaxed);
         call.arg(oldest).arg(keep).arg(u8::from(sweep));
-        for event in batch.events() {
+        for (event, at) in batch.events().zip(&positions) {
             call.arg(&event.id)
                 .arg(&event.json)
                 .arg(event.at)
-                .arg(event.indexes.len());
+                .arg(at.len());
+            for position in at {
+                call.arg(*position);
+            }
         }
-        let _: i64 = self.call(Request::Script(&call)).await?;
+        let behind: i64 = self.call(Request::Script(&call)).await?;
+        self.audit_behind.store(behind == 1, Ordering::Relaxed);
         Ok(())
     }
 

@@ -76,6 +76,9 @@ pub struct RedisStore {
     /// no longer keeps: once per second of event time is enough for a retention in days, and
     /// spares every other append reading the oldest event.
     audit_swept: AtomicU64,
+    /// Whether the last append stopped forgetting at its bound with more perhaps left: the
+    /// next append sweeps too.
+    audit_behind: AtomicBool,
     /// Audit events waiting to be written together.
     audit_queue: audit_queue::AuditQueue,
 }
@@ -98,6 +101,7 @@ impl RedisStore {
             timeout,
             earlier_audit: AtomicBool::new(true),
             audit_swept: AtomicU64::new(0),
+            audit_behind: AtomicBool::new(false),
             audit_queue: audit_queue::AuditQueue::default(),
         })
     }

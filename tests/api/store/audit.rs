@@ -288,6 +288,48 @@ async fn a_forgotten_event_leaves_every_index_with_the_log(s: Subject) {
     assert_eq!(ids(&s, &[AuditIndex::actor("grace")]).await, ["later"]);
 }
 
+#[tokio::test]
+async fn a_long_backlog_is_forgotten_over_the_next_appends() {
+    let server = RedisServer::start();
+    let settings = redis_settings(&server.url(), 2000);
+    let store = RedisStore::new(&settings).unwrap();
+    let mut conn = raw(&server).await;
+    let log = format!("{}audit:log", settings.key_prefix);
+    let now = SystemClock.now();
+    for i in 0..1200 {
+        let old = event(
+            &format!("o{i}"),
+            now - 5000,
+            "ada",
+            Action::SignIn,
+            Some("a"),
+        );
+        store.append_audit(&old, 86_400, 100_000).await.unwrap();
+    }
+
+    // A retention of 1000 seconds leaves none of them, but one append forgets 1000 at most.
+    let first = event("n1", now, "ada", Action::SignIn, Some("a"));
+    store.append_audit(&first, 1000, 100_000).await.unwrap();
+    let logged: u64 = conn.zcard(&log).await.unwrap();
+    assert_eq!(logged, 201);
+
+    // The next one goes on where it stopped, in the same second.
+    let second = event("n2", now, "ada", Action::SignIn, Some("a"));
+    store.append_audit(&second, 1000, 100_000).await.unwrap();
+    let kept: Vec<String> = conn.zrange(&log, 0, -1).await.unwrap();
+    assert_eq!(kept, ["n1", "n2"]);
+    for index in ["by:actor:ada", "by:app:a", "by:action:sign_in"] {
+        let key = format!("{}audit:{index}", settings.key_prefix);
+        let filed: Vec<String> = conn.zrange(&key, 0, -1).await.unwrap();
+        assert_eq!(filed, ["n1", "n2"], "{index}");
+    }
+    let texts: u64 = conn
+        .hlen(format!("{}audit:events", settings.key_prefix))
+        .await
+        .unwrap();
+    assert_eq!(texts, 2);
+}
+
 async fn a_walk_pages_older_and_newer_from_a_cursor(s: Subject) {
     let now = s.now();
     for n in 1..=7 {
