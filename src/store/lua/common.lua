@@ -72,6 +72,14 @@ local function allowed()
   if not json then
     return false
   end
+  -- The record is compact JSON with no nested `enabled`, and a quote inside a string is
+  -- escaped, so either text can only be the app's own flag: a plain search instead of decoding
+  -- the whole record on every issuance. Anything else is decoded.
+  if string.find(json, '"enabled":true', 1, true) then
+    return true
+  elseif string.find(json, '"enabled":false', 1, true) then
+    return false
+  end
   local ok, app = pcall(cjson.decode, json)
   return ok and type(app) == 'table' and app.enabled == true
 end
