@@ -412,6 +412,76 @@ async fn many_concurrent_sign_ins_share_a_small_pool() {
 }
 
 #[tokio::test]
+async fn concurrent_lookups_go_out_together_on_one_service_connection() {
+    let slapd = Slapd::start();
+    let mut settings = slapd.settings();
+    settings.pool_size = 1;
+    let directory = Arc::new(directory(&settings));
+    assert!(directory.lookup("ada").await.unwrap().is_some());
+
+    // With the server frozen, no answer comes back: every lookup is on the wire at once, on
+    // the one connection, rather than waiting for it in turn.
+    slapd.suspend();
+    let users = ["ada", "grace", "alan", "linus", "hedy"];
+    let mut lookups = tokio::task::JoinSet::new();
+    for username in users {
+        let directory = Arc::clone(&directory);
+        lookups.spawn(async move { directory.lookup(username).await });
+    }
+    let deadline = Instant::now() + settings.operation_timeout / 2;
+    let mut usage = directory.pool().unwrap();
+    while usage.in_use < users.len() && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+        usage = directory.pool().unwrap();
+    }
+    assert_eq!((usage.open, usage.in_use), (1, users.len()), "{usage:?}");
+
+    slapd.resume();
+    while let Some(found) = lookups.join_next().await {
+        assert!(found.unwrap().unwrap().is_some());
+    }
+    assert_eq!(directory.pool().unwrap().in_use, 0);
+}
+
+#[tokio::test]
+async fn a_search_that_times_out_leaves_its_connection_for_a_fresh_one() {
+    let slapd = Slapd::start();
+    let mut settings = slapd.settings();
+    settings.pool_size = 1;
+    let directory = directory(&settings);
+    assert!(directory.lookup("ada").await.unwrap().is_some());
+    let port: u16 = settings.url[0].port().unwrap();
+    let before = connected_to(port);
+    assert_eq!(before.len(), 1, "{before:?}");
+
+    slapd.suspend();
+    assert_unavailable(directory.lookup("ada").await);
+    slapd.resume();
+
+    // The connection that timed out is not lent again: the next lookup opens another.
+    assert!(directory.lookup("grace").await.unwrap().is_some());
+    let after = connected_to(port);
+    assert_eq!(after.len(), 1, "{after:?}");
+    assert_ne!(before, after);
+}
+
+/// The local ends of the established connections of this machine to local `port`.
+fn connected_to(port: u16) -> Vec<String> {
+    let table = std::fs::read_to_string("/proc/net/tcp").unwrap();
+    let end = format!(":{port:04X}");
+    table
+        .lines()
+        .skip(1)
+        .filter_map(|line| {
+            let columns: Vec<&str> = line.split_whitespace().collect();
+            // 01: ESTABLISHED.
+            let ours = columns.get(2)?.ends_with(&end) && *columns.get(3)? == "01";
+            ours.then(|| columns[1].to_owned())
+        })
+        .collect()
+}
+
+#[tokio::test]
 async fn starttls_with_the_ca_file_signs_in() {
     let slapd = Slapd::shared();
     let mut settings = slapd.settings();

@@ -29,6 +29,7 @@ use super::{Directory, DirectoryError, DirectoryUser, LockoutPolicy};
 use crate::clock::{Clock, SystemClock};
 use crate::config::ClaimMapping;
 use crate::config::{DirectoryFlavor, DirectorySettings};
+use crate::domain::pool::InFlight;
 use crate::domain::{Escaped, PoolUsage};
 use async_trait::async_trait;
 use deadpool::managed::{Manager, Object, Pool, PoolError, TimeoutType};
@@ -46,7 +47,10 @@ const INVALID_CREDENTIALS: u32 = 49;
 
 /// The production directory: search-then-bind over LDAP, LDAPS or StartTLS.
 pub struct LdapDirectory {
+    /// Service connections, shared by the searches on them (see `search_wanted`).
     pool: Pool<ServiceManager>,
+    /// Searches under way on the service connections: what the pool has in use.
+    searching: InFlight,
     /// Connections for users' binds (see [`BindManager`]), as many as `pool`.
     binds: Pool<BindManager>,
     /// Every server of `directory.url`, for messages about the directory as a whole.
@@ -154,6 +158,7 @@ impl LdapDirectory {
         )?;
         Ok(Self {
             pool,
+            searching: InFlight::default(),
             binds,
             servers: description,
             user_base: settings.user_base.clone(),
@@ -237,6 +242,11 @@ impl LdapDirectory {
             .await
     }
 
+    /// Service connections are shared: a search borrows a handle and gives the connection
+    /// back at once, so that concurrent searches go out together on one connection, as LDAP
+    /// allows, instead of each holding one of its own. A connection on which a search failed
+    /// on the way is dropped at its next checkout; one that answered with a result code is
+    /// kept, as it works.
     async fn search_wanted(
         &self,
         scope: Scope,
@@ -247,21 +257,23 @@ impl LdapDirectory {
     ) -> Result<Vec<DirectoryUser>, DirectoryError> {
         let mut retried = false;
         loop {
-            let mut conn = self
+            let conn = self
                 .pool
                 .get()
                 .await
                 .map_err(|err| pool_unavailable("service", err))?;
             let reused = Object::metrics(&conn).recycle_count > 0;
+            let mut lent = conn.lend();
+            drop(conn);
+            let _counted = self.searching.enter();
             match self
-                .search_on(&mut conn, (scope, base, filter), attributes, wanted)
+                .search_on(&mut lent.ldap, (scope, base, filter), attributes, wanted)
                 .await
             {
                 Ok(users) => return Ok(users),
                 Err(err) => {
-                    let url = Arc::clone(&conn.url);
-                    drop(Object::take(conn));
                     if let SearchFailure::Ldap(ldap) = &err {
+                        lent.fail();
                         if reused && !retried && is_disconnect(ldap) {
                             tracing::debug!(error = %ldap, "stale directory connection, retrying");
                             retried = true;
@@ -269,7 +281,8 @@ impl LdapDirectory {
                         }
                     }
                     return Err(DirectoryError::Unavailable(format!(
-                        "search of {base} on {url}: {err}"
+                        "search of {base} on {}: {err}",
+                        lent.url
                     )));
                 }
             }
@@ -465,7 +478,11 @@ impl Directory for LdapDirectory {
     }
 
     fn pool(&self) -> Option<PoolUsage> {
-        Some(PoolUsage::of(self.pool.status()))
+        let status = self.pool.status();
+        Some(PoolUsage {
+            in_use: self.searching.now(),
+            ..PoolUsage::of(status)
+        })
     }
 }
 

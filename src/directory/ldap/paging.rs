@@ -5,10 +5,9 @@
 //! Referrals and continuation references are dropped, never followed: sso-bridge talks only to
 //! the servers it is configured with.
 
-use super::pool::Conn;
 use super::{ber, to_user, DirectoryUser, LdapDirectory, SearchFailure, Wanted};
 use ldap3::controls::{PagedResults, RawControl};
-use ldap3::{LdapResult, ResultEntry, Scope, SearchEntry, SearchOptions};
+use ldap3::{Ldap, LdapResult, ResultEntry, Scope, SearchEntry, SearchOptions};
 
 /// The Simple Paged Results control.
 const PAGED_RESULTS: &str = "1.2.840.113556.1.4.319";
@@ -18,18 +17,18 @@ const MAX_PAGES: usize = 1000;
 const SIZE_LIMIT_EXCEEDED: u32 = 4;
 
 impl LdapDirectory {
-    /// Runs one search on `conn`: every page of it, or its first entries (see [`Wanted`]).
+    /// Runs one search on `ldap`: every page of it, or its first entries (see [`Wanted`]).
     /// Every page has the operation timeout.
     pub(super) async fn search_on(
         &self,
-        conn: &mut Conn,
+        ldap: &mut Ldap,
         (scope, base, filter): (Scope, &str, &str),
         attributes: &[String],
         wanted: Wanted,
     ) -> Result<Vec<DirectoryUser>, SearchFailure> {
         if let Wanted::AtMost(limit) = wanted {
             return self
-                .first_entries(conn, (scope, base, filter), attributes, limit)
+                .first_entries(ldap, (scope, base, filter), attributes, limit)
                 .await;
         }
         let size = i32::try_from(self.page_size).unwrap_or(i32::MAX);
@@ -37,8 +36,7 @@ impl LdapDirectory {
         let mut cookie = Vec::new();
         for _ in 0..MAX_PAGES {
             let page: RawControl = PagedResults { size, cookie }.into();
-            let ldap3::SearchResult(entries, result) = conn
-                .ldap
+            let ldap3::SearchResult(entries, result) = ldap
                 .with_timeout(self.operation_timeout)
                 .with_controls(page)
                 .search(base, scope, filter, attributes)
@@ -70,13 +68,12 @@ impl LdapDirectory {
     /// was asked.
     async fn first_entries(
         &self,
-        conn: &mut Conn,
+        ldap: &mut Ldap,
         (scope, base, filter): (Scope, &str, &str),
         attributes: &[String],
         limit: i32,
     ) -> Result<Vec<DirectoryUser>, SearchFailure> {
-        let ldap3::SearchResult(entries, result) = conn
-            .ldap
+        let ldap3::SearchResult(entries, result) = ldap
             .with_timeout(self.operation_timeout)
             .with_search_options(SearchOptions::new().sizelimit(limit))
             .search(base, scope, filter, attributes)

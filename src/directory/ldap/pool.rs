@@ -10,6 +10,7 @@ use ldap3::{Ldap, LdapConnAsync, LdapConnSettings, LdapError};
 use rustls::ClientConfig;
 use secrecy::ExposeSecret;
 use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::task::JoinHandle;
@@ -92,6 +93,7 @@ impl Connector {
             ldap,
             driver,
             url: url.into(),
+            failed: Arc::default(),
         })
     }
 }
@@ -102,12 +104,40 @@ pub(super) struct Conn {
     driver: JoinHandle<()>,
     /// The URL of the server it is connected to, for messages.
     pub(super) url: Arc<str>,
+    /// Set when an operation on a handle lent out of it failed on the way (no answer in time,
+    /// or the socket broke): the pool drops it at its next checkout.
+    failed: Arc<AtomicBool>,
 }
 
 impl Conn {
-    /// Whether the socket is gone (the server closed it, or an I/O error ended the driver).
+    /// Whether the socket is gone (the server closed it, or an I/O error ended the driver),
+    /// or an operation lent out of it failed on the way.
     fn is_closed(&mut self) -> bool {
-        self.driver.is_finished() || self.ldap.is_closed()
+        self.driver.is_finished() || self.ldap.is_closed() || self.failed.load(Ordering::Relaxed)
+    }
+
+    /// A handle for one operation that runs beside others on this connection: LDAP tells
+    /// concurrent operations apart by message id, and the server answers each on its own.
+    pub(super) fn lend(&self) -> Lent {
+        Lent {
+            ldap: self.ldap.clone(),
+            url: Arc::clone(&self.url),
+            failed: Arc::clone(&self.failed),
+        }
+    }
+}
+
+/// A handle lent out of a pooled connection (see [`Conn::lend`]).
+pub(super) struct Lent {
+    pub(super) ldap: Ldap,
+    pub(super) url: Arc<str>,
+    failed: Arc<AtomicBool>,
+}
+
+impl Lent {
+    /// Marks the connection failed, so that no later operation is lent out of it.
+    pub(super) fn fail(&self) {
+        self.failed.store(true, Ordering::Relaxed);
     }
 }
 

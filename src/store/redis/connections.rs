@@ -11,6 +11,7 @@
 //! is never interleaved.
 
 use super::connect::Target;
+use crate::domain::pool::{Counted, InFlight};
 use redis::aio::MultiplexedConnection;
 use redis::PushKind;
 use redis::RedisError;
@@ -29,16 +30,7 @@ pub(super) struct Connections {
     /// When the connections were set up: the origin of each slot's `used_at`.
     epoch: Instant,
     /// Requests under way (a multiplexed connection carries many: this is what is "in use").
-    in_flight: AtomicUsize,
-}
-
-/// A request under way, counted until dropped.
-pub(super) struct InFlight<'a>(&'a AtomicUsize);
-
-impl Drop for InFlight<'_> {
-    fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::Relaxed);
-    }
+    in_flight: InFlight,
 }
 
 /// One connection place: the open connection, if any, and which opening it came from.
@@ -77,7 +69,7 @@ impl Connections {
             slots: (0..size.max(1)).map(|_| Slot::default()).collect(),
             next: AtomicUsize::new(0),
             epoch: Instant::now(),
-            in_flight: AtomicUsize::new(0),
+            in_flight: InFlight::default(),
         }
     }
 
@@ -152,15 +144,14 @@ impl Connections {
     pub(super) fn usage(&self) -> crate::domain::PoolUsage {
         crate::domain::PoolUsage {
             open: self.slots.iter().filter(|s| s.current().is_some()).count(),
-            in_use: self.in_flight.load(Ordering::Relaxed),
+            in_use: self.in_flight.now(),
             max: self.slots.len(),
         }
     }
 
     /// Counts a request on the connections until the guard is dropped.
-    pub(super) fn in_flight(&self) -> InFlight<'_> {
-        self.in_flight.fetch_add(1, Ordering::Relaxed);
-        InFlight(&self.in_flight)
+    pub(super) fn in_flight(&self) -> Counted<'_> {
+        self.in_flight.enter()
     }
 
     fn millis(&self) -> u64 {
