@@ -3,13 +3,16 @@
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
-use chacha20poly1305::aead::{Aead, AeadCore, OsRng, Payload};
+use chacha20poly1305::aead::{Aead, AeadCore, Payload};
 use chacha20poly1305::{ChaCha20Poly1305, Nonce};
 
 /// Encrypts `plain` with a fresh random nonce, binding `context` (authenticated, not
 /// encrypted): base64url of nonce ‖ ciphertext.
+///
+/// The nonce comes from the thread's CSPRNG (ChaCha, seeded and reseeded from the system),
+/// as tokens do: every refresh seals its successor, and a system call per nonce is not needed.
 pub fn seal_with(cipher: &ChaCha20Poly1305, context: &[u8], plain: &[u8]) -> Option<String> {
-    let nonce = ChaCha20Poly1305::generate_nonce(&mut OsRng);
+    let nonce = ChaCha20Poly1305::generate_nonce(&mut rand::thread_rng());
     let payload = Payload {
         msg: plain,
         aad: context,

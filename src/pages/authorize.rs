@@ -4,7 +4,6 @@
 use super::consent::consent_page;
 use super::signin::signin_page;
 use crate::domain::secret::random_id;
-use crate::domain::ClientRecord;
 use crate::mfa::Due;
 use crate::oauth::authorize::{error_redirect, validate, AuthorizationRequest, AuthorizeError};
 use crate::oauth::issue::{issue_code, Subject};
@@ -88,11 +87,33 @@ async fn run(
         .filter(|s| request.oidc.session_usable(s.auth_time, now));
     // A session that still owes a second factor (the user came under the policy since, or
     // stopped half-way) cannot skip to a code: it goes through the second-factor page first.
-    let due = match &session {
-        Some(s) => crate::mfa::due(state, &s.claims, &s.amr, None).await?,
-        None => Due::Nothing,
+    // Whether the user approved the app before is read at the same time, so that single
+    // sign-on waits for one round trip to the store instead of two.
+    let (due, approved) = match &session {
+        Some(s) => {
+            let due = async {
+                Ok::<_, PageError>(crate::mfa::due(state, &s.claims, &s.amr, None).await?)
+            };
+            let approved = async {
+                let usable = request.oidc.remembered_consent_usable();
+                Ok::<_, PageError>(
+                    usable
+                        && consent::covers(
+                            state,
+                            s.claims.sub(),
+                            &client.client_id,
+                            &request.scopes,
+                        )
+                        .await?,
+                )
+            };
+            tokio::try_join!(due, approved)?
+        }
+        None => (Due::Nothing, false),
     };
-    if let Some(location) = without_pages(state, &client, &request, session.as_ref(), due).await? {
+    let signed_on = session.as_ref().filter(|_| due == Due::Nothing && approved);
+    if let Some(location) = without_pages(state, &request, session.as_ref(), due, signed_on).await?
+    {
         return Ok(redirect(StatusCode::FOUND, &location));
     }
 
@@ -129,27 +150,23 @@ async fn run(
 }
 
 /// Where the browser goes when no page needs to be shown: a code for a signed-in user who
-/// approved the app before (single sign-on), or, for `prompt=none`, the error saying which page
-/// would have been needed (OpenID Connect Core §3.1.2.6).
+/// approved the app before (single sign-on, `approved`: the session, when it owes no second
+/// factor and the app's approval is remembered), or, for `prompt=none`, the error saying which
+/// page would have been needed (OpenID Connect Core §3.1.2.6).
 async fn without_pages(
     state: &AppState,
-    client: &ClientRecord,
     request: &AuthorizationRequest,
     session: Option<&SessionRecord>,
     due: Due,
+    approved: Option<&SessionRecord>,
 ) -> Result<Option<String>, PageError> {
-    if let Some(session) = session.filter(|_| due == Due::Nothing) {
-        let sub = session.claims.sub();
-        let approved = request.oidc.remembered_consent_usable()
-            && consent::covers(state, sub, &client.client_id, &request.scopes).await?;
-        if approved {
-            let subject = Subject {
-                claims: &session.claims,
-                auth_time: session.auth_time,
-                amr: &session.amr,
-            };
-            return Ok(Some(issue_code(state, request, subject).await?));
-        }
+    if let Some(session) = approved {
+        let subject = Subject {
+            claims: &session.claims,
+            auth_time: session.auth_time,
+            amr: &session.amr,
+        };
+        return Ok(Some(issue_code(state, request, subject).await?));
     }
     if !request.oidc.prompt_none {
         return Ok(None);
