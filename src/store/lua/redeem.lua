@@ -15,4 +15,9 @@ end
 -- Writing a hash field leaves the key's TTL alone: the code stays, consumed, until it expires.
 redis.call('HSET', KEYS[1], 'consumed_by', ARGV[1])
 issue()
+-- A consumed code issues nothing more (its replay only revokes what it issued), so the app's
+-- and the user's indexes, which revocation walks, need it no longer: they keep to the codes
+-- still waiting, however many a busy app redeems a minute.
+redis.call('ZREM', KEYS[5], KEYS[1])
+redis.call('ZREM', KEYS[6], KEYS[1])
 return {'issued'}

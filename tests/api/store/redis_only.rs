@@ -213,19 +213,47 @@ async fn a_users_indexes_expire_and_outlive_what_they_name() {
         .zrange_withscores(format!("{p}user-issued:ada"), 0, -1)
         .await
         .unwrap();
-    // Each member is scored by when it expires: the code in a minute, the grant with its
-    // longest-lived token.
+    // Each member is scored by when it expires: the grant with its longest-lived token. The
+    // code left when it was redeemed.
     let now = SystemClock.now() as f64;
-    let [(first, code_until), (second, grant_until)] = &issued[..] else {
+    let [(grant, grant_until)] = &issued[..] else {
         panic!("{issued:?}");
     };
-    assert_eq!(first, &format!("{p}code:{}", code.as_hex()));
-    assert!((now + 55.0..=now + 61.0).contains(code_until), "{issued:?}");
-    assert_eq!(second, &format!("{p}grant:g1"));
+    assert_eq!(grant, &format!("{p}grant:g1"));
     assert!(
         (now + 4995.0..=now + 5001.0).contains(grant_until),
         "{issued:?}"
     );
+}
+
+#[tokio::test]
+async fn a_waiting_code_is_indexed_until_it_is_redeemed() {
+    let server = RedisServer::shared();
+    let settings = redis_settings(&server.url(), 1000);
+    let store = RedisStore::new(&settings).unwrap();
+    let p = settings.key_prefix.clone();
+    let record = code_record_in(&store, SystemClock.now()).await;
+    let code = Digest::of("a waiting code");
+    store.put_code(&code, &record, 60).await.unwrap();
+    let member = format!("{p}code:{}", code.as_hex());
+    let indexes = [
+        format!("{p}user-issued:{}", record.claims.sub()),
+        format!("{p}client-issued:{}", record.client_id.as_str()),
+    ];
+    let mut conn = raw(&server).await;
+    for index in &indexes {
+        let score: Option<f64> = conn.zscore(index, &member).await.unwrap();
+        assert!(score.is_some(), "{index}");
+    }
+
+    store
+        .redeem_code(&code, &issuance("g-waiting", &record, 600))
+        .await
+        .unwrap();
+    for index in &indexes {
+        let score: Option<f64> = conn.zscore(index, &member).await.unwrap();
+        assert!(score.is_none(), "{index}");
+    }
 }
 
 #[tokio::test]
