@@ -344,23 +344,29 @@ async fn the_same_directory_works_again_after_slapd_restarts() {
     assert!(directory.lookup("linus").await.unwrap().is_some());
 }
 
-/// Both ends of every connection of this machine to local `port`, in any state but listening:
-/// a closed connection lingers a minute in TIME_WAIT on the side that closed it first.
-fn connection_ends(port: u16) -> usize {
+/// The sockets of this machine's TCP table (`/proc/net/tcp`): local end, remote end, and state
+/// (hex: `01` established, `0A` listening).
+fn tcp_table() -> Vec<(String, String, String)> {
     let table = std::fs::read_to_string("/proc/net/tcp").unwrap();
-    let end = format!(":{port:04X}");
     table
         .lines()
         .skip(1)
-        .filter(|line| {
-            let columns: Vec<&str> = line.split_whitespace().collect();
-            let (Some(local), Some(remote), Some(state)) =
-                (columns.get(1), columns.get(2), columns.get(3))
-            else {
-                return false;
-            };
-            // 0A: LISTEN.
-            *state != "0A" && (local.ends_with(&end) || remote.ends_with(&end))
+        .filter_map(|line| {
+            let mut columns = line.split_whitespace().skip(1);
+            let (local, remote, state) = (columns.next()?, columns.next()?, columns.next()?);
+            Some((local.to_owned(), remote.to_owned(), state.to_owned()))
+        })
+        .collect()
+}
+
+/// Both ends of every connection of this machine to local `port`, in any state but listening:
+/// a closed connection lingers a minute in TIME_WAIT on the side that closed it first.
+fn connection_ends(port: u16) -> usize {
+    let end = format!(":{port:04X}");
+    tcp_table()
+        .iter()
+        .filter(|(local, remote, state)| {
+            state != "0A" && (local.ends_with(&end) || remote.ends_with(&end))
         })
         .count()
 }
@@ -467,17 +473,11 @@ async fn a_search_that_times_out_leaves_its_connection_for_a_fresh_one() {
 
 /// The local ends of the established connections of this machine to local `port`.
 fn connected_to(port: u16) -> Vec<String> {
-    let table = std::fs::read_to_string("/proc/net/tcp").unwrap();
     let end = format!(":{port:04X}");
-    table
-        .lines()
-        .skip(1)
-        .filter_map(|line| {
-            let columns: Vec<&str> = line.split_whitespace().collect();
-            // 01: ESTABLISHED.
-            let ours = columns.get(2)?.ends_with(&end) && *columns.get(3)? == "01";
-            ours.then(|| columns[1].to_owned())
-        })
+    tcp_table()
+        .into_iter()
+        .filter(|(_, remote, state)| remote.ends_with(&end) && state == "01")
+        .map(|(local, _, _)| local)
         .collect()
 }
 
