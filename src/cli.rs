@@ -64,24 +64,21 @@ pub fn main() -> ExitCode {
             println!("{}", crate::http::openapi::document());
             ExitCode::SUCCESS
         }
-        Command::Apps { command } => on_runtime(None, async {
-            match apps::run(command).await {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    ExitCode::from(1)
-                }
-            }
-        }),
-        Command::Users { command } => on_runtime(None, async {
-            match users::run(command).await {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    ExitCode::from(1)
-                }
-            }
-        }),
+        Command::Apps { command } => on_runtime(None, async { finished(apps::run(command).await) }),
+        Command::Users { command } => {
+            on_runtime(None, async { finished(users::run(command).await) })
+        }
+    }
+}
+
+/// The exit code of a client command: success, or its error on one line and 1.
+fn finished(outcome: Result<(), impl std::fmt::Display>) -> ExitCode {
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(1)
+        }
     }
 }
 

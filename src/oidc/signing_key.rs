@@ -139,8 +139,8 @@ fn thumbprint(canonical: &str) -> String {
 
 /// The private key that signs id_tokens.
 ///
-/// RSA signatures are made by the system's OpenSSL (blinded; its RSA-2048 private operation
-/// takes about half of `ring`'s on current x86 CPUs), ECDSA signatures by `ring` (constant
+/// RSA signatures are made by the system's OpenSSL (blinded; on CPUs with AVX-512 IFMA its
+/// RSA-2048 private operation takes about half of `ring`'s), ECDSA signatures by `ring` (constant
 /// time): the `rsa` crate only generates and parses keys, so its private-key timing
 /// (RUSTSEC-2023-0071) never meets a request.
 pub struct SigningKey {

@@ -206,8 +206,9 @@ impl LdapDirectory {
 
     /// Searches the subtree of `base` on a pooled service connection, every page of it.
     ///
-    /// A connection that fails is dropped rather than returned. A reused one that turns out to
-    /// be disconnected (the server restarted while it sat idle) is retried once on a new one.
+    /// A connection on which it fails on the way is dropped at its next checkout (see
+    /// `search_wanted`). A search on a reused one that turns out to be disconnected (the
+    /// server restarted while it sat idle) is retried once on a new one.
     async fn search(
         &self,
         base: &str,

@@ -38,9 +38,9 @@ pub(super) fn cached() -> CommandCacheConfig {
 const CACHED_READS: usize = 1024;
 
 /// `connection` with Redis's server-assisted client-side caching, for the reads the store opts
-/// in with [`cached`] (an access token read by userinfo and introspection, an app's record): Redis tells the connection that
-/// read a key when the key changes or goes (a revocation, an expiry), and the copy goes at
-/// once. [`CACHED_FOR`] bounds what a late invalidation could leave, as when one crosses the
+/// in with [`cached`] (an access token read by userinfo and introspection, an app's record):
+/// Redis tells the connection that read a key when the key changes or goes (a revocation, an
+/// expiry), and the copy goes at once. [`CACHED_FOR`] bounds what a late invalidation could leave, as when one crosses the
 /// read it invalidates. A connection that closes takes its copies with it.
 fn caching(connection: AsyncConnectionConfig) -> AsyncConnectionConfig {
     let size = NonZeroUsize::new(CACHED_READS).unwrap_or(NonZeroUsize::MIN);

@@ -7,8 +7,8 @@
 //! | `{p}at:<hex>` | string, EX | access token JSON |
 //! | `{p}rt:<hex>` | hash, EXPIRE | `data`, `grant`, `rotated_at`, `sealed` |
 //! | `{p}grant:<id>` | sorted set, EXPIRE | full keys of the grant's access and refresh tokens, by expiry (a plain set if an earlier version wrote it) |
-//! | `{p}client-issued:<client id>` | sorted set, EXPIRE | full keys of the client's codes and grant indexes, by expiry |
-//! | `{p}user-issued:<sub>` | sorted set, EXPIRE | full keys of the user's codes and grant indexes, by expiry |
+//! | `{p}client-issued:<client id>` | sorted set, EXPIRE | full keys of the client's codes not yet redeemed and grant indexes, by expiry |
+//! | `{p}user-issued:<sub>` | sorted set, EXPIRE | full keys of the user's codes not yet redeemed and grant indexes, by expiry |
 //!
 //! Earlier versions kept the last two as plain sets under `{p}issued:<client id>` and
 //! `{p}userissued:<sub>`; revoking reads those too until they expire.

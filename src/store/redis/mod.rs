@@ -22,8 +22,8 @@
 //! | `{p}at:<hex>` | string, EX | access token JSON |
 //! | `{p}rt:<hex>` | hash, EXPIRE | `data`, `grant`, `rotated_at`, `sealed` |
 //! | `{p}grant:<id>` | sorted set, EXPIRE | full keys of the grant's access and refresh tokens, by expiry (a plain set if an earlier version wrote it) |
-//! | `{p}client-issued:<client id>` | sorted set, EXPIRE | full keys of the client's codes and grant indexes, by expiry |
-//! | `{p}user-issued:<sub>` | sorted set, EXPIRE | full keys of the user's codes and grant indexes, by expiry |
+//! | `{p}client-issued:<client id>` | sorted set, EXPIRE | full keys of the client's codes not yet redeemed and grant indexes, by expiry |
+//! | `{p}user-issued:<sub>` | sorted set, EXPIRE | full keys of the user's codes not yet redeemed and grant indexes, by expiry |
 //! | `{p}audit:log`, `{p}audit:events`, `{p}audit:filed`, `{p}audit:cursor` | | the audit log (see `audit.rs`) |
 //! | `{p}audit:by:<index>` | sorted set | audit event ids by actor, app, action, failure |
 //! | `{p}failures:<client id>` | list, EXPIRE | the client's recent failed requests (JSON) |

@@ -1,8 +1,9 @@
 //! The Lua scripts behind the store's atomic operations (sources in `src/store/lua/`).
 //!
 //! Each grant and session script but the pending-request scripts is `common.lua` (the shared
-//! `revoke`, `index`, `take_index` and `issue` functions) followed by its own body; the audit scripts stand alone. `redis::Script`
-//! sends them by SHA-1 and loads them again after a server restart.
+//! `revoke`, `index`, `take_index` and `issue` functions) followed by its own body; the audit
+//! scripts stand alone. `redis::Script` sends them by SHA-1 and loads them again after a server
+//! restart.
 
 use redis::Script;
 
