@@ -13,7 +13,7 @@ if not rotated_at then
   end
   -- Field writes keep the old token's remaining TTL, so a late reuse is still recognised.
   redis.call('HSET', KEYS[1], 'rotated_at', ARGV[7], 'sealed', ARGV[9])
-  issue()
+  issue(false)
   return {'rotated'}
 end
 -- A rotation stamped after `now` (a node whose clock runs ahead) counts as within grace.

@@ -227,6 +227,72 @@ async fn a_users_indexes_expire_and_outlive_what_they_name() {
 }
 
 #[tokio::test]
+async fn a_refresh_rescores_its_grant_under_the_app_and_user_only_when_it_falls_short() {
+    let server = RedisServer::shared();
+    let settings = redis_settings(&server.url(), 1000);
+    let store = RedisStore::new(&settings).unwrap();
+    let p = settings.key_prefix.clone();
+    let record = code_record_in(&store, SystemClock.now()).await;
+    let code = Digest::of("a code");
+    store.put_code(&code, &record, 60).await.unwrap();
+    let mut first = issuance("g1", &record, 600);
+    first.refresh_ttl = 8000;
+    store.redeem_code(&code, &first).await.unwrap();
+    let grant = format!("{p}grant:g1");
+    let indexes = [
+        format!("{p}user-issued:{}", record.claims.sub()),
+        format!("{p}client-issued:{}", record.client_id.as_str()),
+    ];
+    let mut conn = raw(&server).await;
+    let mut scores = Vec::new();
+    for index in &indexes {
+        let score: Option<f64> = conn.zscore(index, &grant).await.unwrap();
+        scores.push(score.unwrap());
+    }
+
+    // A refresh whose tokens the grant's score already covers leaves it alone.
+    let mut next = issuance("g1", &record, 600);
+    next.refresh_ttl = 8000;
+    let now = SystemClock.now();
+    let rotated = store.rotate_refresh(&first.refresh_digest, &next, "s", now, 10);
+    assert_eq!(rotated.await.unwrap(), Rotation::Rotated);
+    for (index, before) in indexes.iter().zip(&scores) {
+        let score: Option<f64> = conn.zscore(index, &grant).await.unwrap();
+        assert_eq!(score, Some(*before), "{index}");
+    }
+
+    // One whose tokens would outlive it moves it an eighth further ahead than they need, and
+    // the index lives at least as long as that.
+    for index in &indexes {
+        let _: () = redis::cmd("ZADD")
+            .arg(index)
+            .arg("XX")
+            .arg(now + 100)
+            .arg(&grant)
+            .query_async(&mut conn)
+            .await
+            .unwrap();
+    }
+    let mut third = issuance("g1", &record, 600);
+    third.refresh_ttl = 8000;
+    let rotated = store.rotate_refresh(&next.refresh_digest, &third, "s", now, 10);
+    assert_eq!(rotated.await.unwrap(), Rotation::Rotated);
+    let now = SystemClock.now() as f64;
+    for index in &indexes {
+        let score: f64 = conn.zscore(index, &grant).await.unwrap();
+        assert!(
+            (now + 8995.0..=now + 9001.0).contains(&score),
+            "{index} {score}"
+        );
+        let ttl: i64 = conn.ttl(index).await.unwrap();
+        assert!(
+            ttl as f64 >= score - now,
+            "{index}: TTL {ttl}, score {score}"
+        );
+    }
+}
+
+#[tokio::test]
 async fn a_waiting_code_is_indexed_until_it_is_redeemed() {
     let server = RedisServer::shared();
     let settings = redis_settings(&server.url(), 1000);
