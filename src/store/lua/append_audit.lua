@@ -1,11 +1,12 @@
 -- Appends audit events in the order given, files each under its indexes, and forgets what
 -- retention and the count limit no longer keep, oldest first, from the log and every index
--- alike. Each set is written once per call with all of its members: a batch costs a few
--- commands, not a few per event.
---   KEYS[1] the log (sorted set: event id by cursor)   KEYS[2] the events (hash: id -> JSON)
+-- alike. The log and the indexes are lists in cursor order, so an append is a push at their
+-- tail and forgetting a trim at their head: a batch costs one push per list it writes, whatever
+-- the size of the log.
+--   KEYS[1] the log (list of "<cursor> <event id>")   KEYS[2] the events (hash: id -> JSON)
 --   KEYS[3] where each event is filed (hash: id -> {"at": time, "ix": [index keys]})
---   KEYS[4] the last cursor given out   KEYS[5..] the indexes of the batch, each once
---   (sorted sets: event id by cursor)
+--   KEYS[4] the last cursor given out   KEYS[5..] the indexes of the batch, each once (lists of
+--   "<cursor> <event id>", like the log)
 --   ARGV[1] oldest time kept   ARGV[2] how many events are kept   ARGV[3] `1`: forget what
 --   retention no longer keeps (a node asks for that once per second of event time; the count
 --   limit holds on every append)   ARGV[4..] per event: id, JSON, time, how many indexes, then
@@ -31,98 +32,143 @@ while i <= #ARGV do
   i = i + 4 + count
 end
 
+-- A batch written again (its writer went away before hearing how it went) files each event
+-- once: those already filed are left out.
+if #events > 0 then
+  local ids = {}
+  for k, event in ipairs(events) do
+    ids[k] = event.id
+  end
+  local known = redis.call('HMGET', KEYS[3], unpack(ids))
+  local new = {}
+  for k, event in ipairs(events) do
+    if not known[k] then
+      new[#new + 1] = event
+    end
+  end
+  events = new
+end
+
 -- Cursors are given out in the order events are appended: later events sort after. The batch
 -- takes its run of cursors at once.
-local cursor = redis.call('INCRBY', KEYS[4], #events) - #events
-local log, texts, filed, indexed = {}, {}, {}, {}
-for _, event in ipairs(events) do
-  cursor = cursor + 1
-  local names = {}
-  for _, position in ipairs(event.at_keys) do
-    names[#names + 1] = KEYS[position]
-    local members = indexed[position]
-    if not members then
-      members = {}
-      indexed[position] = members
-    end
-    members[#members + 1] = cursor
-    members[#members + 1] = event.id
-  end
-  log[#log + 1] = cursor
-  log[#log + 1] = event.id
-  texts[#texts + 1] = event.id
-  texts[#texts + 1] = event.json
-  filed[#filed + 1] = event.id
-  filed[#filed + 1] = cjson.encode({ at = event.at, ix = names })
-end
 if #events > 0 then
-  redis.call('ZADD', KEYS[1], unpack(log))
+  local cursor = redis.call('INCRBY', KEYS[4], #events) - #events
+  local log, texts, filed, indexed = {}, {}, {}, {}
+  for _, event in ipairs(events) do
+    cursor = cursor + 1
+    local entry = cursor .. ' ' .. event.id
+    local names = {}
+    for _, position in ipairs(event.at_keys) do
+      names[#names + 1] = KEYS[position]
+      local entries = indexed[position]
+      if not entries then
+        entries = {}
+        indexed[position] = entries
+      end
+      entries[#entries + 1] = entry
+    end
+    log[#log + 1] = entry
+    texts[#texts + 1] = event.id
+    texts[#texts + 1] = event.json
+    filed[#filed + 1] = event.id
+    filed[#filed + 1] = cjson.encode({ at = event.at, ix = names })
+  end
+  redis.call('RPUSH', KEYS[1], unpack(log))
   redis.call('HSET', KEYS[2], unpack(texts))
   redis.call('HSET', KEYS[3], unpack(filed))
-end
-for position = 5, #KEYS do
-  if indexed[position] then
-    redis.call('ZADD', KEYS[position], unpack(indexed[position]))
+  for position = 5, #KEYS do
+    if indexed[position] then
+      redis.call('RPUSH', KEYS[position], unpack(indexed[position]))
+    end
   end
 end
 
 -- Forgetting -----------------------------------------------------------------------------------
-local oldest = tonumber(ARGV[1])
+local function cursor_of(entry)
+  return tonumber(string.match(entry, '^(%-?%d+) '))
+end
+
+local oldest, keep = tonumber(ARGV[1]), tonumber(ARGV[2])
 local sweep = ARGV[3] == '1'
-local over = redis.call('ZCARD', KEYS[1]) - tonumber(ARGV[2])
--- Event ids to forget, oldest first, and what to take each out of, index by index in the order
--- first met.
-local gone, from_index, index_order = {}, {}, {}
-local function forget(id, entry)
-  gone[#gone + 1] = id
-  if not entry then
+local over = redis.call('LLEN', KEYS[1]) - keep
+if over > 0 then
+  -- Past the limit, a two-hundredth of it more goes at once (500 at most), so that the appends
+  -- after this one find room and forget nothing: the log keeps at most `keep` all the same.
+  over = over + math.min(math.floor(keep / 200), MOST_FORGOTTEN / 2)
+end
+-- The oldest entries to forget (a prefix of the log), and what to take each out of: how many
+-- of them each index files, indexes in the order first met, and the highest cursor forgotten.
+local gone, ids, from_index, index_order, last = 0, {}, {}, {}, nil
+local function forget(entry, filing)
+  gone = gone + 1
+  last = cursor_of(entry) or last
+  local id = string.match(entry, '^%-?%d+ (.*)$') or entry
+  ids[#ids + 1] = id
+  if not filing then
     return
   end
-  for _, index in ipairs(type(entry.ix) == 'table' and entry.ix or {}) do
-    local members = from_index[index]
-    if not members then
-      members = {}
-      from_index[index] = members
+  for _, index in ipairs(type(filing.ix) == 'table' and filing.ix or {}) do
+    if not from_index[index] then
+      from_index[index] = 0
       index_order[#index_order + 1] = index
     end
-    members[#members + 1] = id
+    from_index[index] = from_index[index] + 1
   end
 end
 
 local done = false
-while not done and (sweep or over > #gone) and #gone < MOST_FORGOTTEN do
-  local step = math.min(math.max(over - #gone, sweep and SWEEP_STEP or 0), MOST_FORGOTTEN - #gone)
+while not done and (sweep or over > gone) and gone < MOST_FORGOTTEN do
+  local step = math.min(math.max(over - gone, sweep and SWEEP_STEP or 0), MOST_FORGOTTEN - gone)
   -- Nothing is removed yet, so the next oldest come after those already chosen.
-  local ids = redis.call('ZRANGE', KEYS[1], #gone, #gone + step - 1)
-  if #ids == 0 then
+  local entries = redis.call('LRANGE', KEYS[1], gone, gone + step - 1)
+  if #entries == 0 then
     break
   end
-  local entries = redis.call('HMGET', KEYS[3], unpack(ids))
-  for k, id in ipairs(ids) do
-    local ok, entry = pcall(cjson.decode, entries[k] or 'null')
-    if not ok or type(entry) ~= 'table' then
-      entry = nil
+  local chosen = {}
+  for k, entry in ipairs(entries) do
+    chosen[k] = string.match(entry, '^%-?%d+ (.*)$') or entry
+  end
+  local filings = redis.call('HMGET', KEYS[3], unpack(chosen))
+  for k, entry in ipairs(entries) do
+    local ok, filing = pcall(cjson.decode, filings[k] or 'null')
+    if not ok or type(filing) ~= 'table' then
+      filing = nil
     end
     -- Past the count limit, or older than retention, or not filed (it cannot be placed in
     -- time, nor found by a search): forgotten. Otherwise the log from here on is kept.
-    if over > #gone or not entry or (sweep and (tonumber(entry.at) or 0) < oldest) then
-      forget(id, entry)
+    if over > gone or not filing or (sweep and (tonumber(filing.at) or 0) < oldest) then
+      forget(entry, filing)
     else
       done = true
       break
     end
   end
-  if #ids < step then
+  if #entries < step then
     break
   end
 end
 
-if #gone > 0 then
-  redis.call('ZREM', KEYS[1], unpack(gone))
-  redis.call('HDEL', KEYS[2], unpack(gone))
-  redis.call('HDEL', KEYS[3], unpack(gone))
+if gone > 0 then
+  redis.call('LTRIM', KEYS[1], gone, -1)
+  redis.call('HDEL', KEYS[2], unpack(ids))
+  redis.call('HDEL', KEYS[3], unpack(ids))
+  -- Each index is in cursor order too, so what it files of the forgotten events is its head, up
+  -- to the highest cursor forgotten: read as far as the filings say, trimmed as far as it goes.
   for _, index in ipairs(index_order) do
-    redis.call('ZREM', index, unpack(from_index[index]))
+    if last then
+      local head = redis.call('LRANGE', index, 0, from_index[index] - 1)
+      local drop = 0
+      for _, entry in ipairs(head) do
+        local cursor = cursor_of(entry)
+        if cursor and cursor > last then
+          break
+        end
+        drop = drop + 1
+      end
+      if drop > 0 then
+        redis.call('LTRIM', index, drop, -1)
+      end
+    end
   end
 end
-return #gone >= MOST_FORGOTTEN and 1 or 0
+return gone >= MOST_FORGOTTEN and 1 or 0

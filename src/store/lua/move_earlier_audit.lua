@@ -1,7 +1,7 @@
--- Moves events from the log of earlier versions (one sorted set of event JSON by time) into the
--- indexed log. Called with the newest events left there, newest first: each gets a cursor below
--- every event already moved, so the log keeps its order, and one moved by another node in the
--- meantime is skipped.
+-- Moves events from the first log of earlier versions (one sorted set of event JSON by time)
+-- into the log. Called with the newest events left there, newest first: each gets a cursor below
+-- every event already in the log, so the log keeps its order, and one moved by another node in
+-- the meantime is skipped.
 --   KEYS[1] the earlier log   KEYS[2] the log   KEYS[3] the events   KEYS[4] where each is filed
 --   KEYS[5] the lowest cursor given out (counts down from 0)
 --   ARGV, per event: its JSON as the earlier log holds it, its id ('' for an event that does
@@ -14,11 +14,11 @@ while i <= #ARGV do
     indexes[k] = ARGV[i + 3 + k]
   end
   i = i + 4 + count
-  if redis.call('ZREM', KEYS[1], member) == 1 and id ~= '' then
-    local cursor = redis.call('DECR', KEYS[5])
-    redis.call('ZADD', KEYS[2], cursor, id)
+  if redis.call('ZREM', KEYS[1], member) == 1 and id ~= '' and redis.call('HEXISTS', KEYS[4], id) == 0 then
+    local entry = redis.call('DECR', KEYS[5]) .. ' ' .. id
+    redis.call('LPUSH', KEYS[2], entry)
     for _, index in ipairs(indexes) do
-      redis.call('ZADD', index, cursor, id)
+      redis.call('LPUSH', index, entry)
     end
     redis.call('HSET', KEYS[3], id, member)
     redis.call('HSET', KEYS[4], id, cjson.encode({at = tonumber(at), ix = indexes}))

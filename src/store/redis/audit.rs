@@ -2,28 +2,33 @@
 //!
 //! | key | type | holds |
 //! |---|---|---|
-//! | `{p}audit:log` | sorted set | every audit event's id, scored by its cursor |
+//! | `{p}audit:seq` | list | every audit event as `<cursor> <id>`, in cursor order |
 //! | `{p}audit:events` | hash | event id → event JSON |
 //! | `{p}audit:filed` | hash | event id → `{"at": time, "ix": [its index keys]}` |
 //! | `{p}audit:cursor`, `{p}audit:earliest` | string | the highest and lowest cursors given out |
-//! | `{p}audit:by:actor:<lowercased actor>` | sorted set | ids of the actor's events, by cursor |
-//! | `{p}audit:by:app:<client id>` | sorted set | ids of the app's events, by cursor |
-//! | `{p}audit:by:action:<action>` | sorted set | ids of the action's events, by cursor |
-//! | `{p}audit:by:failures` | sorted set | ids of failed events, by cursor |
-//! | `{p}audit` | sorted set | earlier versions' log (event JSON by time), being moved |
+//! | `{p}audit:ix:actor:<lowercased actor>` | list | the actor's events, like the log |
+//! | `{p}audit:ix:app:<client id>` | list | the app's events, like the log |
+//! | `{p}audit:ix:action:<action>` | list | the action's events, like the log |
+//! | `{p}audit:ix:failures` | list | failed events, like the log |
+//! | `{p}audit:log`, `{p}audit:by:…` | sorted set | earlier versions' log and indexes (ids by cursor), being moved |
+//! | `{p}audit` | sorted set | the first versions' log (event JSON by time), being moved |
 //! | `{p}failures:<client id>` | list, EXPIRE | the client's recent failed requests (JSON) |
 //! | `{p}lastused:<client id>` | string, EX | when the client last obtained tokens (Unix time) |
 //!
 //! Appending an event files it in the log and its indexes and forgets what retention and
 //! `audit.max_events` no longer keep, everywhere at once: one script (`append_audit.lua`), which
 //! writes every event queued meanwhile by other requests of this process in the same call
-//! (`audit_queue.rs`). A search walks the smallest of the sorted sets it needs and looks the
-//! event up in the others (`audit_events.lua`), a bounded number of members per step.
+//! (`audit_queue.rs`). Cursors only grow, so the log and every index are lists in cursor order:
+//! an append pushes at their tail, forgetting trims their head, and neither costs more as the
+//! log grows. A search walks the shortest of the lists it needs, from a cursor found by binary
+//! search, and checks the others in each event's filing (`audit_events.lua`), a bounded number
+//! of entries per step.
 //!
-//! Earlier versions kept one sorted set of event JSON by time, `{p}audit`. Each append first
-//! moves up to [`MOVE_BATCH`] of its newest events into the indexed log, below every event there
-//! (`move_earlier_audit.lua`), until it is empty: an upgrade keeps the events it has, and
-//! searches find them once moved.
+//! Earlier versions kept the log and indexes as sorted sets of ids by cursor (`{p}audit:log`,
+//! `{p}audit:by:…`), and the first ones a single sorted set of event JSON by time, `{p}audit`.
+//! Each append first moves up to [`MOVE_BATCH`] of the newest events left there to the head of
+//! the lists, below every event there (`move_indexed_audit.lua`, then `move_earlier_audit.lua`),
+//! until none is left: an upgrade keeps the events it has, and searches find them once moved.
 
 use super::audit_queue::{Batch, QueuedEvent};
 use super::{Keys, RedisStore, Request};
@@ -47,23 +52,29 @@ const WALK_BUDGET: usize = 1000;
 /// How many events of an earlier version's log one append moves, at most.
 const MOVE_BATCH: usize = 500;
 
+/// What follows `{p}audit:` in the key of an index: a list, and a sorted set of the same
+/// index in earlier versions.
+const LISTS: &str = "ix:";
+const SORTED_SETS: &str = "by:";
+
 impl Keys {
     fn audit(&self, part: &str) -> String {
         format!("{}audit:{part}", self.prefix)
     }
 
-    /// The one sorted set of earlier versions.
+    /// The one sorted set of the first versions.
     fn earlier_audit(&self) -> String {
         format!("{}audit", self.prefix)
     }
 
     fn audit_index(&self, index: &AuditIndex) -> String {
-        match index {
-            AuditIndex::Actor(name) => self.audit(&format!("by:actor:{name}")),
-            AuditIndex::App(client) => self.audit(&format!("by:app:{client}")),
-            AuditIndex::Action(action) => self.audit(&format!("by:action:{}", action.as_str())),
-            AuditIndex::Failures => self.audit("by:failures"),
-        }
+        let name = match index {
+            AuditIndex::Actor(name) => format!("actor:{name}"),
+            AuditIndex::App(client) => format!("app:{client}"),
+            AuditIndex::Action(action) => format!("action:{}", action.as_str()),
+            AuditIndex::Failures => "failures".to_owned(),
+        };
+        self.audit(&format!("{LISTS}{name}"))
     }
 
     fn failures(&self, client: &ClientId) -> String {
@@ -136,8 +147,9 @@ impl AuditStore for RedisStore {
             AuditFrom::After(c) => ("newer", c.to_string()),
         };
         let mut call = self.scripts.audit_events.key(self.keys.audit("events"));
+        call.key(self.keys.audit("filed"));
         if under.is_empty() {
-            call.key(self.keys.audit("log"));
+            call.key(self.keys.audit("seq"));
         }
         for index in under {
             call.key(self.keys.audit_index(index));
@@ -200,7 +212,7 @@ impl RedisStore {
     async fn write_audit(&self, batch: &Batch) -> Result<(), StoreError> {
         self.move_earlier_events().await?;
         let keys = &self.keys;
-        let mut call = self.scripts.append_audit.key(keys.audit("log"));
+        let mut call = self.scripts.append_audit.key(keys.audit("seq"));
         call.key(keys.audit("events"))
             .key(keys.audit("filed"))
             .key(keys.audit("cursor"));
@@ -244,9 +256,25 @@ impl RedisStore {
         Ok(())
     }
 
-    /// Moves the newest events of an earlier version's log, if any are left, into the indexed
-    /// log; once none is left, this process stops looking.
+    /// Moves the newest events of earlier versions' logs, if any are left, into the lists: the
+    /// sorted-set log first, then the first versions' (whose events are older still). Once none
+    /// is left, this process stops looking.
     async fn move_earlier_events(&self) -> Result<(), StoreError> {
+        if self.indexed_audit.load(Ordering::Relaxed) {
+            let keys = &self.keys;
+            let mut call = self.scripts.move_indexed_audit.key(keys.audit("log"));
+            call.key(keys.audit("seq"))
+                .key(keys.audit("filed"))
+                .key(keys.audit("earliest"))
+                .arg(MOVE_BATCH)
+                .arg(keys.audit(SORTED_SETS))
+                .arg(keys.audit(LISTS));
+            let left: i64 = self.call(Request::Script(&call)).await?;
+            if left > 0 {
+                return Ok(());
+            }
+            self.indexed_audit.store(false, Ordering::Relaxed);
+        }
         if !self.earlier_audit.load(Ordering::Relaxed) {
             return Ok(());
         }
@@ -259,7 +287,7 @@ impl RedisStore {
             return Ok(());
         }
         let mut call = self.scripts.move_earlier_audit.key(keys.earlier_audit());
-        call.key(keys.audit("log"))
+        call.key(keys.audit("seq"))
             .key(keys.audit("events"))
             .key(keys.audit("filed"))
             .key(keys.audit("earliest"));

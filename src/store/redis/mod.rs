@@ -69,9 +69,11 @@ pub struct RedisStore {
     keys: Keys,
     scripts: Scripts,
     timeout: Duration,
-    /// Whether the audit log of an earlier version may still hold events to move (see
+    /// Whether the audit logs of earlier versions may still hold events to move (see
     /// `audit.rs`); checked on the first append of each process.
     earlier_audit: AtomicBool,
+    /// The same for the sorted-set log, which is moved first.
+    indexed_audit: AtomicBool,
     /// The latest event time at which this process had the audit log forget what retention
     /// no longer keeps: once per second of event time is enough for a retention in days, and
     /// spares every other append reading the oldest event.
@@ -100,6 +102,7 @@ impl RedisStore {
             scripts: Scripts::new(),
             timeout,
             earlier_audit: AtomicBool::new(true),
+            indexed_audit: AtomicBool::new(true),
             audit_swept: AtomicU64::new(0),
             audit_behind: AtomicBool::new(false),
             audit_queue: audit_queue::AuditQueue::default(),

@@ -46,6 +46,7 @@ const FINISH_PENDING: &str = include_str!("../lua/finish_pending.lua");
 const APPEND_AUDIT: &str = include_str!("../lua/append_audit.lua");
 const AUDIT_EVENTS: &str = include_str!("../lua/audit_events.lua");
 const MOVE_EARLIER_AUDIT: &str = include_str!("../lua/move_earlier_audit.lua");
+const MOVE_INDEXED_AUDIT: &str = include_str!("../lua/move_indexed_audit.lua");
 
 /// The loaded scripts.
 pub(super) struct Scripts {
@@ -74,9 +75,12 @@ pub(super) struct Scripts {
     pub(super) append_audit: Script,
     /// One step of a walk through the audit log: see `audit_events.lua`.
     pub(super) audit_events: Script,
-    /// Moves events of an earlier version's audit log into the indexed one: see
+    /// Moves events of the first earlier version's audit log into the log: see
     /// `move_earlier_audit.lua`.
     pub(super) move_earlier_audit: Script,
+    /// Moves events of the sorted-set audit log of earlier versions into the lists: see
+    /// `move_indexed_audit.lua`.
+    pub(super) move_indexed_audit: Script,
 }
 
 impl Scripts {
@@ -95,6 +99,7 @@ impl Scripts {
             append_audit: Script::new(APPEND_AUDIT),
             audit_events: Script::new(AUDIT_EVENTS),
             move_earlier_audit: Script::new(MOVE_EARLIER_AUDIT),
+            move_indexed_audit: Script::new(MOVE_INDEXED_AUDIT),
         }
     }
 }

@@ -1,6 +1,6 @@
 //! The audit log part of the store contract, on both backends: appending, forgetting by age
 //! and by count, the indexes by actor, app, action and failure, and walking them both ways;
-//! and, on Redis, moving the log of an earlier version into the indexes.
+//! and, on Redis, moving the logs of earlier versions into the lists.
 
 use super::fixtures::{redis_settings, Subject};
 use super::redis_only::raw;
@@ -62,9 +62,18 @@ async fn many(s: &Subject, n: usize, at: UnixTime, app: &str) {
 /// Walks every step from `from` under `under` with pages of `limit`; answers the ids in the
 /// order walked.
 async fn walk(s: &Subject, under: &[AuditIndex], from: AuditFrom, limit: usize) -> Vec<String> {
+    walk_in(&*s.store, under, from, limit).await
+}
+
+async fn walk_in(
+    store: &(impl AuditStore + ?Sized),
+    under: &[AuditIndex],
+    from: AuditFrom,
+    limit: usize,
+) -> Vec<String> {
     let (mut ids, mut position) = (Vec::new(), from);
     loop {
-        let page = s.store.audit_events(under, position, limit).await.unwrap();
+        let page = store.audit_events(under, position, limit).await.unwrap();
         assert!(page.events.len() <= limit);
         ids.extend(page.events.into_iter().map(|e| e.record.id));
         match page.next {
@@ -76,6 +85,15 @@ async fn walk(s: &Subject, under: &[AuditIndex], from: AuditFrom, limit: usize) 
 
 async fn ids(s: &Subject, under: &[AuditIndex]) -> Vec<String> {
     walk(s, under, AuditFrom::Newest, 50).await
+}
+
+/// The event ids a Redis list of the log (`<cursor> <id>` entries) holds, in its order.
+async fn listed(conn: &mut ::redis::aio::MultiplexedConnection, key: &str) -> Vec<String> {
+    let entries: Vec<String> = conn.lrange(key, 0, -1).await.unwrap();
+    entries
+        .iter()
+        .map(|entry| entry.split_once(' ').unwrap().1.to_owned())
+        .collect()
 }
 
 async fn audit_events_read_back_newest_first_and_old_ones_are_forgotten(s: Subject) {
@@ -173,7 +191,7 @@ async fn events_appended_at_once_go_to_redis_together() {
         "{calls} script calls for 200 events"
     );
     let logged: u64 = conn
-        .zcard(format!("{}audit:log", settings.key_prefix))
+        .llen(format!("{}audit:seq", settings.key_prefix))
         .await
         .unwrap();
     assert_eq!(logged, 200);
@@ -294,7 +312,7 @@ async fn a_long_backlog_is_forgotten_over_the_next_appends() {
     let settings = redis_settings(&server.url(), 2000);
     let store = RedisStore::new(&settings).unwrap();
     let mut conn = raw(&server).await;
-    let log = format!("{}audit:log", settings.key_prefix);
+    let log = format!("{}audit:seq", settings.key_prefix);
     let now = SystemClock.now();
     for i in 0..1200 {
         let old = event(
@@ -310,18 +328,16 @@ async fn a_long_backlog_is_forgotten_over_the_next_appends() {
     // A retention of 1000 seconds leaves none of them, but one append forgets 1000 at most.
     let first = event("n1", now, "ada", Action::SignIn, Some("a"));
     store.append_audit(&first, 1000, 100_000).await.unwrap();
-    let logged: u64 = conn.zcard(&log).await.unwrap();
+    let logged: u64 = conn.llen(&log).await.unwrap();
     assert_eq!(logged, 201);
 
     // The next one goes on where it stopped, in the same second.
     let second = event("n2", now, "ada", Action::SignIn, Some("a"));
     store.append_audit(&second, 1000, 100_000).await.unwrap();
-    let kept: Vec<String> = conn.zrange(&log, 0, -1).await.unwrap();
-    assert_eq!(kept, ["n1", "n2"]);
-    for index in ["by:actor:ada", "by:app:a", "by:action:sign_in"] {
+    assert_eq!(listed(&mut conn, &log).await, ["n1", "n2"]);
+    for index in ["ix:actor:ada", "ix:app:a", "ix:action:sign_in"] {
         let key = format!("{}audit:{index}", settings.key_prefix);
-        let filed: Vec<String> = conn.zrange(&key, 0, -1).await.unwrap();
-        assert_eq!(filed, ["n1", "n2"], "{index}");
+        assert_eq!(listed(&mut conn, &key).await, ["n1", "n2"], "{index}");
     }
     let texts: u64 = conn
         .hlen(format!("{}audit:events", settings.key_prefix))
@@ -419,4 +435,135 @@ async fn an_earlier_versions_audit_log_moves_into_the_indexed_one_in_order() {
     assert_eq!(ada.events[0].record.id, "old599");
     let left: bool = conn.exists(&earlier).await.unwrap();
     assert!(!left, "the earlier log is gone, its damaged event with it");
+}
+
+#[tokio::test]
+async fn a_sorted_set_audit_log_moves_into_the_lists_in_order() {
+    let server = RedisServer::shared();
+    let settings = redis_settings(&server.url(), 1000);
+    let store = RedisStore::new(&settings).unwrap();
+    let p = settings.key_prefix.clone();
+    let mut conn = raw(&server).await;
+    let t0 = 1_700_000_000u64;
+    // 700 events as the sorted-set version filed them: ids by cursor in the log and in each
+    // index, the JSON and the filing in hashes.
+    let old = |i: u64| {
+        let actor = if i.is_multiple_of(2) { "ada" } else { "ken" };
+        event(&format!("old{i}"), t0 + i, actor, Action::SignIn, None)
+    };
+    let file = |batch: &mut ::redis::Pipeline, record: &AuditRecord, cursor: u64| {
+        let actor = record.actor.as_deref().unwrap();
+        let indexes = [
+            format!("{p}audit:by:actor:{actor}"),
+            format!("{p}audit:by:action:sign_in"),
+        ];
+        let filing = serde_json::json!({ "at": record.at, "ix": indexes });
+        batch
+            .zadd(format!("{p}audit:log"), &record.id, cursor)
+            .ignore()
+            .hset(
+                format!("{p}audit:events"),
+                &record.id,
+                serde_json::to_string(record).unwrap(),
+            )
+            .ignore()
+            .hset(format!("{p}audit:filed"), &record.id, filing.to_string())
+            .ignore();
+        for index in &indexes {
+            batch.zadd(index, &record.id, cursor).ignore();
+        }
+    };
+    let mut batch = pipe();
+    for i in 1..=700u64 {
+        file(&mut batch, &old(i), i);
+    }
+    batch.set(format!("{p}audit:cursor"), 700).ignore();
+    let _: () = batch.query_async(&mut conn).await.unwrap();
+
+    // Each append moves a batch of the newest. Between the two, a node of the earlier version
+    // files one more the old way: it goes below what is already in the lists.
+    let now = t0 + 1000;
+    let new1 = event("new1", now, "ada", Action::SignIn, None);
+    store
+        .append_audit(&new1, 86_400 * 365, 10_000)
+        .await
+        .unwrap();
+    let mut batch = pipe();
+    file(
+        &mut batch,
+        &event("late", now, "ada", Action::SignIn, None),
+        702,
+    );
+    let _: () = batch.query_async(&mut conn).await.unwrap();
+    let new2 = event("new2", now + 1, "ken", Action::SignIn, None);
+    store
+        .append_audit(&new2, 86_400 * 365, 10_000)
+        .await
+        .unwrap();
+
+    let expected: Vec<String> = ["new2", "new1"]
+        .into_iter()
+        .map(str::to_owned)
+        .chain((201..=700).rev().map(|i| format!("old{i}")))
+        .chain(["late".to_owned()])
+        .chain((1..=200).rev().map(|i| format!("old{i}")))
+        .collect();
+    assert_eq!(walk_in(&store, &[], AuditFrom::Newest, 90).await, expected);
+    let ada: Vec<String> = expected
+        .iter()
+        .filter(|id| {
+            ["new1", "late"].contains(&id.as_str())
+                || id
+                    .strip_prefix("old")
+                    .is_some_and(|n| n.parse::<u64>().unwrap().is_multiple_of(2))
+        })
+        .cloned()
+        .collect();
+    let under = [AuditIndex::actor("ada"), AuditIndex::Action(Action::SignIn)];
+    assert_eq!(walk_in(&store, &under, AuditFrom::Newest, 60).await, ada);
+    let mut oldest_first = ada.clone();
+    oldest_first.reverse();
+    let after = walk_in(&store, &under[..1], AuditFrom::After(i64::MIN), 60).await;
+    assert_eq!(after, oldest_first);
+
+    for key in [
+        format!("{p}audit:log"),
+        format!("{p}audit:by:actor:ada"),
+        format!("{p}audit:by:actor:ken"),
+        format!("{p}audit:by:action:sign_in"),
+    ] {
+        let left: bool = conn.exists(&key).await.unwrap();
+        assert!(!left, "{key} is left");
+    }
+}
+
+#[tokio::test]
+async fn past_the_count_limit_a_little_more_goes_at_once() {
+    let server = RedisServer::shared();
+    let settings = redis_settings(&server.url(), 1000);
+    let store = RedisStore::new(&settings).unwrap();
+    let log = format!("{}audit:seq", settings.key_prefix);
+    let mut conn = raw(&server).await;
+    let now = SystemClock.now();
+    let append = |i: usize| {
+        let record = event(&format!("e{i}"), now, "ada", Action::SignIn, Some("a"));
+        let store = &store;
+        async move { store.append_audit(&record, 86_400, 400).await.unwrap() }
+    };
+    for i in 1..=400 {
+        append(i).await;
+    }
+    assert_eq!(conn.llen::<_, u64>(&log).await.unwrap(), 400);
+
+    // One past 400 forgets the oldest and two more (a two-hundredth of the limit), so the two
+    // appends after it find room.
+    append(401).await;
+    assert_eq!(conn.llen::<_, u64>(&log).await.unwrap(), 398);
+    append(402).await;
+    append(403).await;
+    let kept = listed(&mut conn, &log).await;
+    assert_eq!(kept.len(), 400);
+    assert_eq!(kept.first().map(String::as_str), Some("e4"));
+    let index = format!("{}audit:ix:actor:ada", settings.key_prefix);
+    assert_eq!(listed(&mut conn, &index).await, kept);
 }
