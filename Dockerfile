@@ -2,6 +2,8 @@
 FROM rust:1-bookworm AS build
 WORKDIR /src
 COPY Cargo.toml Cargo.lock ./
+# Build flags (tokio's unstable runtime options: see the README's Performance section).
+COPY .cargo .cargo
 COPY src src
 COPY templates templates
 COPY config config

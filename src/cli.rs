@@ -89,6 +89,13 @@ fn on_runtime(workers: Option<usize>, command: impl Future<Output = ExitCode>) -
         Some(workers) => {
             let mut builder = tokio::runtime::Builder::new_multi_thread();
             builder.worker_threads(workers);
+            // A task woken by another runs next in the LIFO slot: the Redis and LDAP connection
+            // drivers, woken by each request's command, then write it alone. Without the slot
+            // they run after the requests ready meanwhile and write their commands together:
+            // on the bench a refresh cost 9% less CPU here, 12% less in Redis, a quarter less in
+            // the directory.
+            #[cfg(tokio_unstable)]
+            builder.disable_lifo_slot();
             builder
         }
         None => tokio::runtime::Builder::new_current_thread(),
@@ -124,5 +131,19 @@ async fn serve(settings: Settings) -> ExitCode {
             eprintln!("error: {e}");
             ExitCode::from(1)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// `.cargo/config.toml` sets the flag; a RUSTFLAGS variable without it would build a server
+    /// that quietly keeps the LIFO slot.
+    #[test]
+    fn the_build_turns_on_tokios_unstable_runtime_options() {
+        let flagged = std::hint::black_box(cfg!(tokio_unstable));
+        assert!(
+            flagged,
+            "build with `--cfg tokio_unstable` (.cargo/config.toml), or add it to RUSTFLAGS"
+        );
     }
 }

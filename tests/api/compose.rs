@@ -270,7 +270,7 @@ async fn the_stack_directory_signs_in_everyone_in_the_readme_with_the_stack_sett
 }
 
 #[test]
-fn the_image_build_copies_every_target_cargo_toml_names() {
+fn the_image_build_copies_every_target_cargo_toml_names_and_the_build_flags() {
     // cargo refuses to build anything, the binary included, when a target it names is missing.
     let dockerfile = std::fs::read_to_string(Path::new(ROOT).join("Dockerfile")).unwrap();
     let build_stage = dockerfile.split("\nFROM ").nth(1).expect("the build stage");
@@ -282,6 +282,8 @@ fn the_image_build_copies_every_target_cargo_toml_names() {
             words[..words.len() - 1].to_vec()
         })
         .collect();
+    // The build flags too: without them the image's server keeps tokio's LIFO slot.
+    assert!(copied.contains(&".cargo"), "{copied:?}");
     let manifest = std::fs::read_to_string(Path::new(ROOT).join("Cargo.toml")).unwrap();
     let targets = manifest_targets(&manifest);
     assert!(targets.contains(&"src/main.rs".to_owned()), "{targets:?}");
