@@ -33,16 +33,17 @@ while i <= #ARGV do
 end
 
 -- A batch written again (its writer went away before hearing how it went) files each event
--- once: those already filed are left out.
+-- once: those already filed, or met before in this batch, are left out.
 if #events > 0 then
   local ids = {}
   for k, event in ipairs(events) do
     ids[k] = event.id
   end
   local known = redis.call('HMGET', KEYS[3], unpack(ids))
-  local new = {}
+  local new, seen = {}, {}
   for k, event in ipairs(events) do
-    if not known[k] then
+    if not known[k] and not seen[event.id] then
+      seen[event.id] = true
       new[#new + 1] = event
     end
   end

@@ -24,8 +24,8 @@
 //! | `{p}grant:<id>` | sorted set, EXPIRE | full keys of the grant's access and refresh tokens, by expiry (a plain set if an earlier version wrote it) |
 //! | `{p}client-issued:<client id>` | sorted set, EXPIRE | full keys of the client's codes not yet redeemed and grant indexes, by expiry |
 //! | `{p}user-issued:<sub>` | sorted set, EXPIRE | full keys of the user's codes not yet redeemed and grant indexes, by expiry |
-//! | `{p}audit:log`, `{p}audit:events`, `{p}audit:filed`, `{p}audit:cursor` | | the audit log (see `audit.rs`) |
-//! | `{p}audit:by:<index>` | sorted set | audit event ids by actor, app, action, failure |
+//! | `{p}audit:seq`, `{p}audit:events`, `{p}audit:filed`, `{p}audit:cursor` | | the audit log (see `audit.rs`) |
+//! | `{p}audit:ix:<index>` | list | audit events (`<cursor> <id>`) by actor, app, action, failure |
 //! | `{p}failures:<client id>` | list, EXPIRE | the client's recent failed requests (JSON) |
 //! | `{p}lastused:<client id>` | string, EX | when the app last obtained tokens (Unix time) |
 //! | `{p}oidc:signing-keys` | string | the generated id_token signing keys (JSON list, see `oidc::generated_keys`) |

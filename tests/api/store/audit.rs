@@ -567,3 +567,29 @@ async fn past_the_count_limit_a_little_more_goes_at_once() {
     let index = format!("{}audit:ix:actor:ada", settings.key_prefix);
     assert_eq!(listed(&mut conn, &index).await, kept);
 }
+
+#[tokio::test]
+async fn an_event_appended_again_is_filed_once() {
+    let server = RedisServer::shared();
+    let settings = redis_settings(&server.url(), 1000);
+    let store = RedisStore::new(&settings).unwrap();
+    let mut conn = raw(&server).await;
+    let record = event("once", SystemClock.now(), "ada", Action::SignIn, Some("a"));
+    // Again after it was written, and twice in one batch (appended at once).
+    store.append_audit(&record, 86_400, 1000).await.unwrap();
+    let copies = (0..3).map(|_| store.append_audit(&record, 86_400, 1000));
+    for appended in futures::future::join_all(copies).await {
+        appended.unwrap();
+    }
+    let other = event("other", SystemClock.now(), "ada", Action::SignIn, Some("a"));
+    let twice = [&other, &other].map(|r| store.append_audit(r, 86_400, 1000));
+    for appended in futures::future::join_all(twice).await {
+        appended.unwrap();
+    }
+
+    let p = &settings.key_prefix;
+    for list in ["seq", "ix:actor:ada", "ix:app:a", "ix:action:sign_in"] {
+        let ids = listed(&mut conn, &format!("{p}audit:{list}")).await;
+        assert_eq!(ids, ["once", "other"], "{list}");
+    }
+}
