@@ -85,8 +85,10 @@ if #events > 0 then
 end
 
 -- Forgetting -----------------------------------------------------------------------------------
-local function cursor_of(entry)
-  return tonumber(string.match(entry, '^(%-?%d+) '))
+-- The cursor (a number) and the event id of a log or index entry, `<cursor> <id>`.
+local function split(entry)
+  local cursor, id = string.match(entry, '^(%-?%d+) (.*)$')
+  return tonumber(cursor), id
 end
 
 local oldest, keep = tonumber(ARGV[1]), tonumber(ARGV[2])
@@ -100,10 +102,9 @@ end
 -- The oldest entries to forget (a prefix of the log), and what to take each out of: how many
 -- of them each index files, indexes in the order first met, and the highest cursor forgotten.
 local gone, ids, from_index, index_order, last = 0, {}, {}, {}, nil
-local function forget(entry, filing)
+local function forget(cursor, id, filing)
   gone = gone + 1
-  last = cursor_of(entry) or last
-  local id = string.match(entry, '^%-?%d+ (.*)$') or entry
+  last = cursor or last
   ids[#ids + 1] = id
   if not filing then
     return
@@ -125,12 +126,13 @@ while not done and (sweep or over > gone) and gone < MOST_FORGOTTEN do
   if #entries == 0 then
     break
   end
-  local chosen = {}
+  local cursors, chosen = {}, {}
   for k, entry in ipairs(entries) do
-    chosen[k] = string.match(entry, '^%-?%d+ (.*)$') or entry
+    local cursor, id = split(entry)
+    cursors[k], chosen[k] = cursor, id or entry
   end
   local filings = redis.call('HMGET', KEYS[3], unpack(chosen))
-  for k, entry in ipairs(entries) do
+  for k in ipairs(entries) do
     local ok, filing = pcall(cjson.decode, filings[k] or 'null')
     if not ok or type(filing) ~= 'table' then
       filing = nil
@@ -138,7 +140,7 @@ while not done and (sweep or over > gone) and gone < MOST_FORGOTTEN do
     -- Past the count limit, or older than retention, or not filed (it cannot be placed in
     -- time, nor found by a search): forgotten. Otherwise the log from here on is kept.
     if over > gone or not filing or (sweep and (tonumber(filing.at) or 0) < oldest) then
-      forget(entry, filing)
+      forget(cursors[k], chosen[k], filing)
     else
       done = true
       break
@@ -160,7 +162,7 @@ if gone > 0 then
       local head = redis.call('LRANGE', index, 0, from_index[index] - 1)
       local drop = 0
       for _, entry in ipairs(head) do
-        local cursor = cursor_of(entry)
+        local cursor = split(entry)
         if cursor and cursor > last then
           break
         end

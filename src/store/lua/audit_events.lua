@@ -18,8 +18,15 @@ end
 local limit, budget = tonumber(ARGV[3]), tonumber(ARGV[4])
 local older = ARGV[1] == 'older'
 
-local function cursor_of(entry)
-  return tonumber(string.match(entry or '', '^(%-?%d+) ')) or 0
+-- The cursor (as written) and the event id of an entry, `<cursor> <id>`.
+local function split(entry)
+  return string.match(entry or '', '^(%-?%d+) (.*)$')
+end
+
+-- The cursor of the walked list's entry at `position`.
+local function cursor_at(position)
+  local cursor = split(redis.call('LINDEX', KEYS[walked], position))
+  return tonumber(cursor) or 0
 end
 
 -- The position of the first entry whose cursor is above `from` (binary search: the list is in
@@ -28,7 +35,7 @@ local function first_above(from)
   local low, high = 0, length
   while low < high do
     local middle = math.floor((low + high) / 2)
-    if cursor_of(redis.call('LINDEX', KEYS[walked], middle)) > from then
+    if cursor_at(middle) > from then
       high = middle
     else
       low = middle + 1
@@ -61,9 +68,8 @@ for _, entry in ipairs(entries) do
     reply[1] = reply[#reply - 1]
     return reply
   end
-  local cursor = string.match(entry, '^(%-?%d+) ')
-  local id = string.match(entry, '^%-?%d+ (.*)$')
-  local everywhere = cursor ~= nil and id ~= nil
+  local cursor, id = split(entry)
+  local everywhere = cursor ~= nil
   if everywhere and #KEYS > 3 then
     local ok, filing = pcall(cjson.decode, redis.call('HGET', KEYS[2], id) or 'null')
     local filed_under = {}
@@ -88,6 +94,6 @@ for _, entry in ipairs(entries) do
 end
 if #entries == budget then
   -- The budget ran out: go on after the last entry looked at.
-  reply[1] = string.match(entries[#entries], '^(%-?%d+) ') or ''
+  reply[1] = split(entries[#entries]) or ''
 end
 return reply
