@@ -175,20 +175,21 @@ impl Manager for ServiceManager {
     type Error = Cause;
 
     async fn create(&self) -> Result<Conn, Cause> {
-        let mut conn = self.connector.connect().await?;
+        // Boxed, here and below: every checkout's future holds room for this one's state, and
+        // unboxed it would be kilobytes that each search moves, for a connection made rarely.
+        let mut conn = Box::pin(self.connector.connect()).await?;
         if let Some(account) = &self.account {
-            let result = conn
+            let bind = conn
                 .ldap
                 .with_timeout(self.operation_timeout)
-                .simple_bind(&account.dn, account.password.expose_secret())
-                .await
-                .map_err(|err| {
-                    Cause(format!(
-                        "bind as the service account {}: {}",
-                        account.dn,
-                        describe(&err)
-                    ))
-                })?;
+                .simple_bind(&account.dn, account.password.expose_secret());
+            let result = Box::pin(bind).await.map_err(|err| {
+                Cause(format!(
+                    "bind as the service account {}: {}",
+                    account.dn,
+                    describe(&err)
+                ))
+            })?;
             if result.rc != 0 {
                 return Err(Cause(format!(
                     "the directory refused the service account {} (result code {}{})",
@@ -227,7 +228,8 @@ impl Manager for BindManager {
     type Error = Cause;
 
     async fn create(&self) -> Result<Conn, Cause> {
-        self.connector.connect().await
+        // Boxed for the reason given in `ServiceManager::create`.
+        Box::pin(self.connector.connect()).await
     }
 
     async fn recycle(&self, conn: &mut Conn, _: &Metrics) -> RecycleResult<Cause> {
