@@ -34,11 +34,15 @@ end
 
 -- Makes `key` live at least `keep` more seconds, never shortening it. It is lengthened by an
 -- eighth more than asked, so that the writes of the next while find it long enough and leave
--- it be: one call instead of two on most writes.
-local function lengthen(key, keep)
-  if redis.call('TTL', key) < keep then
-    redis.call('EXPIRE', key, keep + math.floor(keep / 8))
+-- it be: one call instead of two on most writes. Answers until when (`now`, the server's clock,
+-- plus seconds) the key lives.
+local function lengthen(key, keep, now)
+  local ttl = redis.call('TTL', key)
+  if ttl < keep then
+    ttl = keep + math.floor(keep / 8)
+    redis.call('EXPIRE', key, ttl)
   end
+  return (now or 0) + ttl
 end
 
 -- Adds `member` (a key) to the index `key`, a sorted set scored by when the member expires
@@ -56,13 +60,15 @@ end
 -- while it still covers `keep` more seconds, and set an eighth further ahead when it does not,
 -- so a grant refreshed every few minutes costs one lookup per index instead of three writes.
 -- The key lives at least as long as any score in it (`index` lengthens it as far), so a member
--- left alone is never outlived by what it names.
+-- left alone is never outlived by what it names. Answers the member's score now.
 local function reindex(key, member, keep, now)
-  local until_ = redis.call('ZSCORE', key, member)
-  if until_ and tonumber(until_) >= now + keep then
-    return
+  local until_ = tonumber(redis.call('ZSCORE', key, member))
+  if until_ and until_ >= now + keep then
+    return until_
   end
-  index(key, member, keep + math.floor(keep / 8), now)
+  local ahead = keep + math.floor(keep / 8)
+  index(key, member, ahead, now)
+  return math.max(until_ or 0, now + ahead)
 end
 
 -- Every member of the index `key`, then every member of `earlier`, the plain set an earlier
@@ -97,34 +103,68 @@ local function allowed()
   return ok and type(app) == 'table' and app.enabled == true
 end
 
+-- How often, at most, a grant refreshed again and again drops its expired tokens from its index
+-- (seconds): a grant refreshed every few minutes drops them on every rotation.
+local PRUNE_EVERY = 60
+
 -- Writes the access and refresh tokens of the issuance in KEYS/ARGV and indexes both under
--- their grant, and the grant under its client and its user (`fresh`: a grant just begun, so
--- not there yet). The grant's index is a sorted set of its tokens by expiry, which drops what
--- has expired on every issuance, so a grant refreshed for months keeps an index of what is
--- still live. It lives at least as long as the longest token written to it and is never
--- shortened, so revoking a grant always finds every live token of the family.
-local function issue(fresh)
+-- their grant, and the grant under its client and its user. The grant's index is a sorted set
+-- of its tokens by expiry, which drops what has expired as the grant is refreshed, so a grant
+-- refreshed for months keeps an index of what is still live. It lives at least as long as the
+-- longest token written to it and is never shortened, so revoking a grant always finds every
+-- live token of the family.
+--
+-- `marks`: nil for a grant just begun; for a refresh, what the spent token recorded of its
+-- grant, each a time on the server's clock or nil where it recorded nothing (a token an
+-- earlier version wrote):
+--   listed  until when the grant's entries under its client and its user last
+--   kept    until when the grant's index lives
+--   pruned  when the index last dropped its expired tokens
+-- The new refresh token records them in turn, so a grant refreshed often looks up its entries
+-- and its index's lifetime only when they are about to fall short, and drops expired tokens at
+-- most every PRUNE_EVERY seconds, instead of on every rotation. Entries and lifetimes only
+-- ever move later while the grant lives, and revoking the grant, its client or its user
+-- deletes its tokens with them, so what a live token records still holds.
+local function issue(marks)
   local access_ttl, refresh_ttl = tonumber(ARGV[3]), tonumber(ARGV[5])
-  redis.call('SET', KEYS[2], ARGV[2], 'EX', access_ttl)
-  -- The new refresh token's key is fresh (a random 256-bit token's digest): nothing to clear.
-  redis.call('HSET', KEYS[3], 'data', ARGV[4], 'grant', ARGV[1])
-  redis.call('EXPIRE', KEYS[3], refresh_ttl)
-  local now = server_now()
-  local added = redis.pcall('ZADD', KEYS[4], now + access_ttl, KEYS[2], now + refresh_ttl, KEYS[3])
-  if type(added) == 'table' and added.err then
-    -- A grant whose index an earlier version wrote keeps a plain set until it ends.
-    redis.call('SADD', KEYS[4], KEYS[2], KEYS[3])
-  else
-    redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', now)
-  end
   local keep = math.max(access_ttl, refresh_ttl)
-  -- TTL is -1 for an index just created, so it gets one here.
-  lengthen(KEYS[4], keep)
-  if fresh then
+  redis.call('SET', KEYS[2], ARGV[2], 'EX', access_ttl)
+  local time = redis.call('TIME')
+  local now = tonumber(time[1])
+  -- Scored to the microsecond: each token sorts after those written before it, so an insert
+  -- lands at the end of its run instead of among hundreds of equal scores compared by name.
+  local exact = now + tonumber(time[2]) / 1000000
+  local added = redis.pcall('ZADD', KEYS[4], string.format('%.6f', exact + access_ttl), KEYS[2],
+    string.format('%.6f', exact + refresh_ttl), KEYS[3])
+  local listed, kept, pruned
+  if not marks then
+    -- The grant's id is new, so is its index: nothing to drop, and no lifetime yet.
+    pruned, kept = now, now + keep + math.floor(keep / 8)
+    redis.call('EXPIRE', KEYS[4], kept - now)
     index(KEYS[5], KEYS[4], keep, now)
     index(KEYS[6], KEYS[4], keep, now)
+    listed = now + keep
   else
-    reindex(KEYS[5], KEYS[4], keep, now)
-    reindex(KEYS[6], KEYS[4], keep, now)
+    if type(added) == 'table' and added.err then
+      -- A grant whose index an earlier version wrote keeps a plain set until it ends.
+      redis.call('SADD', KEYS[4], KEYS[2], KEYS[3])
+    elseif marks.pruned and now - marks.pruned < PRUNE_EVERY then
+      pruned = marks.pruned
+    else
+      redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', now)
+      pruned = now
+    end
+    kept = marks.kept
+    if not kept or kept < now + keep then
+      kept = lengthen(KEYS[4], keep, now)
+    end
+    listed = marks.listed
+    if not listed or listed < now + keep then
+      listed = math.min(reindex(KEYS[5], KEYS[4], keep, now), reindex(KEYS[6], KEYS[4], keep, now))
+    end
   end
+  -- The new refresh token's key is fresh (a random 256-bit token's digest): nothing to clear.
+  redis.call('HSET', KEYS[3], 'data', ARGV[4], 'grant', ARGV[1], 'listed', listed, 'kept', kept,
+    'pruned', pruned or now)
+  redis.call('EXPIRE', KEYS[3], refresh_ttl)
 end

@@ -14,7 +14,7 @@ if not allowed() then
 end
 -- Writing a hash field leaves the key's TTL alone: the code stays, consumed, until it expires.
 redis.call('HSET', KEYS[1], 'consumed_by', ARGV[1])
-issue(true)
+issue()
 -- A consumed code issues nothing more (its replay only revokes what it issued), so the app's
 -- and the user's indexes, which revocation walks, need it no longer: they keep to the codes
 -- still waiting, however many a busy app redeems a minute.

@@ -1,8 +1,8 @@
--- Rotates a refresh token (KEYS[1], a hash {data, grant, rotated_at, sealed}).
+-- Rotates a refresh token (KEYS[1], a hash {data, grant, listed, kept, pruned, rotated_at, sealed}).
 --   ARGV[7] now   ARGV[8] grace seconds   ARGV[9] the sealed successor
 --   ARGV[10] the client id (see common.lua)
 -- Returns {'not_found'}, {'rotated'}, {'app_disabled'}, {'grace', sealed} or {'reused'}.
-local old = redis.call('HMGET', KEYS[1], 'grant', 'rotated_at', 'sealed')
+local old = redis.call('HMGET', KEYS[1], 'grant', 'rotated_at', 'sealed', 'listed', 'kept', 'pruned')
 local grant, rotated_at, sealed = old[1], old[2], old[3]
 if not grant then
   return {'not_found'}
@@ -13,7 +13,7 @@ if not rotated_at then
   end
   -- Field writes keep the old token's remaining TTL, so a late reuse is still recognised.
   redis.call('HSET', KEYS[1], 'rotated_at', ARGV[7], 'sealed', ARGV[9])
-  issue(false)
+  issue({ listed = tonumber(old[4]), kept = tonumber(old[5]), pruned = tonumber(old[6]) })
   return {'rotated'}
 end
 -- A rotation stamped after `now` (a node whose clock runs ahead) counts as within grace.

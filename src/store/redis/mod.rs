@@ -20,7 +20,7 @@
 //! | `{p}clients` | hash | client id → client JSON |
 //! | `{p}code:<hex>` | hash, EXPIRE | `data` (code JSON), `consumed_by` (grant id) |
 //! | `{p}at:<hex>` | string, EX | access token JSON |
-//! | `{p}rt:<hex>` | hash, EXPIRE | `data`, `grant`, `rotated_at`, `sealed` |
+//! | `{p}rt:<hex>` | hash, EXPIRE | `data`, `grant`, `listed`, `kept`, `pruned` (see `common.lua`), `rotated_at`, `sealed` |
 //! | `{p}grant:<id>` | sorted set, EXPIRE | full keys of the grant's access and refresh tokens, by expiry (a plain set if an earlier version wrote it) |
 //! | `{p}client-issued:<client id>` | sorted set, EXPIRE | full keys of the client's codes not yet redeemed and grant indexes, by expiry |
 //! | `{p}user-issued:<sub>` | sorted set, EXPIRE | full keys of the user's codes not yet redeemed and grant indexes, by expiry |

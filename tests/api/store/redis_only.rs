@@ -148,13 +148,24 @@ async fn a_grants_index_drops_its_expired_tokens_and_an_earlier_versions_set_sti
         .map(|i| (now - 1 - i, format!("{p}at:gone{i}")))
         .collect();
     let _: () = conn.zadd_multiple(&index, &gone).await.unwrap();
+    // Within a minute of the last drop (the grant began just now) they wait for the next.
     let next = issuance("g1", &record, 600);
     let rotated = store.rotate_refresh(&first.refresh_digest, &next, "s", now, 10);
     assert_eq!(rotated.await.unwrap(), Rotation::Rotated);
     let left: Vec<String> = conn.zrange(&index, 0, -1).await.unwrap();
-    assert_eq!(left.len(), 4, "{left:?}");
+    assert_eq!(left.len(), 1004);
+    // A rotation a minute after the last drop (as the spent token records it) drops them all.
+    let spent = format!("{p}rt:{}", next.refresh_digest.as_hex());
+    let pruned: u64 = conn.hget(&spent, "pruned").await.unwrap();
+    let _: () = conn.hset(&spent, "pruned", pruned - 60).await.unwrap();
+    let last = issuance("g1", &record, 600);
+    let rotated = store.rotate_refresh(&next.refresh_digest, &last, "s", now, 10);
+    assert_eq!(rotated.await.unwrap(), Rotation::Rotated);
+    let left: Vec<String> = conn.zrange(&index, 0, -1).await.unwrap();
+    assert_eq!(left.len(), 6, "{left:?}");
 
-    // A grant whose index an earlier version wrote as a plain set rotates and revokes.
+    // A grant whose index an earlier version wrote as a plain set, and whose refresh token
+    // records nothing of the grant, rotates and revokes.
     let record = code_record_in(&store, now).await;
     let code = Digest::of("another code");
     store.put_code(&code, &record, 60).await.unwrap();
@@ -165,6 +176,11 @@ async fn a_grants_index_drops_its_expired_tokens_and_an_earlier_versions_set_sti
     let _: () = conn.del(&index).await.unwrap();
     let _: () = conn.sadd(&index, &members).await.unwrap();
     let _: () = conn.expire(&index, 600).await.unwrap();
+    let spent = format!("{p}rt:{}", first.refresh_digest.as_hex());
+    let _: () = conn
+        .hdel(&spent, &["listed", "kept", "pruned"])
+        .await
+        .unwrap();
     let next = issuance("g2", &record, 600);
     let rotated = store.rotate_refresh(&first.refresh_digest, &next, "s", now, 10);
     assert_eq!(rotated.await.unwrap(), Rotation::Rotated);
@@ -261,8 +277,13 @@ async fn a_refresh_rescores_its_grant_under_the_app_and_user_only_when_it_falls_
         assert_eq!(score, Some(*before), "{index}");
     }
 
-    // One whose tokens would outlive it moves it an eighth further ahead than they need, and
-    // the index lives at least as long as that.
+    // The token records how long the entries last, so the next refresh trusts its record and
+    // looks nothing up, even where the entries say otherwise.
+    let listed: f64 = conn
+        .hget(format!("{p}rt:{}", next.refresh_digest.as_hex()), "listed")
+        .await
+        .unwrap();
+    assert!(scores.iter().all(|&s| s >= listed), "{listed} {scores:?}");
     for index in &indexes {
         let _: () = redis::cmd("ZADD")
             .arg(index)
@@ -277,11 +298,23 @@ async fn a_refresh_rescores_its_grant_under_the_app_and_user_only_when_it_falls_
     third.refresh_ttl = 8000;
     let rotated = store.rotate_refresh(&next.refresh_digest, &third, "s", now, 10);
     assert_eq!(rotated.await.unwrap(), Rotation::Rotated);
+    for index in &indexes {
+        let score: f64 = conn.zscore(index, &grant).await.unwrap();
+        assert_eq!(score, (now + 100) as f64, "{index}");
+    }
+
+    // One whose tokens would outlive the entries (a longer refresh lifetime) looks them up and
+    // moves each an eighth further ahead than the tokens need, and the index lives at least as
+    // long as that.
+    let mut fourth = issuance("g1", &record, 600);
+    fourth.refresh_ttl = 9000;
+    let rotated = store.rotate_refresh(&third.refresh_digest, &fourth, "s", now, 10);
+    assert_eq!(rotated.await.unwrap(), Rotation::Rotated);
     let now = SystemClock.now() as f64;
     for index in &indexes {
         let score: f64 = conn.zscore(index, &grant).await.unwrap();
         assert!(
-            (now + 8995.0..=now + 9001.0).contains(&score),
+            (now + 10120.0..=now + 10126.0).contains(&score),
             "{index} {score}"
         );
         let ttl: i64 = conn.ttl(index).await.unwrap();
@@ -290,6 +323,17 @@ async fn a_refresh_rescores_its_grant_under_the_app_and_user_only_when_it_falls_
             "{index}: TTL {ttl}, score {score}"
         );
     }
+    let listed: f64 = conn
+        .hget(
+            format!("{p}rt:{}", fourth.refresh_digest.as_hex()),
+            "listed",
+        )
+        .await
+        .unwrap();
+    assert!(
+        (now + 10120.0..=now + 10126.0).contains(&listed),
+        "{listed}"
+    );
 }
 
 #[tokio::test]
