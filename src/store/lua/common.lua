@@ -27,9 +27,14 @@ local function revoke(index)
   return redis.call('DEL', index)
 end
 
--- The server's clock, in seconds: the one that expires keys.
+-- The microseconds of the server's clock when the script last read it, as a coin to toss.
+local micros = 0
+
+-- The server's clock, in seconds: the one that expires keys. Also answers the microseconds.
 local function server_now()
-  return tonumber(redis.call('TIME')[1])
+  local time = redis.call('TIME')
+  micros = tonumber(time[2])
+  return tonumber(time[1]), micros
 end
 
 -- Makes `key` live at least `keep` more seconds, never shortening it. It is lengthened by an
@@ -47,11 +52,15 @@ end
 
 -- Adds `member` (a key) to the index `key`, a sorted set scored by when the member expires
 -- (`now`, the server's clock, plus `keep` seconds; a later expiry already there is kept).
--- Members past their expiry are dropped on the way, so the index of a busy app stays as large
--- as what is live in it, at O(log n) per write. The index lives at least `keep` seconds and is
--- never shortened.
+-- Members past their expiry are dropped on the way, on one write in eight (by the clock's
+-- microseconds), so the index of a busy app stays about as large as what is live in it, at
+-- O(log n) per write, and the other writes skip a command. A member left a while past its
+-- expiry costs a revocation one delete of a key already gone. The index lives at least `keep`
+-- seconds and is never shortened.
 local function index(key, member, keep, now)
-  redis.call('ZREMRANGEBYSCORE', key, '-inf', now)
+  if micros % 8 == 0 then
+    redis.call('ZREMRANGEBYSCORE', key, '-inf', now)
+  end
   redis.call('ZADD', key, 'GT', now + keep, member)
   lengthen(key, keep)
 end
@@ -129,11 +138,10 @@ local function issue(marks)
   local access_ttl, refresh_ttl = tonumber(ARGV[3]), tonumber(ARGV[5])
   local keep = math.max(access_ttl, refresh_ttl)
   redis.call('SET', KEYS[2], ARGV[2], 'EX', access_ttl)
-  local time = redis.call('TIME')
-  local now = tonumber(time[1])
+  local now, micro = server_now()
   -- Scored to the microsecond: each token sorts after those written before it, so an insert
   -- lands at the end of its run instead of among hundreds of equal scores compared by name.
-  local exact = now + tonumber(time[2]) / 1000000
+  local exact = now + micro / 1000000
   local added = redis.pcall('ZADD', KEYS[4], string.format('%.6f', exact + access_ttl), KEYS[2],
     string.format('%.6f', exact + refresh_ttl), KEYS[3])
   local listed, kept, pruned
