@@ -111,3 +111,14 @@ async fn an_empty_password_or_username_is_refused_without_a_server() {
         ));
     }
 }
+
+#[test]
+fn a_checkout_and_a_lookup_are_small_futures() {
+    // A checkout's future holds room for making a connection; unboxed, that made each lookup a
+    // 15 KB future, copied a few times over on every search.
+    let directory = build(&settings()).unwrap();
+    let checkout = directory.pool.get();
+    assert!(std::mem::size_of_val(&checkout) < 4096);
+    let lookup = directory.find_by_subject("ada");
+    assert!(std::mem::size_of_val(&lookup) < 8192);
+}
