@@ -27,7 +27,8 @@ local function revoke(index)
   return redis.call('DEL', index)
 end
 
--- The microseconds of the server's clock when the script last read it, as a coin to toss.
+-- The microseconds of the server's clock when the script last read it, as a coin to toss;
+-- 0 before it has (then `index` always drops what has expired).
 local micros = 0
 
 -- The server's clock, in seconds: the one that expires keys. Also answers the microseconds.
@@ -37,14 +38,19 @@ local function server_now()
   return tonumber(time[1]), micros
 end
 
--- Makes `key` live at least `keep` more seconds, never shortening it. It is lengthened by an
--- eighth more than asked, so that the writes of the next while find it long enough and leave
--- it be: one call instead of two on most writes. Answers until when (`now`, the server's clock,
--- plus seconds) the key lives.
+-- `keep` seconds and an eighth more: how far ahead a lifetime or an index entry is set, so that
+-- the writes of the next while find it long enough and leave it be.
+local function ahead(keep)
+  return keep + math.floor(keep / 8)
+end
+
+-- Makes `key` live at least `keep` more seconds, never shortening it. It is lengthened
+-- `ahead`: one call instead of two on most writes. Answers until when (`now`, the server's
+-- clock, plus seconds) the key lives.
 local function lengthen(key, keep, now)
   local ttl = redis.call('TTL', key)
   if ttl < keep then
-    ttl = keep + math.floor(keep / 8)
+    ttl = ahead(keep)
     redis.call('EXPIRE', key, ttl)
   end
   return (now or 0) + ttl
@@ -75,9 +81,8 @@ local function reindex(key, member, keep, now)
   if until_ and until_ >= now + keep then
     return until_
   end
-  local ahead = keep + math.floor(keep / 8)
-  index(key, member, ahead, now)
-  return math.max(until_ or 0, now + ahead)
+  index(key, member, ahead(keep), now)
+  return math.max(until_ or 0, now + ahead(keep))
 end
 
 -- Every member of the index `key`, then every member of `earlier`, the plain set an earlier
@@ -147,7 +152,7 @@ local function issue(marks)
   local listed, kept, pruned
   if not marks then
     -- The grant's id is new, so is its index: nothing to drop, and no lifetime yet.
-    pruned, kept = now, now + keep + math.floor(keep / 8)
+    pruned, kept = now, now + ahead(keep)
     redis.call('EXPIRE', KEYS[4], kept - now)
     index(KEYS[5], KEYS[4], keep, now)
     index(KEYS[6], KEYS[4], keep, now)

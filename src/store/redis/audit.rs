@@ -260,8 +260,8 @@ impl RedisStore {
     /// sorted-set log first, then the first versions' (whose events are older still). Once none
     /// is left, this process stops looking.
     async fn move_earlier_events(&self) -> Result<(), StoreError> {
+        let keys = &self.keys;
         if self.indexed_audit.load(Ordering::Relaxed) {
-            let keys = &self.keys;
             let mut call = self.scripts.move_indexed_audit.key(keys.audit("log"));
             call.key(keys.audit("seq"))
                 .key(keys.audit("filed"))
@@ -278,7 +278,6 @@ impl RedisStore {
         if !self.earlier_audit.load(Ordering::Relaxed) {
             return Ok(());
         }
-        let keys = &self.keys;
         let mut newest = redis::cmd("ZREVRANGE");
         newest.arg(keys.earlier_audit()).arg(0).arg(MOVE_BATCH - 1);
         let members: Vec<String> = self.cmd(&newest).await?;

@@ -75,7 +75,7 @@ pub(super) struct Scripts {
     pub(super) append_audit: Script,
     /// One step of a walk through the audit log: see `audit_events.lua`.
     pub(super) audit_events: Script,
-    /// Moves events of the first earlier version's audit log into the log: see
+    /// Moves events of the first versions' audit log into the lists: see
     /// `move_earlier_audit.lua`.
     pub(super) move_earlier_audit: Script,
     /// Moves events of the sorted-set audit log of earlier versions into the lists: see
