@@ -32,10 +32,21 @@ end
 local micros = 0
 
 -- The server's clock, in seconds: the one that expires keys. Also answers the microseconds.
+-- (`x + 0` reads a number once; `tonumber` reads it twice, and every conversion between text
+-- and numbers is a good part of what these scripts cost Redis.)
 local function server_now()
   local time = redis.call('TIME')
-  micros = tonumber(time[2])
-  return tonumber(time[1]), micros
+  micros = time[2] + 0
+  return time[1] + 0, micros
+end
+
+-- A whole number of seconds as Redis stores it, or text read back from Redis as it is: `%d`
+-- costs far less than the `%.17g` Redis would write a Lua number with.
+local function text(seconds)
+  if type(seconds) == 'string' then
+    return seconds
+  end
+  return string.format('%d', seconds)
 end
 
 -- `keep` seconds and an eighth more: how far ahead a lifetime or an index entry is set, so that
@@ -51,7 +62,7 @@ local function lengthen(key, keep, now)
   local ttl = redis.call('TTL', key)
   if ttl < keep then
     ttl = ahead(keep)
-    redis.call('EXPIRE', key, ttl)
+    redis.call('EXPIRE', key, text(ttl))
   end
   return (now or 0) + ttl
 end
@@ -65,9 +76,9 @@ end
 -- seconds and is never shortened.
 local function index(key, member, keep, now)
   if micros % 8 == 0 then
-    redis.call('ZREMRANGEBYSCORE', key, '-inf', now)
+    redis.call('ZREMRANGEBYSCORE', key, '-inf', text(now))
   end
-  redis.call('ZADD', key, 'GT', now + keep, member)
+  redis.call('ZADD', key, 'GT', text(now + keep), member)
   lengthen(key, keep)
 end
 
@@ -129,8 +140,8 @@ local PRUNE_EVERY = 60
 -- live token of the family.
 --
 -- `marks`: nil for a grant just begun; for a refresh, what the spent token recorded of its
--- grant, each a time on the server's clock or nil where it recorded nothing (a token an
--- earlier version wrote):
+-- grant, each a time on the server's clock as the text it was stored as, or nil where it
+-- recorded nothing (a token an earlier version wrote):
 --   listed  until when the grant's entries under its client and its user last
 --   kept    until when the grant's index lives
 --   pruned  when the index last dropped its expired tokens
@@ -138,22 +149,22 @@ local PRUNE_EVERY = 60
 -- and its index's lifetime only when they are about to fall short, and drops expired tokens at
 -- most every PRUNE_EVERY seconds, instead of on every rotation. Entries and lifetimes only
 -- ever move later while the grant lives, and revoking the grant, its client or its user
--- deletes its tokens with them, so what a live token records still holds.
+-- deletes its tokens with them, so what a live token records still holds. A mark that still
+-- holds is written back as the text it was read as.
 local function issue(marks)
-  local access_ttl, refresh_ttl = tonumber(ARGV[3]), tonumber(ARGV[5])
+  local access_ttl, refresh_ttl = ARGV[3] + 0, ARGV[5] + 0
   local keep = math.max(access_ttl, refresh_ttl)
-  redis.call('SET', KEYS[2], ARGV[2], 'EX', access_ttl)
+  redis.call('SET', KEYS[2], ARGV[2], 'EX', ARGV[3])
   local now, micro = server_now()
   -- Scored to the microsecond: each token sorts after those written before it, so an insert
   -- lands at the end of its run instead of among hundreds of equal scores compared by name.
-  local exact = now + micro / 1000000
-  local added = redis.pcall('ZADD', KEYS[4], string.format('%.6f', exact + access_ttl), KEYS[2],
-    string.format('%.6f', exact + refresh_ttl), KEYS[3])
+  local added = redis.pcall('ZADD', KEYS[4], string.format('%d.%06d', now + access_ttl, micro),
+    KEYS[2], string.format('%d.%06d', now + refresh_ttl, micro), KEYS[3])
   local listed, kept, pruned
   if not marks then
     -- The grant's id is new, so is its index: nothing to drop, and no lifetime yet.
     pruned, kept = now, now + ahead(keep)
-    redis.call('EXPIRE', KEYS[4], kept - now)
+    redis.call('EXPIRE', KEYS[4], text(kept - now))
     index(KEYS[5], KEYS[4], keep, now)
     index(KEYS[6], KEYS[4], keep, now)
     listed = now + keep
@@ -164,20 +175,19 @@ local function issue(marks)
     elseif marks.pruned and now - marks.pruned < PRUNE_EVERY then
       pruned = marks.pruned
     else
-      redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', now)
-      pruned = now
+      redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', text(now))
     end
     kept = marks.kept
-    if not kept or kept < now + keep then
+    if not kept or kept + 0 < now + keep then
       kept = lengthen(KEYS[4], keep, now)
     end
     listed = marks.listed
-    if not listed or listed < now + keep then
+    if not listed or listed + 0 < now + keep then
       listed = math.min(reindex(KEYS[5], KEYS[4], keep, now), reindex(KEYS[6], KEYS[4], keep, now))
     end
   end
   -- The new refresh token's key is fresh (a random 256-bit token's digest): nothing to clear.
-  redis.call('HSET', KEYS[3], 'data', ARGV[4], 'grant', ARGV[1], 'listed', listed, 'kept', kept,
-    'pruned', pruned or now)
-  redis.call('EXPIRE', KEYS[3], refresh_ttl)
+  redis.call('HSET', KEYS[3], 'data', ARGV[4], 'grant', ARGV[1], 'listed', text(listed),
+    'kept', text(kept), 'pruned', text(pruned or now))
+  redis.call('EXPIRE', KEYS[3], ARGV[5])
 end

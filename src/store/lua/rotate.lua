@@ -13,7 +13,7 @@ if not rotated_at then
   end
   -- Field writes keep the old token's remaining TTL, so a late reuse is still recognised.
   redis.call('HSET', KEYS[1], 'rotated_at', ARGV[7], 'sealed', ARGV[9])
-  issue({ listed = tonumber(old[4]), kept = tonumber(old[5]), pruned = tonumber(old[6]) })
+  issue({ listed = old[4] or nil, kept = old[5] or nil, pruned = old[6] or nil })
   return {'rotated'}
 end
 -- A rotation stamped after `now` (a node whose clock runs ahead) counts as within grace.
