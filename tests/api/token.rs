@@ -325,6 +325,27 @@ async fn refresh_rotates_and_a_retry_within_the_grace_window_gets_the_same_succe
             .status(),
         StatusCode::OK
     );
+    // The retry's id_token is signed again for the same sign-in and the same access token.
+    let (first_id, retry_id) = (
+        id_token_of(&app, &reg, &a).await,
+        id_token_of(&app, &reg, &b).await,
+    );
+    for same in ["iss", "sub", "aud", "azp", "auth_time", "at_hash"] {
+        assert_eq!(first_id[same], retry_id[same], "{same}");
+    }
+    assert_eq!(
+        retry_id["at_hash"],
+        sso_bridge::oidc::id_token::at_hash(b["access_token"].as_str().unwrap())
+    );
+}
+
+async fn id_token_of(
+    app: &TestApp,
+    reg: &Registered,
+    response: &serde_json::Value,
+) -> serde_json::Value {
+    let token = response["id_token"].as_str().expect("an id_token");
+    crate::oidc::verify_id_token(app, token, &reg.client_id).await
 }
 
 #[tokio::test]

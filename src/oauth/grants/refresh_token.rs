@@ -7,6 +7,7 @@ use crate::oauth::issue::{issue_tokens, TokenGrant};
 use crate::oauth::seal;
 use crate::oauth::token::TokenSuccess;
 use crate::oauth::{Context, OAuthError, Refused};
+use crate::oidc::id_token::{self, IdTokenFacts};
 use crate::store::Rotation;
 
 const SPENT: &str = "the refresh token is invalid, expired or revoked";
@@ -74,12 +75,17 @@ pub async fn exchange(
         amr: &record.amr,
         id_token_alg: client.id_token_signed_response_alg,
     };
-    let (issuance, response) = issue_tokens(cx, grant, None).await?;
+    let (issuance, mut response) = issue_tokens(cx, grant, None).await?;
+    // The successor is sealed without its id_token, most of its size: the store keeps the seal
+    // for the old token's whole lifetime, and every rotation sends it. A retry gets an id_token
+    // signed again, with the same iss, sub, aud, azp and auth_time (OpenID Connect Core §12.2).
+    let id_token = response.id_token.take();
     let sealed = seal::seal(old.expose(), &response).ok_or_else(|| {
         Refused::from(OAuthError::ServerError(Cause::says(
             "the refresh token's successor could not be sealed",
         )))
     })?;
+    response.id_token = id_token;
     let grace = cx.token_settings().refresh_grace.as_secs();
     match cx
         .store()
@@ -97,7 +103,26 @@ pub async fn exchange(
             cx.events().publish(event).await;
             Ok(response)
         }
-        Rotation::Grace(sealed) => seal::open(old.expose(), &sealed).ok_or_else(|| invalid(SPENT)),
+        Rotation::Grace(sealed) => {
+            let mut successor = seal::open(old.expose(), &sealed).ok_or_else(|| invalid(SPENT))?;
+            // An earlier version sealed the id_token too. Otherwise one is signed again, for
+            // the successor's access token (its `at_hash`), when this request has one.
+            if successor.id_token.is_none() && response.id_token.is_some() {
+                let facts = IdTokenFacts {
+                    client_id: client.client_id.as_str(),
+                    claims: &issuance.access.claims,
+                    auth_time: record.auth_time,
+                    nonce: None,
+                    amr: &record.amr,
+                    alg: client.id_token_signed_response_alg,
+                };
+                let signed = id_token::sign(cx, facts, &successor.access_token)
+                    .await
+                    .map_err(OAuthError::from)?;
+                successor.id_token = Some(signed);
+            }
+            Ok(successor)
+        }
         Rotation::Reused => {
             tracing::warn!(client_id = %client.client_id, sub = ?Escaped(&record.sub), "rotated refresh token reused; grant revoked");
             revoked(cx, client, &record.sub, address, Revocation::RefreshReused).await;
