@@ -9,8 +9,10 @@
 --   "<cursor> <event id>", like the log)
 --   ARGV[1] oldest time kept   ARGV[2] how many events are kept   ARGV[3] `1`: forget what
 --   retention no longer keeps (a node asks for that once per second of event time; the count
---   limit holds on every append)   ARGV[4..] per event: id, JSON, time, how many indexes, then
---   the position in KEYS of each
+--   limit holds on every append)   ARGV[4] how many events follow   then per event: id, JSON,
+--   filing (the JSON `{"at": time, "ix": [index keys]}` to keep in KEYS[3])   then per index
+--   (KEYS[5..], in order): the events filed under it, as one byte each, the event's place in
+--   the batch (1, 2, ...; a batch holds at most 255)
 -- Answers 1 when it stopped at MOST_FORGOTTEN with more perhaps left to forget (the next
 -- append should sweep), else 0.
 
@@ -21,67 +23,54 @@ local MOST_FORGOTTEN = 1000
 local SWEEP_STEP = 32
 
 -- Appends --------------------------------------------------------------------------------------
--- Numbers are read with `+ 0` (one conversion; `tonumber` makes two) and the time is kept as
--- the text it came as, for the filing: conversions are a good part of what an append costs.
-local events, i = {}, 4
-while i <= #ARGV do
-  local count = ARGV[i + 3] + 0
-  local positions = {}
-  for k = 1, count do
-    positions[k] = ARGV[i + 3 + k] + 0
-  end
-  events[#events + 1] = { id = ARGV[i], json = ARGV[i + 1], at = ARGV[i + 2], at_keys = positions }
-  i = i + 4 + count
+-- The writer sends each event's filing ready-made and each index's events as bytes, so an
+-- append converts no number and encodes no JSON: those were most of what it cost.
+local count = ARGV[4] + 0
+local function event_arg(k, field)
+  return ARGV[4 + 3 * (k - 1) + field]
 end
 
 -- A batch written again (its writer went away before hearing how it went) files each event
 -- once: those already filed, or met before in this batch, are left out.
-if #events > 0 then
-  local ids = {}
-  for k, event in ipairs(events) do
-    ids[k] = event.id
+local ids, new = {}, {}
+if count > 0 then
+  for k = 1, count do
+    ids[k] = event_arg(k, 1)
   end
-  local known = redis.call('HMGET', KEYS[3], unpack(ids))
-  local new, seen = {}, {}
-  for k, event in ipairs(events) do
-    if not known[k] and not seen[event.id] then
-      seen[event.id] = true
-      new[#new + 1] = event
+  local known, seen = redis.call('HMGET', KEYS[3], unpack(ids)), {}
+  for k = 1, count do
+    if not known[k] and not seen[ids[k]] then
+      seen[ids[k]] = true
+      new[#new + 1] = k
     end
   end
-  events = new
 end
 
 -- Cursors are given out in the order events are appended: later events sort after. The batch
 -- takes its run of cursors at once.
-if #events > 0 then
-  local cursor = redis.call('INCRBY', KEYS[4], #events) - #events
-  local log, texts, filed, indexed = {}, {}, {}, {}
-  for _, event in ipairs(events) do
+if #new > 0 then
+  local cursor = redis.call('INCRBY', KEYS[4], #new) - #new
+  local entries, log, texts, filed = {}, {}, {}, {}
+  for _, k in ipairs(new) do
     cursor = cursor + 1
-    local entry = string.format('%d %s', cursor, event.id)
-    local names = {}
-    for _, position in ipairs(event.at_keys) do
-      names[#names + 1] = KEYS[position]
-      local entries = indexed[position]
-      if not entries then
-        entries = {}
-        indexed[position] = entries
-      end
-      entries[#entries + 1] = entry
-    end
+    local entry = string.format('%d %s', cursor, ids[k])
+    entries[k] = entry
     log[#log + 1] = entry
-    texts[#texts + 1] = event.id
-    texts[#texts + 1] = event.json
-    filed[#filed + 1] = event.id
-    filed[#filed + 1] = '{"at":' .. event.at .. ',"ix":' .. cjson.encode(names) .. '}'
+    texts[#texts + 1] = ids[k]
+    texts[#texts + 1] = event_arg(k, 2)
+    filed[#filed + 1] = ids[k]
+    filed[#filed + 1] = event_arg(k, 3)
   end
   redis.call('RPUSH', KEYS[1], unpack(log))
   redis.call('HSET', KEYS[2], unpack(texts))
   redis.call('HSET', KEYS[3], unpack(filed))
   for position = 5, #KEYS do
-    if indexed[position] then
-      redis.call('RPUSH', KEYS[position], unpack(indexed[position]))
+    local places, pushed = ARGV[4 + 3 * count + position - 4] or '', {}
+    for j = 1, #places do
+      pushed[#pushed + 1] = entries[string.byte(places, j)]
+    end
+    if #pushed > 0 then
+      redis.call('RPUSH', KEYS[position], unpack(pushed))
     end
   end
 end

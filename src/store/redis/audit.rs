@@ -45,6 +45,15 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use tokio::sync::oneshot::error::TryRecvError;
 
+/// Where an event is filed, as `{p}audit:filed` keeps it: its time (for retention) and its
+/// index keys (to take it out of them when it is forgotten, and to check a search's other
+/// indexes).
+#[derive(serde::Serialize)]
+struct Filing<'a> {
+    at: u64,
+    ix: &'a [String],
+}
+
 /// How many members of a sorted set one step of a walk looks at, at most: a search for
 /// something rare costs one bounded script per step, never one long one.
 const WALK_BUDGET: usize = 1000;
@@ -91,14 +100,20 @@ impl AuditStore for RedisStore {
         keep: usize,
     ) -> Result<(), StoreError> {
         let keys = &self.keys;
+        let indexes: Vec<String> = AuditIndex::of(record)
+            .iter()
+            .map(|index| keys.audit_index(index))
+            .collect();
+        let filing = Filing {
+            at: record.at,
+            ix: &indexes,
+        };
         let event = Arc::new(QueuedEvent {
             id: record.id.clone(),
             json: encode("audit event", record)?,
+            filing: encode("audit filing", &filing)?,
             at: record.at,
-            indexes: AuditIndex::of(record)
-                .iter()
-                .map(|index| keys.audit_index(index))
-                .collect(),
+            indexes,
             oldest: record.at.saturating_sub(retention),
             keep,
         });
@@ -216,40 +231,33 @@ impl RedisStore {
         call.key(keys.audit("events"))
             .key(keys.audit("filed"))
             .key(keys.audit("cursor"));
-        // Each index once, however many events of the batch it files: the script writes it once.
-        // KEYS is 1-based in Lua, and the indexes come after the four keys above.
-        let mut indexes: Vec<&str> = Vec::new();
-        let mut positions: Vec<Vec<usize>> = Vec::new();
-        let (mut newest, mut oldest, mut keep) = (0, 0, usize::MAX);
+        // Each index once, however many events of the batch it files: the script writes it once,
+        // with the events it files named by their places in the batch (1, 2, ...), one byte each.
+        let mut indexes: Vec<(&str, Vec<u8>)> = Vec::new();
+        let (mut newest, mut oldest, mut keep, mut count) = (0, 0, usize::MAX, 0u8);
         for event in batch.events() {
-            let mut at = Vec::with_capacity(event.indexes.len());
+            count += 1;
             for index in &event.indexes {
-                let position = match indexes.iter().position(|i| *i == index.as_str()) {
-                    Some(known) => known,
-                    None => {
-                        indexes.push(index);
-                        call.key(index);
-                        indexes.len() - 1
-                    }
-                };
-                at.push(position + 5);
+                match indexes.iter_mut().find(|(key, _)| *key == index.as_str()) {
+                    Some((_, places)) => places.push(count),
+                    None => indexes.push((index, vec![count])),
+                }
             }
-            positions.push(at);
             newest = newest.max(event.at);
             oldest = oldest.max(event.oldest);
             keep = keep.min(event.keep);
         }
+        for (index, _) in &indexes {
+            call.key(*index);
+        }
         let sweep = self.audit_swept.fetch_max(newest, Ordering::Relaxed) < newest
             || self.audit_behind.load(Ordering::Relaxed);
-        call.arg(oldest).arg(keep).arg(u8::from(sweep));
-        for (event, at) in batch.events().zip(&positions) {
-            call.arg(&event.id)
-                .arg(&event.json)
-                .arg(event.at)
-                .arg(at.len());
-            for position in at {
-                call.arg(*position);
-            }
+        call.arg(oldest).arg(keep).arg(u8::from(sweep)).arg(count);
+        for event in batch.events() {
+            call.arg(&event.id).arg(&event.json).arg(&event.filing);
+        }
+        for (_, places) in &indexes {
+            call.arg(places.as_slice());
         }
         let behind: i64 = self.call(Request::Script(&call)).await?;
         self.audit_behind.store(behind == 1, Ordering::Relaxed);

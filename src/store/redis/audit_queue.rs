@@ -10,16 +10,21 @@ use crate::store::StoreError;
 use std::sync::{Arc, Mutex, PoisonError};
 use tokio::sync::oneshot;
 
-/// How many events one script writes at most: bounds the keys and arguments of one call.
+/// How many events one script writes at most: bounds the keys and arguments of one call. The
+/// script names an event by its place in the batch, in one byte.
 const MAX_BATCH: usize = 64;
+const _: () = assert!(MAX_BATCH <= u8::MAX as usize);
 
 /// An audit event ready for the append script.
 pub(super) struct QueuedEvent {
     pub(super) id: String,
     pub(super) json: String,
-    pub(super) at: u64,
     /// Full keys of the indexes it is filed under.
     pub(super) indexes: Vec<String>,
+    /// Where it is filed, as kept in `{p}audit:filed`: `{"at": time, "ix": [index keys]}`.
+    pub(super) filing: String,
+    /// Its time.
+    pub(super) at: u64,
     /// Oldest time the log keeps (the event's time less the retention).
     pub(super) oldest: u64,
     /// How many events the log keeps.
