@@ -4,7 +4,7 @@
 -- The code's key is fresh (a random 256-bit code's digest): nothing to clear first.
 redis.call('HSET', KEYS[1], 'data', ARGV[1])
 redis.call('EXPIRE', KEYS[1], ARGV[2])
-local now = server_now()
-index(KEYS[2], KEYS[1], tonumber(ARGV[2]), now)
-index(KEYS[3], KEYS[1], tonumber(ARGV[2]), now)
+local now, ttl = server_now(), ARGV[2] + 0
+index(KEYS[2], KEYS[1], ttl, now)
+index(KEYS[3], KEYS[1], ttl, now)
 return 1
