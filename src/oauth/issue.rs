@@ -51,6 +51,7 @@ pub async fn issue_code(
 }
 
 /// What a new pair of tokens is about.
+#[derive(Clone, Copy)]
 pub struct TokenGrant<'a> {
     /// The token family: new for a code, inherited on refresh.
     pub grant_id: Option<&'a str>,
@@ -78,18 +79,31 @@ pub async fn issue_tokens(
     grant: TokenGrant<'_>,
     nonce: Option<&str>,
 ) -> Result<(Issuance, TokenSuccess), OAuthError> {
-    let (auth_time, amr, alg) = (grant.auth_time, grant.amr, grant.id_token_alg);
     let (issuance, mut response) = mint(cx, grant);
-    let facts = IdTokenFacts {
-        client_id: issuance.access.client_id.as_str(),
-        claims: &issuance.access.claims,
-        auth_time,
-        nonce,
-        amr,
-        alg,
-    };
-    response.id_token = Some(id_token::sign(cx, facts, &response.access_token).await?);
+    let id_token = sign_id_token(cx, grant, &issuance.access, nonce, &response.access_token);
+    response.id_token = Some(id_token.await?);
     Ok((issuance, response))
+}
+
+/// Signs the id_token answered beside `access_token`, whose record is `access` (the app, and
+/// the claims filtered by the token's scopes): on issuance, and again for the successor a
+/// retried refresh gets, whose seal leaves the id_token out.
+pub async fn sign_id_token(
+    cx: &impl Context,
+    grant: TokenGrant<'_>,
+    access: &AccessRecord,
+    nonce: Option<&str>,
+    access_token: &str,
+) -> Result<String, OAuthError> {
+    let facts = IdTokenFacts {
+        client_id: access.client_id.as_str(),
+        claims: &access.claims,
+        auth_time: grant.auth_time,
+        nonce,
+        amr: grant.amr,
+        alg: grant.id_token_alg,
+    };
+    Ok(id_token::sign(cx, facts, access_token).await?)
 }
 
 /// Mints an access and refresh token: the records to store and the response to send.

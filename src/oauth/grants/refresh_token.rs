@@ -3,11 +3,10 @@
 use crate::domain::{ClientRecord, Escaped, ScopeSet, SecretToken};
 use crate::events::{Event, Grant, Refusal, Revocation};
 use crate::oauth::error::Cause;
-use crate::oauth::issue::{issue_tokens, TokenGrant};
+use crate::oauth::issue::{issue_tokens, sign_id_token, TokenGrant};
 use crate::oauth::seal;
 use crate::oauth::token::TokenSuccess;
 use crate::oauth::{Context, OAuthError, Refused};
-use crate::oidc::id_token::{self, IdTokenFacts};
 use crate::store::Rotation;
 
 const SPENT: &str = "the refresh token is invalid, expired or revoked";
@@ -108,17 +107,8 @@ pub async fn exchange(
             // An earlier version sealed the id_token too. Otherwise one is signed again, for
             // the successor's access token (its `at_hash`), when this request has one.
             if successor.id_token.is_none() && response.id_token.is_some() {
-                let facts = IdTokenFacts {
-                    client_id: client.client_id.as_str(),
-                    claims: &issuance.access.claims,
-                    auth_time: record.auth_time,
-                    nonce: None,
-                    amr: &record.amr,
-                    alg: client.id_token_signed_response_alg,
-                };
-                let signed = id_token::sign(cx, facts, &successor.access_token)
-                    .await
-                    .map_err(OAuthError::from)?;
+                let access = &successor.access_token;
+                let signed = sign_id_token(cx, grant, &issuance.access, None, access).await?;
                 successor.id_token = Some(signed);
             }
             Ok(successor)
