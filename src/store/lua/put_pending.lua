@@ -30,10 +30,16 @@ end
 local time = redis.call('TIME')
 local now = time[1] * 1000000 + time[2]
 local ttl = ARGV[2] + 0
+-- Expired members are dropped on one write in eight (by the clock's microseconds), as the
+-- token indexes drop theirs: scores are expiries, so a group over its maximum pops those still
+-- left before any live request, and a live request never gives way to them.
+local prune = now % 8 == 0
 redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
 for i = 2, #KEYS do
   local group = KEYS[i]
-  redis.call('ZREMRANGEBYSCORE', group, '-inf', string.format('%d', now))
+  if prune then
+    redis.call('ZREMRANGEBYSCORE', group, '-inf', string.format('%d', now))
+  end
   -- Scores strictly increase within a group, so that the oldest is always the one to give way.
   local score = now + ttl * 1000000
   local newest = redis.call('ZRANGE', group, -1, -1, 'WITHSCORES')

@@ -1,7 +1,7 @@
 //! What only the Redis store can get wrong: what its keys reveal, TTLs, and outages.
 
 use super::fixtures::{
-    client, code_record, code_record_in, issuance, redis_settings, session_record,
+    client, code_record, code_record_in, issuance, pending_request, redis_settings, session_record,
 };
 use crate::support::redis::RedisServer;
 use redis::{self, aio::MultiplexedConnection, AsyncCommands};
@@ -11,7 +11,7 @@ use sso_bridge::domain::{ClientId, Digest, ScopeSet, SecretToken};
 use sso_bridge::store::redis::RedisStore;
 use sso_bridge::store::{
     AdminSessionStore, AuditFrom, AuditRecord, AuditStore, ClientStore, GrantStore, LimitStore,
-    Ping, Redemption, Rotation, SecondFactorStore, SessionStore, StoreError,
+    PendingBound, Ping, Redemption, Rotation, SecondFactorStore, SessionStore, StoreError,
 };
 use std::net::TcpListener;
 use std::time::{Duration, Instant};
@@ -397,6 +397,62 @@ async fn an_index_drops_what_has_expired_on_its_writes() {
     for code in &codes {
         assert!(left.contains(&format!("{p}code:{}", code.as_hex())));
     }
+}
+
+#[tokio::test]
+async fn a_pending_group_drops_expired_requests_on_its_writes_and_never_for_them_a_live_one() {
+    let server = RedisServer::shared();
+    let settings = redis_settings(&server.url(), 1000);
+    let store = RedisStore::new(&settings).unwrap();
+    let p = settings.key_prefix.clone();
+    let mut conn = raw(&server).await;
+    let bounded = |name: &str, max: u64| {
+        let mut request = pending_request();
+        request.groups = vec![name.to_owned()];
+        let bound = PendingBound {
+            group: name.to_owned(),
+            max,
+        };
+        (request, [bound])
+    };
+    // Requests long expired, still counted in their groups (scores are expiries, in
+    // microseconds): the writes that do not drop them must pop them first.
+    let micros = SystemClock.now() * 1_000_000;
+    let gone: Vec<(u64, String)> = (0..1000)
+        .map(|i| (micros - 1_000_000 - i, format!("{p}authreq:gone{i}")))
+        .collect();
+    let group = format!("{p}pendby:browser:full");
+    let _: () = conn.zadd_multiple(&group, &gone).await.unwrap();
+    let (request, bound) = bounded("browser:full", 3);
+    for id in ["r1", "r2", "r3"] {
+        store.put_pending(id, &request, 600, &bound).await.unwrap();
+    }
+    for id in ["r1", "r2", "r3"] {
+        assert!(store.pending(id).await.unwrap().is_some(), "{id}");
+    }
+    // The bound holds among live requests: the oldest gives way.
+    store
+        .put_pending("r4", &request, 600, &bound)
+        .await
+        .unwrap();
+    assert_eq!(store.pending("r1").await.unwrap(), None);
+    for id in ["r2", "r3", "r4"] {
+        assert!(store.pending(id).await.unwrap().is_some(), "{id}");
+    }
+    assert!(conn.zcard::<_, u64>(&group).await.unwrap() <= 3);
+
+    // A group below its bound drops them on one write in eight: the chance that all of these
+    // writes skip it is below one in a hundred billion.
+    let group = format!("{p}pendby:addr:quiet");
+    let _: () = conn.zadd_multiple(&group, &gone[..50]).await.unwrap();
+    let (request, bound) = bounded("addr:quiet", 1000);
+    for i in 0..200 {
+        let id = format!("q{i}");
+        store.put_pending(&id, &request, 600, &bound).await.unwrap();
+    }
+    let left: Vec<String> = conn.zrange(&group, 0, -1).await.unwrap();
+    assert_eq!(left.len(), 200);
+    assert!(left.iter().all(|key| !key.contains("gone")), "{left:?}");
 }
 
 #[tokio::test]
