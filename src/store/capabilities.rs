@@ -7,7 +7,8 @@
 use super::{
     AccessRecord, AdminSession, AuditFrom, AuditIndex, AuditPage, AuditRecord, CodeRecord,
     DoctorEntry, EnrolmentRecord, HalfwaySignIn, Issuance, PendingBound, PendingRequest,
-    Redemption, Rotation, ScreenSignIn, SessionRecord, StoreError, StoredCode, StoredRefresh,
+    Redemption, RefreshRecord, Rotation, ScreenSignIn, SessionRecord, StoreError, StoredCode,
+    StoredRefresh,
 };
 use crate::clock::UnixTime;
 use crate::domain::{ClientId, ClientRecord, Digest, PoolUsage, ScopeSet};
@@ -72,6 +73,12 @@ pub trait GrantStore: Send + Sync {
     async fn access_token(&self, token: &Digest) -> Result<Option<AccessRecord>, StoreError>;
     /// Reads a refresh token and its rotation state without changing it.
     async fn refresh_token(&self, token: &Digest) -> Result<Option<StoredRefresh>, StoreError>;
+    /// The record a refresh token was issued with, for a refresh: whether the token is still
+    /// live is for [`GrantStore::rotate_refresh`] to say, in its atomic step. So a backend may
+    /// answer from a copy of what it issued; `None` means no such token.
+    async fn refresh_record(&self, token: &Digest) -> Result<Option<RefreshRecord>, StoreError> {
+        Ok(self.refresh_token(token).await?.map(|stored| stored.record))
+    }
     /// Rotates a refresh token atomically.
     ///
     /// - absent, expired or revoked: [`Rotation::NotFound`];

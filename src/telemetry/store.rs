@@ -10,9 +10,9 @@ use crate::domain::{ClientId, ClientRecord, Digest, PoolUsage, ScopeSet};
 use crate::store::{
     AccessRecord, AdminSession, AdminSessionStore, AuditFrom, AuditIndex, AuditPage, AuditRecord,
     AuditStore, ClientStore, CodeRecord, DoctorEntry, EnrolmentRecord, GrantStore, HalfwaySignIn,
-    Issuance, KeyStore, LimitStore, PendingBound, PendingRequest, Ping, Redemption, Rotation,
-    ScreenSignIn, SecondFactorStore, SessionRecord, SessionStore, Store, StoreError, StoredCode,
-    StoredRefresh,
+    Issuance, KeyStore, LimitStore, PendingBound, PendingRequest, Ping, Redemption, RefreshRecord,
+    Rotation, ScreenSignIn, SecondFactorStore, SessionRecord, SessionStore, Store, StoreError,
+    StoredCode, StoredRefresh,
 };
 use async_trait::async_trait;
 use std::future::Future;
@@ -83,6 +83,7 @@ timed!(GrantStore {
     fn redeem_code(code: &Digest, issue: &Issuance) -> Redemption;
     fn access_token(token: &Digest) -> Option<AccessRecord>;
     fn refresh_token(token: &Digest) -> Option<StoredRefresh>;
+    fn refresh_record(token: &Digest) -> Option<RefreshRecord>;
     fn rotate_refresh(
         old: &Digest,
         issue: &Issuance,

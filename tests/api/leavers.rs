@@ -257,3 +257,36 @@ async fn a_deleted_superadmins_admin_token_works_until_the_bound_and_then_gets_4
 
     assert_eq!(list_apps(&app, &token).await, StatusCode::UNAUTHORIZED);
 }
+
+#[tokio::test]
+async fn a_leavers_refresh_token_refused_after_a_revocation_reports_no_second_one() {
+    use sso_bridge::audit::Action;
+    use sso_bridge::store::{AuditFrom, AuditIndex};
+    let slapd = Slapd::start();
+    let app = app_on(&slapd, "0").await;
+    let reg = app.register(CB, false).await;
+    let tokens = app.tokens_for(&reg, "ken").await;
+    let refresh = tokens["refresh_token"].as_str().unwrap();
+    assert_eq!(app.revoke(&reg, refresh).await.status(), StatusCode::OK);
+    slapd.delete(KEN);
+
+    // The node that issued the token may answer from its copy of the record; the token is
+    // spent all the same, and only the app's revocation is audited.
+    let refused = app.refresh(&reg, refresh).await;
+    assert_eq!(refused.status(), StatusCode::BAD_REQUEST);
+    let body: serde_json::Value = refused.json().await.unwrap();
+    assert_eq!(body["error"], "invalid_grant");
+    let page = app
+        .state
+        .store
+        .audit_events(&[AuditIndex::actor("ken")], AuditFrom::Newest, 100)
+        .await
+        .unwrap();
+    let revoked: Vec<_> = page
+        .events
+        .iter()
+        .map(|e| &e.record)
+        .filter(|r| r.action == Action::TokenRevoked)
+        .collect();
+    assert_eq!(revoked.len(), 1, "{revoked:#?}");
+}

@@ -147,13 +147,46 @@ async fn a_code_exchange_and_a_refresh_each_take_four_round_trips() {
     let refresh = without_cache_fills(monitor.commands().await);
 
     // Client authentication reads the app (from the connection's copy, or filling it), the
-    // code or refresh token is read for its checks, then one script writes the issuance
-    // (checking the app is still enabled in the same step) and one appends the audit event.
-    // The last-used mark was written by the first exchange and is not written again within
-    // the minute.
+    // code is read for its checks, then one script writes the issuance (checking the app is
+    // still enabled in the same step) and one appends the audit event. The last-used mark was
+    // written by the first exchange and is not written again within the minute.
     let expected = BTreeMap::from([("evalsha".to_owned(), 2), ("hmget".to_owned(), 1)]);
     assert_eq!(exchange, expected);
+    // A refresh token this node issued needs no read: its record was kept when it was issued,
+    // and the rotation script decides whether it is still live.
+    let expected = BTreeMap::from([("evalsha".to_owned(), 2)]);
     assert_eq!(refresh, expected);
+}
+
+#[tokio::test]
+async fn a_refresh_token_another_node_issued_is_read_once_then_rotated() {
+    let (app, redis) = app_on_own_redis().await;
+    // A second node on the same Redis and key prefix.
+    let (url, prefix) = (redis.url(), app.state.settings.store.key_prefix.clone());
+    let other = spawn_app_configured(Backends::Real, |s| {
+        s.store.redis_url = url.into();
+        s.store.key_prefix = prefix;
+    })
+    .await;
+    let reg = app.register(CB, false).await;
+    let tokens = app.tokens_for(&reg, "alan").await;
+    other
+        .refresh(&reg, tokens["refresh_token"].as_str().unwrap())
+        .await;
+    let tokens = app.tokens_for(&reg, "alan").await;
+    let mut monitor = Monitor::start(&redis).await;
+    monitor.commands().await;
+
+    let r = other
+        .refresh(&reg, tokens["refresh_token"].as_str().unwrap())
+        .await;
+    assert_eq!(r.status(), StatusCode::OK);
+    // The token's record is one read; any other is the app's, filling a connection's copy.
+    let mut counted = monitor.commands().await;
+    let fills = counted.remove("client").unwrap_or(0);
+    assert_eq!(counted.remove("pttl").unwrap_or(0), fills, "{counted:?}");
+    assert_eq!(counted.remove("hget"), Some(fills + 1), "{counted:?}");
+    assert_eq!(counted, BTreeMap::from([("evalsha".to_owned(), 2)]));
 }
 
 #[tokio::test]

@@ -26,12 +26,11 @@ pub async fn exchange(
     let invalid = |m: &str| Refused::from(OAuthError::InvalidGrant(m.to_owned()));
     let wider = |error| Refused::because(Refusal::Scope, error);
     let digest = old.digest();
-    let stored = cx
+    let record = cx
         .store()
-        .refresh_token(&digest)
+        .refresh_record(&digest)
         .await?
         .ok_or_else(|| invalid(SPENT))?;
-    let record = stored.record;
     if record.client_id != client.client_id {
         return Err(invalid("the refresh token was issued to another client"));
     }
@@ -57,6 +56,11 @@ pub async fn exchange(
     let user = cx.directory().lookup(&record.sub).await?;
     let claims = user.and_then(|u| cx.claim_mapping().claims(&u.attributes));
     let Some(claims) = claims.filter(|c| c.sub() == record.sub) else {
+        // The record may be the store's copy of what it issued: a token revoked since is
+        // refused as spent, with no revocation to report.
+        if cx.store().refresh_token(&digest).await?.is_none() {
+            return Err(invalid(SPENT));
+        }
         cx.store().revoke_grant(&record.grant_id).await?;
         tracing::info!(sub = ?Escaped(&record.sub), "refresh refused: user no longer in the directory, or disabled or expired there");
         revoked(cx, client, &record.sub, address, Revocation::UserGone).await;

@@ -19,8 +19,8 @@ use crate::clock::UnixTime;
 use crate::domain::{ClientId, Digest};
 use crate::store::codec::{decode, encode};
 use crate::store::{
-    AccessRecord, CodeRecord, GrantStore, Issuance, Redemption, Rotation, StoreError, StoredCode,
-    StoredRefresh,
+    AccessRecord, CodeRecord, GrantStore, Issuance, Redemption, RefreshRecord, Rotation,
+    StoreError, StoredCode, StoredRefresh,
 };
 use async_trait::async_trait;
 use redis::{self, Script, ScriptInvocation};
@@ -136,7 +136,10 @@ impl GrantStore for RedisStore {
         call.arg(issue.access.client_id.as_str());
         let reply: Vec<String> = self.call(Request::Script(&call)).await?;
         match reply.first().map(String::as_str) {
-            Some("issued") => Ok(Redemption::Issued),
+            Some("issued") => {
+                self.issued_here.keep(&issue.refresh_digest, &issue.refresh);
+                Ok(Redemption::Issued)
+            }
             Some("app_disabled") => Ok(Redemption::AppDisabled),
             Some("replayed") => Ok(Redemption::Replayed),
             Some("not_found") => Ok(Redemption::NotFound),
@@ -173,6 +176,16 @@ impl GrantStore for RedisStore {
         }))
     }
 
+    async fn refresh_record(&self, token: &Digest) -> Result<Option<RefreshRecord>, StoreError> {
+        if let Some(record) = self.issued_here.take(token) {
+            return Ok(Some(record));
+        }
+        let mut cmd = redis::cmd("HGET");
+        cmd.arg(self.keys.refresh(token)).arg("data");
+        let data: Option<String> = self.cmd(&cmd).await?;
+        data.map(|d| decode("refresh token", &d)).transpose()
+    }
+
     async fn rotate_refresh(
         &self,
         old: &Digest,
@@ -188,7 +201,10 @@ impl GrantStore for RedisStore {
             .arg(issue.access.client_id.as_str());
         let mut reply: Vec<String> = self.call(Request::Script(&call)).await?;
         match reply.first().map(String::as_str) {
-            Some("rotated") => Ok(Rotation::Rotated),
+            Some("rotated") => {
+                self.issued_here.keep(&issue.refresh_digest, &issue.refresh);
+                Ok(Rotation::Rotated)
+            }
             Some("app_disabled") => Ok(Rotation::AppDisabled),
             Some("grace") if reply.len() == 2 => Ok(Rotation::Grace(reply.swap_remove(1))),
             Some("reused") => Ok(Rotation::Reused),

@@ -41,6 +41,7 @@ mod clients;
 mod connect;
 mod connections;
 mod grants;
+mod issued_here;
 mod keys;
 mod limits;
 mod records;
@@ -83,6 +84,8 @@ pub struct RedisStore {
     audit_behind: AtomicBool,
     /// Audit events waiting to be written together.
     audit_queue: audit_queue::AuditQueue,
+    /// The records of refresh tokens issued lately by this process (see `issued_here.rs`).
+    issued_here: issued_here::IssuedHere,
 }
 
 impl RedisStore {
@@ -106,6 +109,7 @@ impl RedisStore {
             audit_swept: AtomicU64::new(0),
             audit_behind: AtomicBool::new(false),
             audit_queue: audit_queue::AuditQueue::default(),
+            issued_here: issued_here::IssuedHere::default(),
         })
     }
 
