@@ -147,17 +147,23 @@ if gone > 0 then
   redis.call('HDEL', KEYS[2], unpack(ids))
   redis.call('HDEL', KEYS[3], unpack(ids))
   -- Each index is in cursor order too, so what it files of the forgotten events is its head, up
-  -- to the highest cursor forgotten: read as far as the filings say, trimmed as far as it goes.
+  -- to the highest cursor forgotten: as far as the filings say, trimmed as far as it goes. When
+  -- the last entry that far is forgotten, so is every one before it, and one read settles it;
+  -- otherwise the head is read entry by entry.
   for _, index in ipairs(index_order) do
     if last then
-      local head = redis.call('LRANGE', index, 0, from_index[index] - 1)
-      local drop = 0
-      for _, entry in ipairs(head) do
-        local cursor = split(entry)
-        if cursor and cursor > last then
-          break
+      local count, drop = from_index[index], 0
+      local furthest = split(redis.call('LINDEX', index, count - 1) or '')
+      if furthest and furthest <= last then
+        drop = count
+      else
+        for _, entry in ipairs(redis.call('LRANGE', index, 0, count - 1)) do
+          local cursor = split(entry)
+          if cursor and cursor > last then
+            break
+          end
+          drop = drop + 1
         end
-        drop = drop + 1
       end
       if drop > 0 then
         redis.call('LTRIM', index, drop, -1)

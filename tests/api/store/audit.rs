@@ -569,6 +569,34 @@ async fn past_the_count_limit_a_little_more_goes_at_once() {
 }
 
 #[tokio::test]
+async fn an_index_that_lost_an_entry_keeps_its_live_events_when_the_log_forgets() {
+    let server = RedisServer::shared();
+    let settings = redis_settings(&server.url(), 1000);
+    let store = RedisStore::new(&settings).unwrap();
+    let p = &settings.key_prefix;
+    let mut conn = raw(&server).await;
+    let now = SystemClock.now();
+    for (id, actor) in [("e1", "ada"), ("e2", "ada"), ("e3", "ada")] {
+        let record = event(id, now, actor, Action::SignIn, Some("a"));
+        store.append_audit(&record, 86_400, 3).await.unwrap();
+    }
+    // The index lost its first entry (a write cut short, say): the filings still name it.
+    let ada = format!("{p}audit:ix:actor:ada");
+    let _: Option<String> = conn.lpop(&ada, None).await.unwrap();
+
+    // The count limit forgets e1: the index's head is e2 now, which is live and stays.
+    let record = event("e4", now, "bob", Action::SignIn, Some("a"));
+    store.append_audit(&record, 86_400, 3).await.unwrap();
+    assert_eq!(
+        listed(&mut conn, &format!("{p}audit:seq")).await,
+        ["e2", "e3", "e4"]
+    );
+    assert_eq!(listed(&mut conn, &ada).await, ["e2", "e3"]);
+    let app = format!("{p}audit:ix:app:a");
+    assert_eq!(listed(&mut conn, &app).await, ["e2", "e3", "e4"]);
+}
+
+#[tokio::test]
 async fn an_event_appended_again_is_filed_once() {
     let server = RedisServer::shared();
     let settings = redis_settings(&server.url(), 1000);
