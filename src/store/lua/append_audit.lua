@@ -152,12 +152,12 @@ if gone > 0 then
   -- otherwise the head is read entry by entry.
   for _, index in ipairs(index_order) do
     if last then
-      local count, drop = from_index[index], 0
-      local furthest = split(redis.call('LINDEX', index, count - 1) or '')
+      local named, drop = from_index[index], 0
+      local furthest = split(redis.call('LINDEX', index, named - 1) or '')
       if furthest and furthest <= last then
-        drop = count
+        drop = named
       else
-        for _, entry in ipairs(redis.call('LRANGE', index, 0, count - 1)) do
+        for _, entry in ipairs(redis.call('LRANGE', index, 0, named - 1)) do
           local cursor = split(entry)
           if cursor and cursor > last then
             break
