@@ -85,17 +85,20 @@ async fn begin_within(
         id: random_id(12),
         keys: checks.iter().map(|(k, _, _)| k.clone()).collect(),
     };
-    let now = cx.now();
-    let mut over = Vec::new();
-    for (key, limit, window) in &checks {
-        let count = cx
-            .store()
-            .add_attempt(key, &attempt.id, now, window.as_secs())
-            .await?;
-        if count > *limit {
-            over.push((key.as_str(), window));
-        }
-    }
+    let windows: Vec<(String, u64)> = checks
+        .iter()
+        .map(|(key, _, window)| (key.clone(), window.as_secs()))
+        .collect();
+    let counts = cx
+        .store()
+        .add_attempt(&windows, &attempt.id, cx.now())
+        .await?;
+    let over: Vec<_> = checks
+        .iter()
+        .zip(counts)
+        .filter(|((_, limit, _), count)| count > limit)
+        .map(|((key, _, window), _)| (key.as_str(), window))
+        .collect();
     if over.is_empty() {
         return Ok(Ok(attempt));
     }
@@ -138,10 +141,7 @@ impl Attempt {
     pub fn failed(self) {}
 
     async fn forget(&self, cx: &impl Context) -> Result<(), StoreError> {
-        for key in &self.keys {
-            cx.store().remove_attempt(key, &self.id).await?;
-        }
-        Ok(())
+        cx.store().remove_attempt(&self.keys, &self.id).await
     }
 }
 

@@ -145,10 +145,8 @@ pub async fn proceed(
 /// Records the second factor on the session (under a new id) and sets the cookie.
 pub async fn elevate(state: &AppState, jar: &CookieJar, flow: &mut Flow) -> Result<(), PageError> {
     let record = flow.session.clone();
-    let id = session::add_method(state, &flow.cookie, record, mfa::AMR_OTP).await?;
-    flow.session = session::load(state, Some(&id))
-        .await?
-        .ok_or(PageError::Expired)?;
+    let (id, elevated) = session::add_method(state, &flow.cookie, record, mfa::AMR_OTP).await?;
+    flow.session = elevated;
     flow.cookie = id.clone();
     let ttl = flow.session.expires_at.saturating_sub(state.now());
     jar.add(respond::cookie(

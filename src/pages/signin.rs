@@ -206,7 +206,7 @@ async fn run(
     };
     state.events.publish(event).await;
 
-    let session_id = start_session(state, jar, claims.clone()).await?;
+    let session = start_session(state, jar, claims.clone()).await?;
 
     // Second factor by policy (or by the user's own enrolment) before any code is issued.
     let amr = vec!["pwd".to_owned()];
@@ -214,28 +214,25 @@ async fn run(
     if let Some(next) = second_factor::location(state, due, &form.request_id) {
         return Ok(redirect(StatusCode::SEE_OTHER, &next));
     }
-    let Some(session) = session::load(state, Some(&session_id)).await? else {
-        return Err(PageError::Expired);
-    };
     second_factor::proceed(state, &form.request_id, &pending, &session).await
 }
 
 /// Starts the SSO session under a fresh id (an id planted before sign-in is never promoted)
-/// and sets its cookie; answers the cookie value.
+/// and sets its cookie; answers the session.
 async fn start_session(
     state: &AppState,
     jar: &CookieJar,
     claims: crate::domain::Claims,
-) -> Result<String, PageError> {
+) -> Result<session::SessionRecord, PageError> {
     if let Some(old) = respond::cookie_value(&state.settings, jar, SESSION_COOKIE) {
         session::destroy(state, &old).await?;
     }
-    let session_id = session::create(state, claims, vec!["pwd".to_owned()]).await?;
+    let (session_id, session) = session::create(state, claims, vec!["pwd".to_owned()]).await?;
     jar.add(respond::cookie(
         &state.settings,
         SESSION_COOKIE,
-        session_id.clone(),
+        session_id,
         Some(state.settings.session.ttl.as_secs()),
     ));
-    Ok(session_id)
+    Ok(session)
 }

@@ -30,12 +30,13 @@ pub const SESSION_COOKIE: &str = "sso_session";
 pub const FLOW_COOKIE: &str = "sso_flow";
 
 /// Starts a session under a fresh id (never reusing one the browser brought) for a user who
-/// authenticated with the methods `amr` (RFC 8176: `pwd`, `otp`); answers the cookie value.
+/// authenticated with the methods `amr` (RFC 8176: `pwd`, `otp`); answers the cookie value and
+/// the session as stored, so that the caller need not read it back.
 pub async fn create(
     cx: &impl Context,
     claims: Claims,
     amr: Vec<String>,
-) -> Result<String, StoreError> {
+) -> Result<(String, SessionRecord), StoreError> {
     let now = cx.now();
     let ttl = cx.session_settings().ttl.as_secs();
     let id = random_id(32);
@@ -49,7 +50,7 @@ pub async fn create(
     cx.store()
         .put_session(&Digest::of(&id), &record, ttl)
         .await?;
-    Ok(id)
+    Ok((id, record))
 }
 
 /// The live session behind a cookie value, if any, as stored: what yields a code or the admin
@@ -74,13 +75,13 @@ pub async fn destroy(cx: &impl Context, cookie: &str) -> Result<(), StoreError> 
 
 /// Records one more authentication method (`otp`) on a session, under a fresh id: the old
 /// cookie value stops working, so an id seen before the second factor is never promoted.
-/// Answers the new cookie value.
+/// Answers the new cookie value and the session as stored.
 pub async fn add_method(
     cx: &impl Context,
     cookie: &str,
     mut record: SessionRecord,
     method: &str,
-) -> Result<String, StoreError> {
+) -> Result<(String, SessionRecord), StoreError> {
     let ttl = record.expires_at.saturating_sub(cx.now()).max(1);
     if !record.amr.iter().any(|m| m == method) {
         record.amr.push(method.to_owned());
@@ -90,5 +91,5 @@ pub async fn add_method(
         .put_session(&Digest::of(&id), &record, ttl)
         .await?;
     destroy(cx, cookie).await?;
-    Ok(id)
+    Ok((id, record))
 }

@@ -244,18 +244,18 @@ pub trait SecondFactorStore: Send + Sync {
 /// Sliding windows of password and code attempts, shared by every node.
 #[async_trait]
 pub trait LimitStore: Send + Sync {
-    /// Adds attempt `id` at `now` to the sliding window under `key`, drops attempts made
-    /// `window` seconds or more before `now`, and answers how many the window now holds
-    /// (this one included). One atomic step, shared by every node.
+    /// Adds attempt `id` at `now` to each sliding window of `windows` (its key and its length
+    /// in seconds), drops from each the attempts made its length or more before `now`, and
+    /// answers how many each window now holds (this one included), in the order given. One
+    /// atomic step, shared by every node.
     async fn add_attempt(
         &self,
-        key: &str,
+        windows: &[(String, u64)],
         id: &str,
         now: UnixTime,
-        window: u64,
-    ) -> Result<u64, StoreError>;
-    /// Removes attempt `id` from the window under `key` (it succeeded, or was never checked).
-    async fn remove_attempt(&self, key: &str, id: &str) -> Result<(), StoreError>;
+    ) -> Result<Vec<u64>, StoreError>;
+    /// Removes attempt `id` from the windows under `keys` (it succeeded, or was never checked).
+    async fn remove_attempt(&self, keys: &[String], id: &str) -> Result<(), StoreError>;
     /// Notes that the window under `key` is over its limit, for `ttl` seconds; answers whether
     /// this is the first note (so a lockout is reported once, not on every refused attempt).
     /// Of concurrent calls for one key, at most one gets `true`.

@@ -138,8 +138,8 @@ timed!(SecondFactorStore {
 });
 
 timed!(LimitStore {
-    fn add_attempt(key: &str, id: &str, now: UnixTime, window: u64) -> u64;
-    fn remove_attempt(key: &str, id: &str) -> ();
+    fn add_attempt(windows: &[(String, u64)], id: &str, now: UnixTime) -> Vec<u64>;
+    fn remove_attempt(keys: &[String], id: &str) -> ();
     fn note_lockout(key: &str, ttl: u64) -> bool;
 });
 

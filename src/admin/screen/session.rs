@@ -148,7 +148,7 @@ pub async fn open(
         user: claims.get("name").unwrap_or(claims.sub()).to_owned(),
         csrf_token: random_id(32),
     };
-    let id = session::create(state, claims, amr).await?;
+    let (id, _) = session::create(state, claims, amr).await?;
     let ttl = state.settings.session.ttl.as_secs();
     jar.add(respond::cookie(
         &state.settings,

@@ -21,29 +21,35 @@ impl Windows {
 impl LimitStore for MemoryStore {
     async fn add_attempt(
         &self,
-        key: &str,
+        windows: &[(String, u64)],
         id: &str,
         now: UnixTime,
-        window: u64,
-    ) -> Result<u64, StoreError> {
+    ) -> Result<Vec<u64>, StoreError> {
         let (mut state, _) = self.lock();
-        let entry = state
-            .limits
-            .0
-            .entry(key.to_owned())
-            .or_insert_with(|| Timed::new(Vec::new(), now, window));
-        entry
-            .value
-            .retain(|(at, _)| at.saturating_add(window) > now);
-        entry.value.push((now, id.to_owned()));
-        entry.expires_at = now.saturating_add(window);
-        Ok(entry.value.len() as u64)
+        let mut counts = Vec::with_capacity(windows.len());
+        for (key, window) in windows {
+            let window = *window;
+            let entry = state
+                .limits
+                .0
+                .entry(key.clone())
+                .or_insert_with(|| Timed::new(Vec::new(), now, window));
+            entry
+                .value
+                .retain(|(at, _)| at.saturating_add(window) > now);
+            entry.value.push((now, id.to_owned()));
+            entry.expires_at = now.saturating_add(window);
+            counts.push(entry.value.len() as u64);
+        }
+        Ok(counts)
     }
 
-    async fn remove_attempt(&self, key: &str, id: &str) -> Result<(), StoreError> {
+    async fn remove_attempt(&self, keys: &[String], id: &str) -> Result<(), StoreError> {
         let (mut state, _) = self.lock();
-        if let Some(entry) = state.limits.0.get_mut(key) {
-            entry.value.retain(|(_, other)| other != id);
+        for key in keys {
+            if let Some(entry) = state.limits.0.get_mut(key) {
+                entry.value.retain(|(_, other)| other != id);
+            }
         }
         Ok(())
     }

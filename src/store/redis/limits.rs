@@ -1,7 +1,8 @@
 //! Attempt windows in Redis: `{p}attempts:<key>`, a sorted set of attempt ids scored by Unix
 //! time, expiring with its newest attempt; and `{p}lockout:<key>`, a string with an expiry
-//! noting a lockout already reported. Each operation is one round trip; adding an attempt runs
-//! as a MULTI/EXEC transaction, so every node counts the same window.
+//! noting a lockout already reported. Each operation is one round trip whatever the number of
+//! windows (an attempt counts against its account and its address); adding an attempt runs as a
+//! MULTI/EXEC transaction, so every node counts the same windows.
 
 use super::{Keys, RedisStore, Request};
 use crate::clock::UnixTime;
@@ -20,41 +21,59 @@ impl Keys {
 impl LimitStore for RedisStore {
     async fn add_attempt(
         &self,
-        key: &str,
+        windows: &[(String, u64)],
         id: &str,
         now: UnixTime,
-        window: u64,
-    ) -> Result<u64, StoreError> {
-        let key = self.keys.attempts(key);
-        let oldest_kept = now.saturating_sub(window);
+    ) -> Result<Vec<u64>, StoreError> {
+        if windows.is_empty() {
+            return Ok(Vec::new());
+        }
         let mut pipe = redis::pipe();
-        // Attempts exactly `window` seconds old are out of the window too: the range is
-        // inclusive.
-        pipe.atomic()
-            .cmd("ZREMRANGEBYSCORE")
-            .arg(&key)
-            .arg("-inf")
-            .arg(oldest_kept)
-            .ignore()
-            .cmd("ZADD")
-            .arg(&key)
-            .arg(now)
-            .arg(id)
-            .ignore()
-            .cmd("EXPIRE")
-            .arg(&key)
-            .arg(window)
-            .ignore()
-            .cmd("ZCARD")
-            .arg(&key);
-        let (count,): (u64,) = self.call(Request::Pipe(&pipe)).await?;
-        Ok(count)
+        pipe.atomic();
+        for (key, window) in windows {
+            let key = self.keys.attempts(key);
+            // Attempts exactly `window` seconds old are out of the window too: the range is
+            // inclusive.
+            pipe.cmd("ZREMRANGEBYSCORE")
+                .arg(&key)
+                .arg("-inf")
+                .arg(now.saturating_sub(*window))
+                .ignore()
+                .cmd("ZADD")
+                .arg(&key)
+                .arg(now)
+                .arg(id)
+                .ignore()
+                .cmd("EXPIRE")
+                .arg(&key)
+                .arg(*window)
+                .ignore()
+                .cmd("ZCARD")
+                .arg(&key);
+        }
+        let counts: Vec<u64> = self.call(Request::Pipe(&pipe)).await?;
+        if counts.len() != windows.len() {
+            return Err(StoreError::Corrupt(format!(
+                "{} attempt windows counted for {}",
+                counts.len(),
+                windows.len()
+            )));
+        }
+        Ok(counts)
     }
 
-    async fn remove_attempt(&self, key: &str, id: &str) -> Result<(), StoreError> {
-        let mut cmd = redis::cmd("ZREM");
-        cmd.arg(self.keys.attempts(key)).arg(id);
-        let _: i64 = self.cmd(&cmd).await?;
+    async fn remove_attempt(&self, keys: &[String], id: &str) -> Result<(), StoreError> {
+        if keys.is_empty() {
+            return Ok(());
+        }
+        let mut pipe = redis::pipe();
+        for key in keys {
+            pipe.cmd("ZREM")
+                .arg(self.keys.attempts(key))
+                .arg(id)
+                .ignore();
+        }
+        let () = self.call(Request::Pipe(&pipe)).await?;
         Ok(())
     }
 

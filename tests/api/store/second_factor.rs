@@ -10,6 +10,7 @@ on_both_backends!(
     a_time_step_is_spent_by_exactly_one_of_many_concurrent_callers,
     a_lockout_is_noted_once_per_window,
     attempts_slide_out_of_their_window_and_can_be_taken_back,
+    one_attempt_counts_in_each_of_its_windows_and_is_taken_back_from_all,
     a_setup_is_kept_per_user_and_holder_until_it_expires_or_is_deleted,
     an_enrolment_is_written_read_replaced_and_deleted_with_its_recovery_codes,
 );
@@ -44,32 +45,83 @@ async fn a_lockout_is_noted_once_per_window(s: Subject) {
 
 async fn attempts_slide_out_of_their_window_and_can_be_taken_back(s: Subject) {
     let key = format!("password:{}", random_id(8));
+    let window = |key: &str, length| vec![(key.to_owned(), length)];
     let t = s.now();
     for (i, at) in [t, t + 1, t + 2].into_iter().enumerate() {
         let count = s
             .store
-            .add_attempt(&key, &format!("a{i}"), at, 10)
+            .add_attempt(&window(&key, 10), &format!("a{i}"), at)
             .await
             .unwrap();
-        assert_eq!(count, i as u64 + 1);
+        assert_eq!(count, vec![i as u64 + 1]);
     }
     // Ten seconds after the first attempt it has left the window; the others are still in.
     assert_eq!(
-        s.store.add_attempt(&key, "a3", t + 10, 10).await.unwrap(),
-        3
+        s.store
+            .add_attempt(&window(&key, 10), "a3", t + 10)
+            .await
+            .unwrap(),
+        vec![3]
     );
-    s.store.remove_attempt(&key, "a3").await.unwrap();
-    s.store.remove_attempt(&key, "unknown").await.unwrap();
+    s.store
+        .remove_attempt(std::slice::from_ref(&key), "a3")
+        .await
+        .unwrap();
+    s.store
+        .remove_attempt(std::slice::from_ref(&key), "unknown")
+        .await
+        .unwrap();
     assert_eq!(
-        s.store.add_attempt(&key, "a4", t + 11, 10).await.unwrap(),
-        2
+        s.store
+            .add_attempt(&window(&key, 10), "a4", t + 11)
+            .await
+            .unwrap(),
+        vec![2]
     );
     // Windows are per key.
     let other = format!("addr:{}", random_id(8));
     assert_eq!(
-        s.store.add_attempt(&other, "b", t + 11, 10).await.unwrap(),
-        1
+        s.store
+            .add_attempt(&window(&other, 10), "b", t + 11)
+            .await
+            .unwrap(),
+        vec![1]
     );
+}
+
+async fn one_attempt_counts_in_each_of_its_windows_and_is_taken_back_from_all(s: Subject) {
+    let account = format!("password:{}", random_id(8));
+    let address = format!("addr:{}", random_id(8));
+    let t = s.now();
+    let both = vec![(account.clone(), 10), (address.clone(), 30)];
+    assert_eq!(
+        s.store
+            .add_attempt(&[(address.clone(), 30)], "early", t)
+            .await
+            .unwrap(),
+        vec![1]
+    );
+    // Each window counts in its own length: at t + 20 the address's 30 seconds still hold
+    // the early attempt.
+    assert_eq!(
+        s.store.add_attempt(&both, "x", t + 20).await.unwrap(),
+        vec![1, 2]
+    );
+    assert_eq!(
+        s.store.add_attempt(&both, "y", t + 21).await.unwrap(),
+        vec![2, 3]
+    );
+    s.store
+        .remove_attempt(&[account.clone(), address.clone()], "y")
+        .await
+        .unwrap();
+    assert_eq!(
+        s.store.add_attempt(&both, "z", t + 22).await.unwrap(),
+        vec![2, 3]
+    );
+    let none: Vec<u64> = s.store.add_attempt(&[], "none", t + 22).await.unwrap();
+    assert!(none.is_empty());
+    s.store.remove_attempt(&[], "none").await.unwrap();
 }
 
 async fn a_setup_is_kept_per_user_and_holder_until_it_expires_or_is_deleted(s: Subject) {
