@@ -58,6 +58,12 @@ pub trait GrantStore: Send + Sync {
     ) -> Result<(), StoreError>;
     /// Reads a code without consuming it; `None` if absent or expired.
     async fn code(&self, code: &Digest) -> Result<Option<StoredCode>, StoreError>;
+    /// A code, for an exchange: whether it is still unconsumed and live is for
+    /// [`GrantStore::redeem_code`] to say, in its atomic step. So a backend may answer from a
+    /// copy of what it issued, as not consumed; `None` means no such code.
+    async fn code_to_redeem(&self, code: &Digest) -> Result<Option<StoredCode>, StoreError> {
+        self.code(code).await
+    }
     /// Redeems a code atomically.
     ///
     /// - absent or expired: [`Redemption::NotFound`], nothing written;

@@ -80,6 +80,7 @@ timed!(ClientStore {
 timed!(GrantStore {
     fn put_code(code: &Digest, record: &CodeRecord, ttl: u64) -> ();
     fn code(code: &Digest) -> Option<StoredCode>;
+    fn code_to_redeem(code: &Digest) -> Option<StoredCode>;
     fn redeem_code(code: &Digest, issue: &Issuance) -> Redemption;
     fn access_token(token: &Digest) -> Option<AccessRecord>;
     fn refresh_token(token: &Digest) -> Option<StoredRefresh>;

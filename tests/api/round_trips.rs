@@ -128,7 +128,7 @@ async fn userinfo_reads_a_token_once_per_connection_and_a_revocation_still_count
 }
 
 #[tokio::test]
-async fn a_code_exchange_and_a_refresh_each_take_four_round_trips() {
+async fn a_code_exchange_and_a_refresh_each_take_two_round_trips() {
     let (app, redis) = app_on_own_redis().await;
     let reg = app.register(CB, false).await;
     // Once first: the scripts get loaded, and the first audit event moves an earlier log.
@@ -147,11 +147,12 @@ async fn a_code_exchange_and_a_refresh_each_take_four_round_trips() {
     assert_eq!(r.status(), StatusCode::OK);
     let refresh = without_cache_fills(monitor.commands().await);
 
-    // Client authentication reads the app (from the connection's copy, or filling it), the
-    // code is read for its checks, then one script writes the issuance (checking the app is
-    // still enabled in the same step) and one appends the audit event. The last-used mark was
-    // written by the first exchange and is not written again within the minute.
-    let expected = BTreeMap::from([("evalsha".to_owned(), 2), ("hmget".to_owned(), 1)]);
+    // Client authentication reads the app (from the connection's copy, or filling it). A code
+    // this node issued needs no read: its record was kept when it was issued, and one script
+    // checks it unconsumed and the app still enabled as it writes the issuance; one more
+    // appends the audit event. The last-used mark was written by the first exchange and is not
+    // written again within the minute.
+    let expected = BTreeMap::from([("evalsha".to_owned(), 2)]);
     assert_eq!(exchange, expected);
     // A refresh token this node issued needs no read: its record was kept when it was issued,
     // and the rotation script decides whether it is still live.
@@ -188,6 +189,48 @@ async fn a_refresh_token_another_node_issued_is_read_once_then_rotated() {
     assert_eq!(counted.remove("pttl").unwrap_or(0), fills, "{counted:?}");
     assert_eq!(counted.remove("hget"), Some(fills + 1), "{counted:?}");
     assert_eq!(counted, BTreeMap::from([("evalsha".to_owned(), 2)]));
+}
+
+#[tokio::test]
+async fn a_code_another_node_issued_is_read_once_then_redeemed_and_a_replay_is_read_again() {
+    let (app, redis) = app_on_own_redis().await;
+    let (url, prefix) = (redis.url(), app.state.settings.store.key_prefix.clone());
+    let other = spawn_app_configured(Backends::Real, |s| {
+        s.store.redis_url = url.into();
+        s.store.key_prefix = prefix;
+    })
+    .await;
+    let reg = app.register(CB, false).await;
+    app.tokens_for(&reg, "alan").await;
+    other.tokens_for(&reg, "alan").await;
+    let (code, verifier) = app.code_for(&reg, "alan").await;
+    let mut monitor = Monitor::start(&redis).await;
+    monitor.commands().await;
+
+    let tokens = other.exchange(&reg, &code, &verifier).await;
+    assert!(tokens["access_token"].is_string(), "{tokens}");
+    let mut counted = monitor.commands().await;
+    let fills = counted.remove("client").unwrap_or(0);
+    assert_eq!(counted.remove("pttl").unwrap_or(0), fills, "{counted:?}");
+    assert_eq!(counted.remove("hget").unwrap_or(0), fills, "{counted:?}");
+    assert_eq!(counted.remove("hmget"), Some(1), "{counted:?}");
+    assert_eq!(counted, BTreeMap::from([("evalsha".to_owned(), 2)]));
+
+    // The node that issued the code still has its copy; the replay there is refused all the
+    // same, and revokes what the first exchange issued.
+    let form = [
+        ("grant_type", "authorization_code"),
+        ("code", code.as_str()),
+        ("redirect_uri", reg.redirect_uri.as_str()),
+        ("code_verifier", verifier.as_str()),
+    ];
+    let replay = app.token(&reg, &form).await;
+    assert_eq!(replay.status(), StatusCode::BAD_REQUEST);
+    let body: serde_json::Value = replay.json().await.unwrap();
+    assert_eq!(body["error"], "invalid_grant", "{body}");
+    let access = tokens["access_token"].as_str().unwrap();
+    let refused = within_a_cached_copy(StatusCode::UNAUTHORIZED, || app.userinfo(access)).await;
+    assert_eq!(refused.status(), StatusCode::UNAUTHORIZED);
 }
 
 #[tokio::test]

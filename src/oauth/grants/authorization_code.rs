@@ -35,7 +35,7 @@ pub async fn exchange(
 
     let stored = cx
         .store()
-        .code(&digest)
+        .code_to_redeem(&digest)
         .await?
         .ok_or_else(|| invalid(Refusal::CodeExpired, UNKNOWN))?;
     if let Some(grant_id) = &stored.consumed_by {

@@ -115,6 +115,7 @@ impl GrantStore for RedisStore {
             .arg(encode("code", record)?)
             .arg(ttl);
         let _: i64 = self.call(Request::Script(&call)).await?;
+        self.codes_here.keep(code, record);
         Ok(())
     }
 
@@ -131,13 +132,26 @@ impl GrantStore for RedisStore {
         }))
     }
 
+    async fn code_to_redeem(&self, code: &Digest) -> Result<Option<StoredCode>, StoreError> {
+        // A copy is of a code not consumed when it was issued; if it has been since, the
+        // redemption says so.
+        if let Some(record) = self.codes_here.take(code) {
+            return Ok(Some(StoredCode {
+                record,
+                consumed_by: None,
+            }));
+        }
+        self.code(code).await
+    }
+
     async fn redeem_code(&self, code: &Digest, issue: &Issuance) -> Result<Redemption, StoreError> {
         let mut call = self.issuing(&self.scripts.redeem, self.keys.code(code), issue)?;
         call.arg(issue.access.client_id.as_str());
         let reply: Vec<String> = self.call(Request::Script(&call)).await?;
         match reply.first().map(String::as_str) {
             Some("issued") => {
-                self.issued_here.keep(&issue.refresh_digest, &issue.refresh);
+                self.refresh_here
+                    .keep(&issue.refresh_digest, &issue.refresh);
                 Ok(Redemption::Issued)
             }
             Some("app_disabled") => Ok(Redemption::AppDisabled),
@@ -177,7 +191,7 @@ impl GrantStore for RedisStore {
     }
 
     async fn refresh_record(&self, token: &Digest) -> Result<Option<RefreshRecord>, StoreError> {
-        if let Some(record) = self.issued_here.take(token) {
+        if let Some(record) = self.refresh_here.take(token) {
             return Ok(Some(record));
         }
         let mut cmd = redis::cmd("HGET");
@@ -202,7 +216,8 @@ impl GrantStore for RedisStore {
         let mut reply: Vec<String> = self.call(Request::Script(&call)).await?;
         match reply.first().map(String::as_str) {
             Some("rotated") => {
-                self.issued_here.keep(&issue.refresh_digest, &issue.refresh);
+                self.refresh_here
+                    .keep(&issue.refresh_digest, &issue.refresh);
                 Ok(Rotation::Rotated)
             }
             Some("app_disabled") => Ok(Rotation::AppDisabled),

@@ -1,60 +1,74 @@
-//! The records of the refresh tokens this process issued lately, so that a refresh of one of
-//! them reads nothing before its rotation.
+//! The records of the refresh tokens and codes this process issued lately, so that a refresh
+//! or a code exchange of one of them reads nothing before the script that decides it.
 //!
-//! A refresh token's record is written once, when the token is issued, and never changed: the
-//! rotation script, which checks in its atomic step that the token is still live (not rotated,
-//! revoked or expired, its app enabled), decides every refresh. A copy of the record can
-//! therefore only say what Redis would have said of it, or name a token the rotation then
-//! refuses. Each copy is handed out once (a token is refreshed once); a retry within grace, or
-//! a token issued by another node, is read from Redis.
+//! A refresh token's record, and a code's, is written once, when it is issued, and never
+//! changed: the rotation and redemption scripts, which check in their atomic step that the
+//! token or code is still live (not rotated, consumed, revoked or expired, its app enabled),
+//! decide every refresh and exchange. A copy of the record can therefore only say what Redis
+//! would have said of it, or name a token or code the script then refuses. Each copy is handed
+//! out once (a token is refreshed once, a code exchanged once); a retry, a replay, or a token or
+//! code issued by another node, is read from Redis.
 
 use crate::domain::Digest;
-use crate::store::RefreshRecord;
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Mutex, PoisonError};
 
-/// How many records are kept at most (a few hundred bytes each): the oldest go first, and a
-/// token whose record was dropped is read from Redis.
-const CAPACITY: usize = 4096;
+/// How many refresh token records are kept at most (a few hundred bytes each): the oldest go
+/// first, and a token whose record was dropped is read from Redis.
+pub(super) const REFRESH_TOKENS: usize = 4096;
+/// How many code records are kept at most (a code's record holds its user's claims, up to a
+/// few kilobytes). A code is exchanged within seconds of its issue, so the codes of the last
+/// thousand sign-ins are all an app can still be about to exchange on a busy node.
+pub(super) const CODES: usize = 1024;
 
-/// Records by token digest, oldest first.
-#[derive(Default)]
-pub(super) struct IssuedHere {
-    kept: Mutex<Kept>,
+/// Records by digest, oldest first.
+pub(super) struct IssuedHere<R> {
+    capacity: usize,
+    kept: Mutex<Kept<R>>,
 }
 
-#[derive(Default)]
-struct Kept {
-    records: HashMap<Digest, RefreshRecord>,
+struct Kept<R> {
+    records: HashMap<Digest, R>,
     /// Digests in the order their records were kept; some may have been handed out already.
     order: VecDeque<Digest>,
 }
 
-impl IssuedHere {
-    /// Keeps the record of a refresh token just issued.
-    pub(super) fn keep(&self, token: &Digest, record: &RefreshRecord) {
+impl<R: Clone> IssuedHere<R> {
+    /// Keeps `capacity` records at most.
+    pub(super) fn new(capacity: usize) -> Self {
+        Self {
+            capacity,
+            kept: Mutex::new(Kept {
+                records: HashMap::new(),
+                order: VecDeque::new(),
+            }),
+        }
+    }
+
+    /// Keeps the record of a token or code just issued.
+    pub(super) fn keep(&self, digest: &Digest, record: &R) {
         let mut kept = self.lock();
-        while kept.records.len() >= CAPACITY {
+        while kept.records.len() >= self.capacity {
             let Some(oldest) = kept.order.pop_front() else {
                 break;
             };
             kept.records.remove(&oldest);
         }
         // Handed-out digests linger in `order` until they reach its front; bound it too.
-        if kept.order.len() >= 2 * CAPACITY {
+        if kept.order.len() >= 2 * self.capacity {
             let Kept { records, order } = &mut *kept;
             order.retain(|digest| records.contains_key(digest));
         }
-        kept.records.insert(token.clone(), record.clone());
-        kept.order.push_back(token.clone());
+        kept.records.insert(digest.clone(), record.clone());
+        kept.order.push_back(digest.clone());
     }
 
-    /// The record of `token`, if this process issued it lately and has not handed it out.
-    pub(super) fn take(&self, token: &Digest) -> Option<RefreshRecord> {
-        self.lock().records.remove(token)
+    /// The record of `digest`, if this process issued it lately and has not handed it out.
+    pub(super) fn take(&self, digest: &Digest) -> Option<R> {
+        self.lock().records.remove(digest)
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, Kept> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Kept<R>> {
         // The lock guards plain inserts and removals, which cannot leave the maps half-changed.
         self.kept.lock().unwrap_or_else(PoisonError::into_inner)
     }
@@ -64,6 +78,9 @@ impl IssuedHere {
 mod tests {
     use super::*;
     use crate::domain::{ClientId, ScopeSet};
+    use crate::store::RefreshRecord;
+
+    const CAPACITY: usize = REFRESH_TOKENS;
 
     fn record(sub: &str) -> RefreshRecord {
         RefreshRecord {
@@ -79,7 +96,7 @@ mod tests {
 
     #[test]
     fn a_record_is_handed_out_once() {
-        let here = IssuedHere::default();
+        let here = IssuedHere::new(CAPACITY);
         let token = Digest::of("t");
         here.keep(&token, &record("ada"));
         assert_eq!(here.take(&token).map(|r| r.sub), Some("ada".into()));
@@ -88,7 +105,7 @@ mod tests {
 
     #[test]
     fn the_oldest_records_go_first_and_the_order_stays_bounded() {
-        let here = IssuedHere::default();
+        let here = IssuedHere::new(CAPACITY);
         let digests: Vec<Digest> = (0..3 * CAPACITY)
             .map(|i| Digest::of(&i.to_string()))
             .collect();

@@ -84,8 +84,10 @@ pub struct RedisStore {
     audit_behind: AtomicBool,
     /// Audit events waiting to be written together.
     audit_queue: audit_queue::AuditQueue,
-    /// The records of refresh tokens issued lately by this process (see `issued_here.rs`).
-    issued_here: issued_here::IssuedHere,
+    /// The records of refresh tokens and codes issued lately by this process (see
+    /// `issued_here.rs`).
+    refresh_here: issued_here::IssuedHere<crate::store::RefreshRecord>,
+    codes_here: issued_here::IssuedHere<crate::store::CodeRecord>,
 }
 
 impl RedisStore {
@@ -109,7 +111,8 @@ impl RedisStore {
             audit_swept: AtomicU64::new(0),
             audit_behind: AtomicBool::new(false),
             audit_queue: audit_queue::AuditQueue::default(),
-            issued_here: issued_here::IssuedHere::default(),
+            refresh_here: issued_here::IssuedHere::new(issued_here::REFRESH_TOKENS),
+            codes_here: issued_here::IssuedHere::new(issued_here::CODES),
         })
     }
 
