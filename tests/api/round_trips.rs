@@ -273,7 +273,10 @@ async fn single_sign_on_and_a_password_sign_in_take_a_known_number_of_round_trip
         )
         .await;
     assert_eq!(signed_in.status(), StatusCode::SEE_OTHER);
-    let password = without_cache_fills(monitor.commands().await);
+    let mut password = without_cache_fills(monitor.commands().await);
+    // Attempts that left their window are dropped on one attempt in eight, from both windows.
+    let pruned = password.remove("zremrangebyscore").unwrap_or(0);
+    assert!(pruned == 0 || pruned == 2, "{password:?}");
 
     let counts = |pairs: &[(&str, u64)]| -> BTreeMap<String, u64> {
         pairs.iter().map(|(k, v)| (k.to_string(), *v)).collect()
@@ -297,9 +300,8 @@ async fn single_sign_on_and_a_password_sign_in_take_a_known_number_of_round_trip
             ("get", 3),
             ("multi", 1),
             ("zadd", 2),
-            ("zcard", 2),
+            ("zcount", 2),
             ("zrem", 2),
-            ("zremrangebyscore", 2),
         ])
     );
 }

@@ -49,7 +49,7 @@ end
 -- Cursors are given out in the order events are appended: later events sort after. The batch
 -- takes its run of cursors at once.
 if #new > 0 then
-  local cursor = redis.call('INCRBY', KEYS[4], #new) - #new
+  local cursor = redis.call('INCRBY', KEYS[4], string.format('%d', #new)) - #new
   local entries, log, texts, filed = {}, {}, {}, {}
   for _, k in ipairs(new) do
     cursor = cursor + 1

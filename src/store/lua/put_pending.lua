@@ -25,8 +25,9 @@ local function forget(key, left)
   end
 end
 
--- Numbers go to Redis as text made with `%d` (a Lua number would be written with `%.17g`,
--- which costs far more) and are read with `+ 0`, one conversion where `tonumber` makes two.
+-- Numbers go to Redis as text, literals included, or made with `%d` (a Lua number would be
+-- written with `%.17g`, which costs far more) and are read with `+ 0`, one conversion where
+-- `tonumber` makes two.
 local time = redis.call('TIME')
 local now = time[1] * 1000000 + time[2]
 local ttl = ARGV[2] + 0
@@ -42,7 +43,7 @@ for i = 2, #KEYS do
   end
   -- Scores strictly increase within a group, so that the oldest is always the one to give way.
   local score = now + ttl * 1000000
-  local newest = redis.call('ZRANGE', group, -1, -1, 'WITHSCORES')
+  local newest = redis.call('ZRANGE', group, '-1', '-1', 'WITHSCORES')
   if newest[2] and newest[2] + 0 >= score then
     score = newest[2] + 1
   end

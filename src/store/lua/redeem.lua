@@ -1,9 +1,12 @@
 -- Redeems an authorization code (KEYS[1], a hash {data, consumed_by}).
 -- Returns {'not_found'}, {'replayed'}, {'app_disabled'} or {'issued'}.
-if redis.call('EXISTS', KEYS[1]) == 0 then
+-- A code is `data` alone until it is consumed, then `data` and `consumed_by`: how many fields
+-- it has says which, in one call.
+local fields = redis.call('HLEN', KEYS[1])
+if fields == 0 then
   return {'not_found'}
 end
-local consumed_by = redis.call('HGET', KEYS[1], 'consumed_by')
+local consumed_by = fields > 1 and redis.call('HGET', KEYS[1], 'consumed_by')
 if consumed_by then
   -- RFC 6749 §4.1.2: a code used twice revokes what its first use issued.
   revoke(ARGV[6] .. consumed_by)

@@ -7,6 +7,7 @@ use crate::support::redis::RedisServer;
 use redis::{self, aio::MultiplexedConnection, AsyncCommands};
 use sso_bridge::audit::Action;
 use sso_bridge::clock::{Clock, SystemClock};
+use sso_bridge::domain::secret::random_id;
 use sso_bridge::domain::{ClientId, Digest, ScopeSet, SecretToken};
 use sso_bridge::store::redis::RedisStore;
 use sso_bridge::store::{
@@ -397,6 +398,34 @@ async fn an_index_drops_what_has_expired_on_its_writes() {
     for code in &codes {
         assert!(left.contains(&format!("{p}code:{}", code.as_hex())));
     }
+}
+
+#[tokio::test]
+async fn an_attempt_window_drops_the_attempts_that_left_it_within_a_few_dozen_attempts() {
+    let server = RedisServer::shared();
+    let settings = redis_settings(&server.url(), 1000);
+    let store = RedisStore::new(&settings).unwrap();
+    let mut conn = raw(&server).await;
+    let key = format!("password:{}", random_id(8));
+    let window = vec![(key.clone(), 60)];
+    let t = SystemClock.now();
+    for i in 0..20 {
+        let count = store
+            .add_attempt(&window, &format!("old{i}"), t - 120)
+            .await;
+        assert_eq!(count.unwrap(), vec![i + 1]);
+    }
+    // Those twenty left the window a minute ago: they are not counted, and one attempt in
+    // eight drops them. The chance that 200 attempts all skip it is below one in 10^11.
+    let stored = format!("{}attempts:{key}", settings.key_prefix);
+    let mut held = Vec::new();
+    for i in 0..200 {
+        let count = store.add_attempt(&window, &format!("new{i}"), t).await;
+        assert_eq!(count.unwrap(), vec![i + 1]);
+        held.push(conn.zcard::<_, u64>(&stored).await.unwrap());
+    }
+    // Each count ran past the attempts that had left, and the window holds none of them now.
+    assert_eq!(held.last(), Some(&200), "{held:?}");
 }
 
 #[tokio::test]
