@@ -97,6 +97,13 @@ async fn revoking_a_user_deletes_their_codes_and_tokens_for_every_app_and_nothin
     assert!(!any_token_left(&s, &rotated).await);
     assert!(!any_token_left(&s, &second).await);
     assert_eq!(s.store.code(&unredeemed).await.unwrap(), None);
+    // The store that issued the code may still hand out its copy for an exchange; the
+    // redemption refuses it all the same.
+    s.store.code_to_redeem(&unredeemed).await.unwrap();
+    let late = issuance(&random_id(8), &code_of(s.now(), "ada", &wiki), 3600);
+    let redeemed = s.store.redeem_code(&unredeemed, &late).await.unwrap();
+    assert_eq!(redeemed, Redemption::NotFound);
+    assert!(!any_token_left(&s, &late).await);
     assert!(any_token_left(&s, &others).await);
     assert!(s.store.code(&others_code).await.unwrap().is_some());
     assert_eq!(s.store.revoke_user("ada").await.unwrap(), 0);
