@@ -251,9 +251,9 @@ pub trait SecondFactorStore: Send + Sync {
 #[async_trait]
 pub trait LimitStore: Send + Sync {
     /// Adds attempt `id` at `now` to each sliding window of `windows` (its key and its length
-    /// in seconds), drops from each the attempts made its length or more before `now`, and
-    /// answers how many each window now holds (this one included), in the order given. One
-    /// atomic step, shared by every node.
+    /// in seconds) and answers how many attempts each holds that were made less than its
+    /// length before `now` (this one included), in the order given; older attempts are dropped,
+    /// at once or on a later call. One atomic step, shared by every node.
     async fn add_attempt(
         &self,
         windows: &[(String, u64)],
