@@ -71,8 +71,7 @@ impl Monitor {
 /// `CLIENT CACHING`, `PTTL` and the `HGET` itself, in one round trip. Whether a request finds
 /// a copy depends on which connection it got, so the test counts what is left.
 fn without_cache_fills(mut counted: BTreeMap<String, u64>) -> BTreeMap<String, u64> {
-    let fills = counted.remove("client").unwrap_or(0);
-    assert_eq!(counted.remove("pttl").unwrap_or(0), fills, "{counted:?}");
+    let fills = take_cache_fills(&mut counted);
     let reads = counted.remove("hget").unwrap_or(0);
     assert!(
         reads <= fills,
@@ -81,12 +80,30 @@ fn without_cache_fills(mut counted: BTreeMap<String, u64>) -> BTreeMap<String, u
     counted
 }
 
+/// Takes the `CLIENT CACHING` and `PTTL` that go with each read filling a connection's copy
+/// out of `counted`; answers how many fills there were (each also has its read).
+fn take_cache_fills(counted: &mut BTreeMap<String, u64>) -> u64 {
+    let fills = counted.remove("client").unwrap_or(0);
+    assert_eq!(counted.remove("pttl").unwrap_or(0), fills, "{counted:?}");
+    fills
+}
+
 /// An app on a Redis of its own.
 async fn app_on_own_redis() -> (TestApp, RedisServer) {
     let redis = RedisServer::start();
     let url = redis.url();
     let app = spawn_app_configured(Backends::Real, |s| s.store.redis_url = url.into()).await;
     (app, redis)
+}
+
+/// A second node beside `app`: the same Redis and key prefix, its own connections and copies.
+async fn second_node(app: &TestApp, redis: &RedisServer) -> TestApp {
+    let (url, prefix) = (redis.url(), app.state.settings.store.key_prefix.clone());
+    spawn_app_configured(Backends::Real, |s| {
+        s.store.redis_url = url.into();
+        s.store.key_prefix = prefix;
+    })
+    .await
 }
 
 #[tokio::test]
@@ -163,13 +180,7 @@ async fn a_code_exchange_and_a_refresh_each_take_two_round_trips() {
 #[tokio::test]
 async fn a_refresh_token_another_node_issued_is_read_once_then_rotated() {
     let (app, redis) = app_on_own_redis().await;
-    // A second node on the same Redis and key prefix.
-    let (url, prefix) = (redis.url(), app.state.settings.store.key_prefix.clone());
-    let other = spawn_app_configured(Backends::Real, |s| {
-        s.store.redis_url = url.into();
-        s.store.key_prefix = prefix;
-    })
-    .await;
+    let other = second_node(&app, &redis).await;
     let reg = app.register(CB, false).await;
     let tokens = app.tokens_for(&reg, "alan").await;
     other
@@ -185,8 +196,7 @@ async fn a_refresh_token_another_node_issued_is_read_once_then_rotated() {
     assert_eq!(r.status(), StatusCode::OK);
     // The token's record is one read; any other is the app's, filling a connection's copy.
     let mut counted = monitor.commands().await;
-    let fills = counted.remove("client").unwrap_or(0);
-    assert_eq!(counted.remove("pttl").unwrap_or(0), fills, "{counted:?}");
+    let fills = take_cache_fills(&mut counted);
     assert_eq!(counted.remove("hget"), Some(fills + 1), "{counted:?}");
     assert_eq!(counted, BTreeMap::from([("evalsha".to_owned(), 2)]));
 }
@@ -194,12 +204,7 @@ async fn a_refresh_token_another_node_issued_is_read_once_then_rotated() {
 #[tokio::test]
 async fn a_code_another_node_issued_is_read_once_then_redeemed_and_a_replay_is_read_again() {
     let (app, redis) = app_on_own_redis().await;
-    let (url, prefix) = (redis.url(), app.state.settings.store.key_prefix.clone());
-    let other = spawn_app_configured(Backends::Real, |s| {
-        s.store.redis_url = url.into();
-        s.store.key_prefix = prefix;
-    })
-    .await;
+    let other = second_node(&app, &redis).await;
     let reg = app.register(CB, false).await;
     app.tokens_for(&reg, "alan").await;
     other.tokens_for(&reg, "alan").await;
@@ -210,8 +215,7 @@ async fn a_code_another_node_issued_is_read_once_then_redeemed_and_a_replay_is_r
     let tokens = other.exchange(&reg, &code, &verifier).await;
     assert!(tokens["access_token"].is_string(), "{tokens}");
     let mut counted = monitor.commands().await;
-    let fills = counted.remove("client").unwrap_or(0);
-    assert_eq!(counted.remove("pttl").unwrap_or(0), fills, "{counted:?}");
+    let fills = take_cache_fills(&mut counted);
     assert_eq!(counted.remove("hget").unwrap_or(0), fills, "{counted:?}");
     assert_eq!(counted.remove("hmget"), Some(1), "{counted:?}");
     assert_eq!(counted, BTreeMap::from([("evalsha".to_owned(), 2)]));
