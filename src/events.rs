@@ -117,9 +117,50 @@ pub enum Event {
         account: String,
         /// The caller's address.
         address: Option<String>,
-        /// Which counter is over its limit (`password:<account>`, `addr:<ip>`...).
+        /// Which counter is over its limit (`password:<account>`, `addr:<ip>`,
+        /// `addr:<ipv6 network>/64`...).
         counter: String,
+        /// The kind of that counter: `account`, `ipv4`, `ipv6_64` or `ipv6_48`.
+        group: &'static str,
     },
+    /// An authorize request that shows a page was kept (or refused: the store was full), and
+    /// this is what all unfinished sign-ins keep now.
+    PendingLoad {
+        /// Requests kept.
+        requests: u64,
+        /// Bytes kept.
+        bytes: u64,
+        /// The most requests the store may keep.
+        max_requests: u64,
+        /// The most bytes the store may keep.
+        max_bytes: u64,
+    },
+    /// A password or second-factor attempt failed, and counts against the limits.
+    AttemptFailed {
+        /// What was guessed.
+        guess: Guess,
+        /// The kinds of counter it counts in (`account`, `ipv4`, `ipv6_64`, `ipv6_48`).
+        counters: Vec<&'static str>,
+    },
+}
+
+/// What an attempt under the limits guesses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Guess {
+    /// A directory password.
+    Password,
+    /// A second-factor code (TOTP or recovery code).
+    Otp,
+}
+
+impl Guess {
+    /// The guess as a word, for counter keys and metric labels.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Guess::Password => "password",
+            Guess::Otp => "otp",
+        }
+    }
 }
 
 /// How tokens were obtained.

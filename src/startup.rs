@@ -222,7 +222,7 @@ fn listeners(
         Arc::new(AuditTrail::new(base.clone(), settings.audit.clone())),
         Arc::new(Doctor(base.clone())),
         Arc::new(LastUsed::new(base)),
-        Arc::new(MetricsListener(Arc::clone(metrics))),
+        Arc::new(MetricsListener::new(Arc::clone(metrics))),
     ])
 }
 

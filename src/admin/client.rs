@@ -21,6 +21,23 @@ pub enum ClientError {
     },
 }
 
+/// Refuses a `--server` the password could leak from: anything but `https://`, or `http://`
+/// to the loopback.
+fn check_server(server: &str) -> Result<(), ClientError> {
+    let url = url::Url::parse(server)
+        .map_err(|e| ClientError::Input(format!("--server {server} is not a URL: {e}")))?;
+    match url.scheme() {
+        "https" => Ok(()),
+        "http" if crate::domain::redirect_uri::is_loopback(&url) => Ok(()),
+        "http" => Err(ClientError::Input(format!(
+            "refusing to send a superadmin's password to {server} in clear text: use its https:// address (plain http:// only to this machine, e.g. http://127.0.0.1:8080)"
+        ))),
+        other => Err(ClientError::Input(format!(
+            "--server {server}: `{other}` is not http or https"
+        ))),
+    }
+}
+
 /// What `apps create` sends.
 #[derive(Debug, Serialize)]
 pub struct CreateRequest {
@@ -107,11 +124,17 @@ impl AdminClient {
     }
 
     /// A client that is not signed in (for self-service enrolment).
+    ///
+    /// It carries a superadmin's password, so it talks only `https://`, or plain `http://` to
+    /// this machine's loopback, and follows no redirect: a password is never sent anywhere but
+    /// the address given.
     pub fn anonymous(server: &str) -> Result<Self, ClientError> {
+        check_server(server)?;
         let _ = rustls::crypto::ring::default_provider().install_default();
         let http = reqwest::Client::builder()
             .timeout(Duration::from_secs(30))
             .connect_timeout(Duration::from_secs(10))
+            .redirect(reqwest::redirect::Policy::none())
             .build()
             .map_err(|e| ClientError::Input(format!("cannot build the HTTP client: {e}")))?;
         Ok(Self {
@@ -136,6 +159,22 @@ impl AdminClient {
             cause: e.to_string(),
         })?;
         let status = response.status();
+        if status.is_redirection() {
+            let location = response
+                .headers()
+                .get(reqwest::header::LOCATION)
+                .and_then(|l| l.to_str().ok())
+                .unwrap_or("elsewhere")
+                .to_owned();
+            return Err(ClientError::Refused {
+                status: status.as_u16(),
+                code: "redirect".into(),
+                description: format!(
+                    "{} answered with a redirect to {location}, which is not followed; give the service's own address as --server",
+                    self.base
+                ),
+            });
+        }
         let body: Value = response.json().await.unwrap_or(Value::Null);
         if status.is_success() {
             return Ok(body);
@@ -214,11 +253,11 @@ impl AdminClient {
 
     // --- second factor ---
 
-    /// Removes a user's second factor (superadmin).
-    pub async fn reset_second_factor(&self, username: &str) -> Result<(), ClientError> {
+    /// Removes a user's second factor (superadmin): what was ended with it.
+    pub async fn reset_second_factor(&self, username: &str) -> Result<Value, ClientError> {
         let user: String = url::form_urlencoded::byte_serialize(username.as_bytes()).collect();
         let url = self.url(&format!("/users/{user}/second-factor"));
-        self.send(self.http.delete(url)).await.map(|_| ())
+        self.send(self.http.delete(url)).await
     }
 
     /// Signs a user out everywhere (superadmin): what was ended.

@@ -266,7 +266,7 @@ pub async fn check_otp(
     match enrolment::verify(state, sub, otp).await {
         Ok(_) => Ok(attempt.succeeded(state).await?),
         Err(MfaError::WrongCode | MfaError::Replayed) => {
-            attempt.failed();
+            attempt.failed(state).await?;
             Err(GuardError::WrongSecondFactor)
         }
         Err(e) => {

@@ -2,11 +2,11 @@
 //! and enrolment without a browser (how the first superadmin sets one up before any app
 //! exists to sign in to).
 
-use super::api::{body, AdminAuth, AdminError};
+use super::api::{body, AdminAuth, AdminError, SecondFactorRemoved};
 use super::guard::{self, GuardError};
 use crate::domain::secret::random_id;
 use crate::events::Place;
-use crate::mfa::enrolment;
+use crate::mfa::enrolment::{self, Holder};
 use crate::mfa::limits::{self, Kind};
 use crate::mfa::MfaError;
 use crate::state::AppState;
@@ -71,18 +71,14 @@ pub struct RecoveryCodes {
 /// Responses of the reset.
 #[derive(ApiResponse)]
 enum ResetResponse {
-    /// The user's second factor was removed; they set up a new one at their next sign-in.
-    #[oai(status = 204)]
-    Reset,
+    /// The user's second factor was removed (they set up a new one at their next sign-in), and
+    /// their admin sign-ins ended.
+    #[oai(status = 200)]
+    Reset(Json<SecondFactorRemoved>),
 }
 
 /// The second-factor admin API.
 pub struct AdminMfaApi;
-
-/// Who holds an admin API set-up: the caller that got `setup_id`.
-fn api_holder(setup_id: &str) -> String {
-    format!("api:{setup_id}")
-}
 
 /// Signs `username` in with a password for self-service enrolment: only accounts without a
 /// second factor yet (replacing one needs the old one, in the browser).
@@ -114,8 +110,9 @@ async fn not_yet_enrolled(
 impl AdminMfaApi {
     /// Reset a user's second factor
     ///
-    /// Superadmins only. Removes the user's authenticator and recovery codes; a user under the
-    /// policy sets up a new one at the next sign-in. Audited.
+    /// Superadmins only. Removes the user's authenticator and recovery codes, and ends their
+    /// admin API tokens and admin sign-ins; a user under the policy sets up a new one at the
+    /// next sign-in. Audited.
     #[oai(
         path = "/users/:username/second-factor",
         method = "delete",
@@ -131,20 +128,24 @@ impl AdminMfaApi {
         let removed = super::users::reset_second_factor(state, caller.actor(), sub)
             .await
             .map_err(GuardError::from)?;
-        if !removed {
+        let Some(done) = removed else {
             return Err(AdminError::NotFound(body(
                 "not_found",
                 format!("`{sub}` has no second factor"),
             )));
-        }
-        Ok(ResetResponse::Reset)
+        };
+        Ok(ResetResponse::Reset(Json(SecondFactorRemoved {
+            sub: sub.to_owned(),
+            admin_sessions_ended: done.admin_sessions,
+        })))
     }
 
     /// Start setting up a second factor
     ///
     /// For an account without one: answers a new TOTP secret (kept encrypted, pending until
-    /// confirmed within `session.request_ttl_secs`) and the `setup_id` that confirms it. Each
-    /// call starts a set-up of its own; none is ever shown to another caller.
+    /// confirmed within `session.request_ttl_secs`) and the `setup_id` that confirms it. An
+    /// account has one API set-up at a time: each call starts a new one in place of the last,
+    /// and none is ever shown to another caller.
     #[oai(
         path = "/second-factor/setup",
         method = "post",
@@ -158,7 +159,7 @@ impl AdminMfaApi {
     ) -> Result<Json<EnrolmentSetup>, AdminError> {
         let sub = not_yet_enrolled(req, state, &body.0.username, body.0.password).await?;
         let setup_id = random_id(24);
-        let setup = enrolment::setup(state, &sub, &api_holder(&setup_id))
+        let setup = enrolment::setup(state, &sub, Holder::api(&setup_id))
             .await
             .map_err(GuardError::from)?;
         Ok(Json(EnrolmentSetup {
@@ -194,12 +195,12 @@ impl AdminMfaApi {
         let attempt = limits::begin(state, Kind::Otp, &sub, address)
             .await?
             .map_err(|_| GuardError::Locked)?;
-        let holder = api_holder(setup_id.trim());
-        let codes = match enrolment::confirm(state, &sub, &holder, &otp).await {
+        let holder = Holder::api(setup_id.trim());
+        let codes = match enrolment::confirm(state, &sub, holder, &otp).await {
             Ok(codes) => codes,
             Err(e) => {
                 match e {
-                    MfaError::WrongCode | MfaError::Replayed => attempt.failed(),
+                    MfaError::WrongCode | MfaError::Replayed => attempt.failed(state).await?,
                     _ => attempt.succeeded(state).await?,
                 }
                 return Err(GuardError::from(e).into());

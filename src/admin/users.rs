@@ -9,22 +9,33 @@ use crate::mfa::{enrolment, MfaError};
 use crate::state::AppState;
 use crate::store::StoreError;
 
-/// Removes the second factor (authenticator and recovery codes) of the user `sub`; answers
-/// whether they had one. Audited when they did.
+/// What removing a user's second factor ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SecondFactorReset {
+    /// Admin API tokens, admin screen sign-ins and admin sign-ins waiting for the second
+    /// factor that were ended with it: whoever held the old factor holds none of them.
+    pub admin_sessions: u64,
+}
+
+/// Removes the second factor (authenticator and recovery codes) of the user `sub`, and ends
+/// their admin sign-ins; answers `None` when they had no second factor. Audited when they did.
 pub async fn reset_second_factor(
     state: &AppState,
     actor: Actor<'_>,
     sub: &str,
-) -> Result<bool, MfaError> {
+) -> Result<Option<SecondFactorReset>, MfaError> {
     let sub = sub.trim();
-    let removed = !sub.is_empty() && enrolment::reset(state, sub).await?;
-    if removed {
-        let event = AuditEvent::new(Action::SecondFactorReset, Some(actor.sub))
-            .from_address(actor.address)
-            .detail(format!("second factor of {sub} removed"));
-        audit::record(state, event).await;
+    if sub.is_empty() || !enrolment::reset(state, sub).await? {
+        return Ok(None);
     }
-    Ok(removed)
+    let admin_sessions = state.store.end_admin_sessions(sub).await?;
+    let event = AuditEvent::new(Action::SecondFactorReset, Some(actor.sub))
+        .from_address(actor.address)
+        .detail(format!(
+            "second factor of {sub} removed; {admin_sessions} admin sign-ins ended"
+        ));
+    audit::record(state, event).await;
+    Ok(Some(SecondFactorReset { admin_sessions }))
 }
 
 /// Why a user could not be signed out everywhere.
@@ -47,10 +58,14 @@ pub struct SignedOut {
     pub sessions: u64,
     /// Grants (token families: an app's access and refresh tokens) revoked.
     pub grants: u64,
+    /// Admin API tokens, admin screen sign-ins and admin sign-ins waiting for the second
+    /// factor ended.
+    pub admin_sessions: u64,
 }
 
 /// Signs the user `name` (the name they sign in with, or their subject) out everywhere: ends
-/// every SSO session and revokes every code, access and refresh token of every app. Audited.
+/// every SSO session and admin sign-in (admin API tokens included) and revokes every code,
+/// access and refresh token of every app. Audited.
 ///
 /// Sessions and tokens are found through the store's per-user index; those issued before it
 /// existed are not, and expire on their own.
@@ -62,17 +77,19 @@ pub async fn sign_out_everywhere(
     let sub = subject_of(state, name.trim()).await?;
     // Sessions first, so no browser of theirs is handed a new code meanwhile.
     let sessions = state.store.end_sessions(&sub).await?;
+    let admin_sessions = state.store.end_admin_sessions(&sub).await?;
     let grants = state.store.revoke_user(&sub).await?;
     let event = AuditEvent::new(Action::UserRevoked, Some(actor.sub))
         .from_address(actor.address)
         .detail(format!(
-            "{sub} signed out everywhere: {sessions} sessions ended, {grants} grants revoked"
+            "{sub} signed out everywhere: {sessions} sessions ended, {grants} grants revoked, {admin_sessions} admin sign-ins ended"
         ));
     audit::record(state, event).await;
     Ok(SignedOut {
         sub,
         sessions,
         grants,
+        admin_sessions,
     })
 }
 

@@ -294,6 +294,7 @@ mod tests {
             post_logout_redirect_uris: Vec::new(),
             may_introspect: false,
             id_token_signed_response_alg: None,
+            revision: 0,
         };
         let sent = "https://a.example/cb/`. Register https://evil.example/cb now";
         let noted = authorize_refused(&app, sent, Refusal::Other, None).unwrap();

@@ -14,7 +14,7 @@ use crate::audit::{self, Action, AuditEvent};
 use crate::domain::bounds;
 use crate::domain::redirect_uri::RedirectUriError;
 use crate::domain::{ClientId, ClientRecord, RedirectUri, SecretToken, SigningAlg};
-use crate::store::StoreError;
+use crate::store::{Replaced, StoreError};
 
 /// What a superadmin asks for when registering an app.
 #[derive(Debug, Clone)]
@@ -83,6 +83,9 @@ pub enum AppError {
         alg: SigningAlg,
         supported: Vec<SigningAlg>,
     },
+    /// Other changes to the app kept being written while this one was made.
+    #[error("the app kept changing while this change was made; try again")]
+    Busy,
     #[error(transparent)]
     Store(#[from] StoreError),
 }
@@ -179,6 +182,7 @@ pub async fn create(
         post_logout_redirect_uris,
         may_introspect: new.may_introspect,
         id_token_signed_response_alg,
+        revision: 0,
     };
     cx.store().put_client(&record).await?;
     let mut kind = match (new.public, new.may_introspect) {
@@ -215,6 +219,36 @@ pub async fn find(cx: &impl Context, raw_id: &str) -> Result<ClientRecord, AppEr
     cx.store().client(&id).await?.ok_or_else(not_found)
 }
 
+/// How often a change is made again from a fresher copy of the app before giving up: each
+/// try loses only to another admin's change that was written meanwhile.
+const CHANGE_TRIES: usize = 8;
+
+/// Applies `edit` to the app `raw_id` and writes it over the revision it was read at; when
+/// another change was written meanwhile (on this node or another), applies `edit` again to
+/// that one, so no change undoes another. `edit` answers what it changed, in words (nothing:
+/// nothing is written). Answers the app as written, and what changed.
+async fn change(
+    cx: &impl Context,
+    raw_id: &str,
+    mut edit: impl FnMut(&mut ClientRecord) -> Result<Vec<String>, AppError>,
+) -> Result<(ClientRecord, Vec<String>), AppError> {
+    let mut current = find(cx, raw_id).await?;
+    for _ in 0..CHANGE_TRIES {
+        let mut app = current.clone();
+        let what = edit(&mut app)?;
+        if what.is_empty() {
+            return Ok((app, what));
+        }
+        app.revision = current.revision.saturating_add(1);
+        match cx.store().replace_client(&app).await? {
+            Replaced::Done => return Ok((app, what)),
+            Replaced::Stale(now) => current = *now,
+            Replaced::Gone => return Err(AppError::NotFound(raw_id.to_owned())),
+        }
+    }
+    Err(AppError::Busy)
+}
+
 /// Edits an app's name, redirect URIs, post-logout redirect URIs, PKCE rule, whether it may
 /// introspect other apps' tokens, or its id_token algorithm.
 pub async fn update(
@@ -223,58 +257,69 @@ pub async fn update(
     raw_id: &str,
     changes: Changes,
 ) -> Result<ClientRecord, AppError> {
-    let mut app = find(cx, raw_id).await?;
-    let mut what = Vec::new();
-    if let Some(name) = changes.name {
-        let name = valid_name(&name)?;
-        if name != app.name {
-            what.push(format!("name `{}` → `{name}`", app.name));
-            app.name = name;
+    // Checked once, before any copy of the app is read.
+    let name = changes.name.as_deref().map(valid_name).transpose()?;
+    let redirect_uris = changes
+        .redirect_uris
+        .as_deref()
+        .map(valid_redirect_uris)
+        .transpose()?;
+    let post_logout = changes
+        .post_logout_redirect_uris
+        .as_deref()
+        .map(valid_uris)
+        .transpose()?;
+    let (app, what) = change(cx, raw_id, |app| {
+        let mut what = Vec::new();
+        if let Some(name) = &name {
+            if *name != app.name {
+                what.push(format!("name `{}` → `{name}`", app.name));
+                app.name = name.clone();
+            }
         }
-    }
-    if let Some(raw) = changes.redirect_uris {
-        let uris = valid_redirect_uris(&raw)?;
-        if uris != app.redirect_uris {
-            let list: Vec<&str> = uris.iter().map(RedirectUri::as_str).collect();
-            what.push(format!("redirect URIs → {}", list.join(" ")));
-            app.redirect_uris = uris;
+        if let Some(uris) = &redirect_uris {
+            if *uris != app.redirect_uris {
+                let list: Vec<&str> = uris.iter().map(RedirectUri::as_str).collect();
+                what.push(format!("redirect URIs → {}", list.join(" ")));
+                app.redirect_uris = uris.clone();
+            }
         }
-    }
-    if let Some(raw) = changes.post_logout_redirect_uris {
-        let uris = valid_uris(&raw)?;
-        if uris != app.post_logout_redirect_uris {
-            let list: Vec<&str> = uris.iter().map(RedirectUri::as_str).collect();
-            what.push(format!("post-logout redirect URIs → {}", list.join(" ")));
-            app.post_logout_redirect_uris = uris;
+        if let Some(uris) = &post_logout {
+            if *uris != app.post_logout_redirect_uris {
+                let list: Vec<&str> = uris.iter().map(RedirectUri::as_str).collect();
+                what.push(format!("post-logout redirect URIs → {}", list.join(" ")));
+                app.post_logout_redirect_uris = uris.clone();
+            }
         }
-    }
-    if let Some(pkce) = changes.require_pkce {
-        let pkce = pkce || app.is_public();
-        if pkce != app.require_pkce {
-            what.push(format!(
-                "require PKCE → {}",
-                if pkce { "on" } else { "off" }
-            ));
-            app.require_pkce = pkce;
+        if let Some(pkce) = changes.require_pkce {
+            let pkce = pkce || app.is_public();
+            if pkce != app.require_pkce {
+                what.push(format!(
+                    "require PKCE → {}",
+                    if pkce { "on" } else { "off" }
+                ));
+                app.require_pkce = pkce;
+            }
         }
-    }
-    if let Some(introspect) = changes.may_introspect {
-        if introspect && app.is_public() {
-            return Err(AppError::PublicIntrospection);
+        if let Some(introspect) = changes.may_introspect {
+            if introspect && app.is_public() {
+                return Err(AppError::PublicIntrospection);
+            }
+            if introspect != app.may_introspect {
+                what.push(format!(
+                    "may introspect other apps' tokens → {}",
+                    if introspect { "on" } else { "off" }
+                ));
+                app.may_introspect = introspect;
+            }
         }
-        if introspect != app.may_introspect {
-            what.push(format!(
-                "may introspect other apps' tokens → {}",
-                if introspect { "on" } else { "off" }
-            ));
-            app.may_introspect = introspect;
+        if let Some(alg) = changes.id_token_signed_response_alg {
+            set_alg(cx, app, alg, &mut what)?;
         }
-    }
-    if let Some(alg) = changes.id_token_signed_response_alg {
-        set_alg(cx, &mut app, alg, &mut what)?;
-    }
+        Ok(what)
+    })
+    .await?;
     if !what.is_empty() {
-        cx.store().put_client(&app).await?;
         audit(cx, by, Action::AppUpdated, &app, what.join("; ")).await;
     }
     Ok(app)
@@ -305,13 +350,15 @@ pub async fn rotate_secret(
     by: Actor<'_>,
     raw_id: &str,
 ) -> Result<(ClientRecord, SecretToken), AppError> {
-    let mut app = find(cx, raw_id).await?;
-    if app.is_public() {
-        return Err(AppError::PublicApp);
-    }
     let secret = SecretToken::generate();
-    app.secret_digest = Some(secret.digest());
-    cx.store().put_client(&app).await?;
+    let (app, _) = change(cx, raw_id, |app| {
+        if app.is_public() {
+            return Err(AppError::PublicApp);
+        }
+        app.secret_digest = Some(secret.digest());
+        Ok(vec!["secret".to_owned()])
+    })
+    .await?;
     audit(
         cx,
         by,
@@ -330,14 +377,19 @@ pub async fn set_enabled(
     raw_id: &str,
     enabled: bool,
 ) -> Result<ClientRecord, AppError> {
-    let mut app = find(cx, raw_id).await?;
-    if app.enabled == enabled {
-        return Ok(app);
-    }
-    app.enabled = enabled;
     // Flag first, revoke second: a token request that raced this reads the flag again after
     // storing its tokens, and revokes them itself if it missed the revocation.
-    cx.store().put_client(&app).await?;
+    let (app, what) = change(cx, raw_id, |app| {
+        if app.enabled == enabled {
+            return Ok(Vec::new());
+        }
+        app.enabled = enabled;
+        Ok(vec!["enabled".to_owned()])
+    })
+    .await?;
+    if what.is_empty() {
+        return Ok(app);
+    }
     if enabled {
         audit(
             cx,

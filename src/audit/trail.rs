@@ -125,6 +125,7 @@ fn entry_for(event: &Event) -> Option<AuditEvent> {
             account,
             address,
             counter,
+            ..
         } => AuditEvent::new(Action::Lockout, Some(account.trim()))
             .from_address(address.as_deref())
             .failed(format!("too many failed attempts ({counter})")),
@@ -132,7 +133,9 @@ fn entry_for(event: &Event) -> Option<AuditEvent> {
         // (`SecondFactorRefused`, the admin sign-in); the metrics count these.
         Event::TokenRefused { .. }
         | Event::AuthorizeRefused { .. }
-        | Event::SecondFactorChecked { .. } => return None,
+        | Event::SecondFactorChecked { .. }
+        | Event::AttemptFailed { .. }
+        | Event::PendingLoad { .. } => return None,
     })
 }
 

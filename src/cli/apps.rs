@@ -19,8 +19,16 @@ pub(super) enum AppsCommand {
         /// Native or mobile app: no secret, PKCE required.
         #[arg(long)]
         public: bool,
-        /// Require PKCE from a confidential app too.
-        #[arg(long)]
+        /// Require PKCE from a confidential app too: on unless `--require-pkce false` (RFC 9700
+        /// recommends PKCE for every client; public apps always use it).
+        #[arg(
+            long,
+            value_name = "true|false",
+            num_args = 0..=1,
+            default_value_t = true,
+            default_missing_value = "true",
+            action = clap::ArgAction::Set
+        )]
         require_pkce: bool,
         /// Where OpenID Connect logout may send the browser back to (repeat for several).
         #[arg(long = "post-logout-redirect-uri")]

@@ -40,11 +40,14 @@ pub(crate) enum UsersCommand {
 pub(crate) async fn run(command: UsersCommand) -> Result<(), ClientError> {
     match command {
         UsersCommand::ResetMfa { username, conn } => {
-            client(&conn).await?.reset_second_factor(&username).await?;
+            let done = client(&conn).await?.reset_second_factor(&username).await?;
+            let ended = done["admin_sessions_ended"].as_u64().unwrap_or(0);
             if conn.json {
-                println!("{}", serde_json::json!({ "reset": username }));
+                let answer =
+                    serde_json::json!({ "reset": username, "admin_sessions_ended": ended });
+                println!("{answer}");
             } else {
-                println!("Second factor of {username} removed; they set up a new one at their next sign-in.");
+                println!("Second factor of {username} removed; they set up a new one at their next sign-in. {ended} admin sign-ins ended.");
             }
             Ok(())
         }
@@ -54,10 +57,11 @@ pub(crate) async fn run(command: UsersCommand) -> Result<(), ClientError> {
                 println!("{done}");
             } else {
                 println!(
-                    "{} is signed out everywhere: {} sessions ended, {} grants revoked (every code and token of every app).",
+                    "{} is signed out everywhere: {} sessions ended, {} grants revoked (every code and token of every app), {} admin sign-ins ended.",
                     done["sub"].as_str().unwrap_or(&username),
                     done["sessions_ended"],
                     done["grants_revoked"],
+                    done["admin_sessions_ended"],
                 );
             }
             Ok(())

@@ -96,6 +96,9 @@ pub struct DirectorySettings {
     /// `directory.password_change_url`: where people change their password, offered when it
     /// has expired or must be changed.
     pub password_change_url: Option<url::Url>,
+    /// `directory.password_policy_dn`: the OpenLDAP password policy entry (`pwdPolicy`) whose
+    /// lockout the attempt limits stay under; `None` when unset.
+    pub password_policy_dn: Option<String>,
 }
 
 impl DirectorySettings {
@@ -155,6 +158,7 @@ pub(super) struct DirectoryKeys {
     page_size: u32,
     help_url: Option<String>,
     password_change_url: Option<String>,
+    password_policy_dn: Option<String>,
 }
 
 impl DirectoryKeys {
@@ -208,6 +212,10 @@ impl DirectoryKeys {
             page_size: self.page_size,
             help_url,
             password_change_url,
+            password_policy_dn: self
+                .password_policy_dn
+                .map(|dn| dn.trim().to_owned())
+                .filter(|dn| !dn.is_empty()),
         })
     }
 }

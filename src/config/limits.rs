@@ -20,9 +20,14 @@ pub struct LimitSettings {
     /// Failed second-factor attempts per account within the window.
     #[serde(deserialize_with = "value::positive")]
     pub otp_per_account: u64,
-    /// Failed password or second-factor attempts per client address within the window.
+    /// Failed password or second-factor attempts per client address within the window: an
+    /// IPv4 address, or an IPv6 /64 network (one host commonly holds a whole /64).
     #[serde(deserialize_with = "value::positive")]
     pub per_address: u64,
+    /// Failed attempts per IPv6 /48 network (a site) within the window: looser than
+    /// `per_address`, so that one site cannot spread guesses over its 65,536 /64s.
+    #[serde(deserialize_with = "value::positive")]
+    pub per_ipv6_48: u64,
 }
 
 #[cfg(test)]

@@ -28,7 +28,15 @@ pub struct SessionSettings {
     #[serde(deserialize_with = "value::positive")]
     pub requests_per_browser: u64,
     /// `session.requests_per_address`: how many unfinished authorize requests one client
-    /// address (an IPv6 address by its /64 network) may have; a newer one ends the oldest.
+    /// address (an IPv6 address by its /64 network) may have; past it, a newer one is refused.
     #[serde(deserialize_with = "value::positive")]
     pub requests_per_address: u64,
+    /// `session.requests_total`: how many unfinished authorize requests the store keeps in
+    /// all; past it, a newer one is refused.
+    #[serde(deserialize_with = "value::positive")]
+    pub requests_total: u64,
+    /// `session.request_bytes_total`: how many bytes of unfinished authorize requests the
+    /// store keeps in all; past it, a newer one is refused.
+    #[serde(deserialize_with = "value::positive")]
+    pub request_bytes_total: u64,
 }

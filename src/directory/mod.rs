@@ -83,14 +83,16 @@ impl std::fmt::Display for AccountState {
 }
 
 /// How the directory locks an account out after wrong passwords (Active Directory's domain
-/// policy: `lockoutThreshold`, `lockOutObservationWindow`).
+/// policy: `lockoutThreshold`, `lockOutObservationWindow`; OpenLDAP's password policy:
+/// `pwdMaxFailure`, `pwdFailureCountInterval`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LockoutPolicy {
     /// Wrong passwords that lock an account; 0: the directory never locks one.
     pub threshold: u64,
-    /// How long after the last wrong password the directory forgets the earlier ones: its
-    /// count restarts only after a quiet spell this long, not over a sliding window.
-    pub observation_window: Duration,
+    /// How long after a wrong password the directory may still count it (Active Directory
+    /// restarts its count only after a quiet spell this long; OpenLDAP forgets each failure
+    /// this long after it). `None`: wrong passwords count until a correct one.
+    pub observation_window: Option<Duration>,
 }
 
 /// Where staff accounts live.
@@ -124,8 +126,8 @@ pub trait Directory: Send + Sync + 'static {
     }
 
     /// The directory's own lockout policy, which sso-bridge's attempt limits must stay under;
-    /// `None` when it locks no one out or cannot say (LDIF, generic LDAP). Kept for an hour
-    /// between reads.
+    /// `None` when it locks no one out or cannot say (LDIF; generic LDAP without
+    /// `directory.password_policy_dn`). Kept for an hour between reads.
     async fn lockout_policy(&self) -> Result<Option<LockoutPolicy>, DirectoryError> {
         Ok(None)
     }

@@ -69,6 +69,9 @@ impl OidcParams {
                 .parse::<u64>()
                 .map_err(|_| "max_age must be a non-negative number of seconds".to_owned())?;
             params.max_age = Some(secs);
+            // OpenID Connect Core §3.1.2.1: max_age=0 is prompt=login, so a session signed in
+            // within the same second does not pass for a fresh sign-in.
+            params.prompt_login |= secs == 0;
         }
         Ok(params)
     }
@@ -150,5 +153,12 @@ mod tests {
         assert!(!parse(&[("prompt", "login")])
             .unwrap()
             .session_usable(1000, 1000));
+    }
+
+    #[test]
+    fn max_age_zero_asks_for_a_fresh_sign_in_even_within_the_second() {
+        let p = parse(&[("max_age", "0")]).unwrap();
+        assert!(p.prompt_login);
+        assert!(!p.session_usable(1000, 1000));
     }
 }

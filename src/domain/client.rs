@@ -75,6 +75,11 @@ pub struct ClientRecord {
     /// (`None`) in records written before apps could choose.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id_token_signed_response_alg: Option<SigningAlg>,
+    /// How many changes the record has been through since it was registered: a change is
+    /// written only over the revision it was made from, so two admins changing one app at the
+    /// same moment (on two nodes) cannot undo each other. Absent (0) in earlier records.
+    #[serde(default)]
+    pub revision: u64,
 }
 
 impl ClientRecord {
@@ -153,6 +158,7 @@ mod tests {
             post_logout_redirect_uris: Vec::new(),
             may_introspect: false,
             id_token_signed_response_alg: None,
+            revision: 0,
         }
     }
 

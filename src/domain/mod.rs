@@ -1,7 +1,8 @@
 //! Domain types shared by every layer: ids, scopes, claims, secrets, authorize requests, audit
-//! actions and the records they form, id_token signing algorithms, outside text escaped for
+//! actions and the records they form, client address groups, id_token signing algorithms, outside text escaped for
 //! logs, and connection pool usage.
 
+pub mod address_group;
 pub mod audit;
 pub mod authorize;
 pub mod bounds;
@@ -17,6 +18,7 @@ pub mod secret;
 pub mod signing_alg;
 pub mod username;
 
+pub use address_group::AddressGroup;
 pub use authorize::{AuthorizationRequest, OidcParams};
 pub use claims::{Claims, Role};
 pub use client::{ClientId, ClientRecord};

@@ -61,7 +61,9 @@ impl RedirectUri {
     }
 }
 
-fn is_loopback(url: &url::Url) -> bool {
+/// Whether `url` names this machine's loopback (`localhost`, 127.0.0.0/8, `::1`): traffic to
+/// it never leaves the machine.
+pub fn is_loopback(url: &url::Url) -> bool {
     match url.host() {
         Some(url::Host::Domain(d)) => d.eq_ignore_ascii_case("localhost"),
         Some(url::Host::Ipv4(ip)) => ip.is_loopback(),

@@ -1,7 +1,10 @@
 //! A sign-in name as typed, reduced to the one spelling that limits, the audit log and the
-//! directory see: Unicode compatibility forms folded (NFKC), case folded, surrounding spaces
-//! trimmed. `ａｌａｎ` (fullwidth) and `𝐚𝐥𝐚𝐧` (mathematical bold) are `alan`, so they share
-//! `alan`'s attempt counter and cannot buy fresh guesses against the same account.
+//! directory see, as an LDAP server compares names (RFC 4518's preparation for
+//! `caseIgnoreMatch`): characters mapped to nothing dropped (soft hyphen, zero-width and
+//! variation marks), Unicode compatibility forms folded (NFKC), case folded, and spaces made
+//! insignificant (surrounding ones trimmed, each run inside one space). `ａｌａｎ` (fullwidth)
+//! and `𝐚𝐥𝐚𝐧` (mathematical bold) are `alan`, and `mary  jane` is `mary jane`, so every
+//! spelling of one entry shares its attempt counter and cannot buy fresh guesses against it.
 
 use icu_normalizer::ComposingNormalizerBorrowed;
 
@@ -38,12 +41,7 @@ impl Username {
         if raw.chars().any(char::is_control) {
             return Err(UsernameError::ControlCharacter);
         }
-        let nfkc = ComposingNormalizerBorrowed::new_nfkc();
-        // Lowercasing can produce sequences that compose again: normalise on both sides.
-        let folded = nfkc
-            .normalize(&nfkc.normalize(raw).to_lowercase())
-            .into_owned();
-        let name = folded.trim();
+        let name = fold(raw);
         if name.is_empty() {
             return Err(UsernameError::Empty);
         }
@@ -53,13 +51,39 @@ impl Username {
         if name.chars().any(char::is_control) {
             return Err(UsernameError::ControlCharacter);
         }
-        Ok(Self(name.to_owned()))
+        Ok(Self(name))
     }
 
     /// The normalised name.
     pub fn as_str(&self) -> &str {
         &self.0
     }
+}
+
+/// `raw` as an LDAP server compares it (see the module's head).
+pub fn fold(raw: &str) -> String {
+    let kept: String = raw.chars().filter(|c| !mapped_to_nothing(*c)).collect();
+    let nfkc = ComposingNormalizerBorrowed::new_nfkc();
+    // Lowercasing can produce sequences that compose again: normalise on both sides.
+    let lower = nfkc.normalize(&kept).to_lowercase();
+    let folded = nfkc.normalize(&lower);
+    folded.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// RFC 4518 §2.2: characters a comparison ignores.
+fn mapped_to_nothing(c: char) -> bool {
+    matches!(
+        c,
+        '\u{00AD}'
+            | '\u{034F}'
+            | '\u{1806}'
+            | '\u{180B}'..='\u{180D}'
+            | '\u{200B}'
+            | '\u{2060}'
+            | '\u{FE00}'..='\u{FE0F}'
+            | '\u{FEFF}'
+            | '\u{FFFC}'
+    )
 }
 
 impl std::fmt::Display for Username {
@@ -88,6 +112,21 @@ mod tests {
             "𝓪𝓵𝓪𝓷",
         ] {
             assert_eq!(name(spelling), "alan", "{spelling:?}");
+        }
+    }
+
+    #[test]
+    fn spaces_are_insignificant_as_ldap_compares_names() {
+        for spelling in [
+            "mary jane",
+            "mary  jane",
+            "mary   jane",
+            " Mary\u{3000}Jane ",
+            "mary\u{00A0}jane",
+            "ma\u{00AD}ry jane",
+            "mary\u{200B} jane",
+        ] {
+            assert_eq!(name(spelling), "mary jane", "{spelling:?}");
         }
     }
 

@@ -54,7 +54,7 @@ fn body_limit(req: &Request) -> Limit {
 pub fn routes(state: AppState) -> impl Endpoint {
     let api = openapi::service(&state.settings.issuer());
     let spec = api.spec_endpoint();
-    let docs = api.swagger_ui();
+    let docs = super::docs::endpoint(api.swagger_ui_html());
     let api = api.with(
         SetHeader::new()
             .overriding(header::CACHE_CONTROL, "no-store")
@@ -98,7 +98,7 @@ pub fn routes(state: AppState) -> impl Endpoint {
         .at(HEALTH_PATH, get(probes::health))
         .at(READY_PATH, get(probes::ready))
         .at("/openapi.json", spec)
-        .nest("/docs", docs)
+        .at("/docs", docs)
         .nest("/", api)
         // Inside the cookie manager, which drops the cookies a handler set when it answers
         // an error: a page error becomes a page before it gets there.

@@ -25,6 +25,43 @@ pub enum Proof {
     Recovery { left: u64 },
 }
 
+/// Who is setting up an authenticator. A set-up is kept per user and per holder's slot, so it
+/// is never shown to anyone but the one who started it, and each slot holds one set-up: a
+/// browser's (its flow cookie's digest), or the admin API's one per account, which a new
+/// set-up replaces and which opens only with the `setup_id` that started it.
+#[derive(Debug, Clone, Copy)]
+pub struct Holder<'a> {
+    slot: &'a str,
+    proof: &'a str,
+}
+
+impl<'a> Holder<'a> {
+    /// The browser whose flow cookie has this digest (hex).
+    pub fn browser(digest: &'a str) -> Self {
+        Self {
+            slot: digest,
+            proof: "",
+        }
+    }
+
+    /// The admin API caller holding `setup_id`.
+    pub fn api(setup_id: &'a str) -> Self {
+        Self {
+            slot: "api",
+            proof: setup_id,
+        }
+    }
+
+    /// What the pending secret is sealed for: the user, and the proof that opens it.
+    fn sealed_for(self, sub: &str) -> String {
+        if self.proof.is_empty() {
+            sub.to_owned()
+        } else {
+            format!("{sub}\n{}", self.proof)
+        }
+    }
+}
+
 /// Whether `sub` has a confirmed enrolment.
 pub async fn is_enrolled(cx: &impl Context, sub: &str) -> Result<bool, MfaError> {
     Ok(cx.store().second_factor(sub).await?.is_some())
@@ -33,19 +70,21 @@ pub async fn is_enrolled(cx: &impl Context, sub: &str) -> Result<bool, MfaError>
 /// The authenticator `holder` is setting up for `sub`: the one it started earlier (a reload
 /// shows the same QR code) or a new one, kept encrypted until confirmed or
 /// `session.request_ttl_secs` pass.
-pub async fn setup(cx: &impl Context, sub: &str, holder: &str) -> Result<SetupView, MfaError> {
-    // A set-up is kept per user *and* per holder (the browser, or one admin API set-up), so it
-    // is never shown to anyone but the one who started it.
+pub async fn setup(
+    cx: &impl Context,
+    sub: &str,
+    holder: Holder<'_>,
+) -> Result<SetupView, MfaError> {
     let secret = match pending_secret(cx, sub, holder).await? {
         Some(secret) => secret,
         None => {
             let secret = totp::new_secret();
             let sealed = cx
                 .mfa_key()
-                .seal(sub, &secret)
+                .seal(&holder.sealed_for(sub), &secret)
                 .ok_or(MfaError::Unusable("sealing failed"))?;
             let ttl = cx.setup_ttl().as_secs();
-            cx.store().put_setup(sub, holder, &sealed, ttl).await?;
+            cx.store().put_setup(sub, holder.slot, &sealed, ttl).await?;
             secret
         }
     };
@@ -61,12 +100,13 @@ pub async fn setup(cx: &impl Context, sub: &str, holder: &str) -> Result<SetupVi
 async fn pending_secret(
     cx: &impl Context,
     sub: &str,
-    holder: &str,
+    holder: Holder<'_>,
 ) -> Result<Option<Vec<u8>>, MfaError> {
-    let Some(sealed) = cx.store().setup(sub, holder).await? else {
+    let Some(sealed) = cx.store().setup(sub, holder.slot).await? else {
         return Ok(None);
     };
-    Ok(cx.mfa_key().open(sub, &sealed))
+    // Another holder's set-up in the same slot (a newer API set-up) does not open.
+    Ok(cx.mfa_key().open(&holder.sealed_for(sub), &sealed))
 }
 
 fn generator(cx: &impl Context, secret: &[u8], sub: &str) -> Result<totp_rs::TOTP, MfaError> {
@@ -79,7 +119,7 @@ fn generator(cx: &impl Context, secret: &[u8], sub: &str) -> Result<totp_rs::TOT
 pub async fn confirm(
     cx: &impl Context,
     sub: &str,
-    holder: &str,
+    holder: Holder<'_>,
     code: &str,
 ) -> Result<Vec<String>, MfaError> {
     let secret = pending_secret(cx, sub, holder)
@@ -101,7 +141,7 @@ pub async fn confirm(
         .filter_map(|c| recovery::digest(mfa_key, sub, c))
         .collect();
     cx.store().put_second_factor(sub, &record, &digests).await?;
-    cx.store().delete_setup(sub, holder).await?;
+    cx.store().delete_setup(sub, holder.slot).await?;
     let event = Event::SecondFactorEnrolled {
         sub: sub.to_owned(),
     };

@@ -1,52 +1,65 @@
 //! Attempt limiting: failed password and second-factor attempts counted per account and per
-//! client address over a sliding window kept in the store, so every node sees the same counts.
+//! client address group over a sliding window kept in the store, so every node sees the same
+//! counts.
 //!
 //! An attempt enters the window *before* it is checked (one atomic step), so parallel guesses
 //! cannot slip past the limit together; a success, or a refusal that checked nothing, takes its
-//! entry out again. Accounts are keyed by the name as typed, so an unknown account locks out
-//! exactly like a real one: same message, same (short) time. Password attempts stay under the
-//! directory's own lockout ([`super::lockout_guard`]).
+//! entry out again. An attempt that finds its window full may be held up by attempts still in
+//! flight rather than by failures: it waits for them a little and tries again before it is
+//! refused, so correct sign-ins at the same moment never lock each other out. Accounts are keyed
+//! by the name as the directory compares it, so an unknown account locks out exactly like a real
+//! one: same message, same (short) time. An IPv6 client counts by its /64 and, more loosely, its
+//! /48 ([`AddressGroup`]). Password attempts stay under the directory's own lockout
+//! ([`super::lockout_guard`]).
 
 use super::lockout_guard::{password_limit, PasswordLimit};
 use super::Context;
 use crate::directory::{AccountState, DirectoryError};
 use crate::domain::bounds;
 use crate::domain::secret::random_id;
-use crate::domain::Username;
+use crate::domain::{AddressGroup, Username};
 use crate::events::Event;
-use crate::store::StoreError;
+use crate::store::{AttemptCount, StoreError};
 use secrecy::ExposeSecret;
 use std::net::IpAddr;
+use std::time::Duration;
 
-/// What is being guessed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
-    /// A directory password.
-    Password,
-    /// A second-factor code (TOTP or recovery code).
-    Otp,
-}
+pub use crate::events::Guess as Kind;
 
-impl Kind {
-    fn as_str(self) -> &'static str {
-        match self {
-            Kind::Password => "password",
-            Kind::Otp => "otp",
-        }
-    }
-}
+/// The pauses of an attempt that finds its window full only with attempts in flight, before
+/// each try again: about a second in all, past a directory's usual answer.
+const IN_FLIGHT_PAUSES: [Duration; 4] = [
+    Duration::from_millis(25),
+    Duration::from_millis(75),
+    Duration::from_millis(200),
+    Duration::from_millis(600),
+];
 
 /// An attempt inside the limits, counted until [`Attempt::succeeded`] takes it back.
 #[must_use = "a successful attempt must be taken back with `succeeded`"]
 pub struct Attempt {
     id: String,
+    kind: Kind,
     keys: Vec<String>,
+    /// The label of each counter, in the order of `keys`.
+    counters: Vec<&'static str>,
+    /// The account's window, emptied by a success when the directory forgets failures only
+    /// then.
+    clear_on_success: Option<String>,
 }
 
 /// Too many failed attempts in the window.
 #[derive(Debug, thiserror::Error)]
 #[error("too many attempts; try again later")]
 pub struct Locked;
+
+/// One counter an attempt is counted in.
+struct Counter {
+    key: String,
+    label: &'static str,
+    limit: u64,
+    window: Duration,
+}
 
 /// Counts an attempt at `account` from `address`; [`Locked`] when either is over its limit.
 /// Passwords are counted as [`check_password`] does, under the directory's lockout policy.
@@ -62,9 +75,46 @@ pub async fn begin(
         Kind::Otp => PasswordLimit {
             per_account: limits.otp_per_account,
             window: limits.window,
+            until_success: false,
         },
     };
     begin_within(cx, kind, account, address, limit).await
+}
+
+/// The counters of an attempt at `account` from `address`: the account's, the address's (an
+/// IPv6 address by its /64) and, for IPv6, the looser one of its /48.
+fn counters(
+    cx: &impl Context,
+    kind: Kind,
+    account: &str,
+    address: Option<IpAddr>,
+    limit: PasswordLimit,
+) -> Vec<Counter> {
+    let limits = cx.limit_settings();
+    let mut counters = vec![Counter {
+        key: format!("{}:{}", kind.as_str(), account_id(account)),
+        label: "account",
+        limit: limit.per_account,
+        window: limit.window,
+    }];
+    if let Some(address) = address {
+        let host = AddressGroup::host(address);
+        counters.push(Counter {
+            key: format!("addr:{host}"),
+            label: host.kind(),
+            limit: limits.per_address,
+            window: limits.window,
+        });
+        if let Some(site) = AddressGroup::site(address) {
+            counters.push(Counter {
+                key: format!("addr:{site}"),
+                label: site.kind(),
+                limit: limits.per_ipv6_48,
+                window: limits.window,
+            });
+        }
+    }
+    counters
 }
 
 /// Like [`begin`], with the account's limit and window given.
@@ -75,44 +125,64 @@ async fn begin_within(
     address: Option<IpAddr>,
     limit: PasswordLimit,
 ) -> Result<Result<Attempt, Locked>, StoreError> {
-    let limits = cx.limit_settings();
-    let account_key = format!("{}:{}", kind.as_str(), account_id(account));
-    let mut checks = vec![(account_key, limit.per_account, limit.window)];
-    if let Some(address) = address {
-        checks.push((format!("addr:{address}"), limits.per_address, limits.window));
-    }
-    let attempt = Attempt {
-        id: random_id(12),
-        keys: checks.iter().map(|(k, _, _)| k.clone()).collect(),
+    let counters = counters(cx, kind, account, address, limit);
+    let windows: Vec<(String, u64)> = counters
+        .iter()
+        .map(|c| (c.key.clone(), c.window.as_secs()))
+        .collect();
+    let mut pauses = IN_FLIGHT_PAUSES.iter();
+    let over = loop {
+        let attempt = Attempt {
+            id: random_id(12),
+            kind,
+            keys: windows.iter().map(|(key, _)| key.clone()).collect(),
+            counters: counters.iter().map(|c| c.label).collect(),
+            clear_on_success: limit.until_success.then(|| counters[0].key.clone()),
+        };
+        let counts = cx
+            .store()
+            .add_attempt(&windows, &attempt.id, cx.now())
+            .await?;
+        let full: Vec<(&Counter, AttemptCount)> = counters
+            .iter()
+            .zip(counts)
+            .filter(|(counter, count)| count.total() > counter.limit)
+            .collect();
+        if full.is_empty() {
+            return Ok(Ok(attempt));
+        }
+        // Nothing was checked: this refusal must not lengthen the lockout.
+        attempt.forget(cx).await?;
+        // A window full of failures refuses at once; one full only with attempts in flight
+        // may have room once they end (correct ones leave it), so wait for them a little.
+        let failed = full.iter().any(|(c, count)| count.failed >= c.limit);
+        match pauses.next() {
+            Some(pause) if !failed => tokio::time::sleep(*pause).await,
+            _ => break full,
+        }
     };
-    let windows: Vec<(String, u64)> = checks
-        .iter()
-        .map(|(key, _, window)| (key.clone(), window.as_secs()))
-        .collect();
-    let counts = cx
-        .store()
-        .add_attempt(&windows, &attempt.id, cx.now())
-        .await?;
-    let over: Vec<_> = checks
-        .iter()
-        .zip(counts)
-        .filter(|((_, limit, _), count)| count > limit)
-        .map(|((key, _, window), _)| (key.as_str(), window))
-        .collect();
-    if over.is_empty() {
-        return Ok(Ok(attempt));
-    }
-    // Nothing was checked: this refusal must not lengthen the lockout.
-    attempt.forget(cx).await?;
-    for (key, window) in over {
+    for (counter, _) in over {
         // One audit event per lockout, not per refused attempt: a client hammering a locked
         // account must not be able to flood the audit log.
-        let first = cx.store().note_lockout(key, window.as_secs()).await?;
+        let first = cx
+            .store()
+            .note_lockout(&counter.key, counter.window.as_secs())
+            .await?;
         if first {
+            if counter.label != "account" {
+                tracing::warn!(
+                    group = counter.key.trim_start_matches("addr:"),
+                    kind = counter.label,
+                    limit = counter.limit,
+                    window_secs = counter.window.as_secs(),
+                    "attempts from an address group throttled: too many failures in the window"
+                );
+            }
             let event = Event::Lockout {
                 account: account.to_owned(),
                 address: address.map(|a| a.to_string()),
-                counter: key.to_owned(),
+                counter: counter.key.clone(),
+                group: counter.label,
             };
             cx.events().publish(event).await;
         }
@@ -120,10 +190,11 @@ async fn begin_within(
     Ok(Err(Locked))
 }
 
-/// How an account name is counted: as typed, case and surrounding spaces aside; a name too
-/// long to be real is counted by its digest, so no one can make arbitrarily long keys.
+/// How an account name is counted: as an LDAP server compares names
+/// ([`crate::domain::username::fold`]: case and insignificant spaces aside); a name too long to
+/// be real is counted by its digest, so no one can make arbitrarily long keys.
 fn account_id(account: &str) -> String {
-    let name = account.trim().to_lowercase();
+    let name = crate::domain::username::fold(account);
     if name.len() <= 128 {
         name
     } else {
@@ -134,11 +205,26 @@ fn account_id(account: &str) -> String {
 impl Attempt {
     /// The attempt succeeded: it no longer counts against the account or the address.
     pub async fn succeeded(self, cx: &impl Context) -> Result<(), StoreError> {
-        self.forget(cx).await
+        self.forget(cx).await?;
+        match &self.clear_on_success {
+            Some(account) => cx.store().clear_attempts(account).await,
+            None => Ok(()),
+        }
     }
 
-    /// The attempt failed: it stays in the window (this only documents the outcome).
-    pub fn failed(self) {}
+    /// The attempt failed: it counts as a failure for the window's length, and the metrics
+    /// hear of it.
+    pub async fn failed(self, cx: &impl Context) -> Result<(), StoreError> {
+        cx.store()
+            .fail_attempt(&self.keys, &self.id, cx.now())
+            .await?;
+        let event = Event::AttemptFailed {
+            guess: self.kind,
+            counters: self.counters,
+        };
+        cx.events().publish(event).await;
+        Ok(())
+    }
 
     async fn forget(&self, cx: &impl Context) -> Result<(), StoreError> {
         cx.store().remove_attempt(&self.keys, &self.id).await
@@ -180,7 +266,7 @@ pub async fn check_password(
         return Ok(PasswordCheck::Locked);
     };
     if password.expose_secret().len() > bounds::PASSWORD {
-        attempt.failed();
+        attempt.failed(cx).await?;
         return Ok(PasswordCheck::Invalid);
     }
     match cx.directory().authenticate(&account, password).await {
@@ -189,12 +275,12 @@ pub async fn check_password(
             Ok(PasswordCheck::Passed(user))
         }
         Err(DirectoryError::InvalidCredentials) => {
-            attempt.failed();
+            attempt.failed(cx).await?;
             Ok(PasswordCheck::Invalid)
         }
         Err(DirectoryError::AccountUnusable(state)) => {
             if state == AccountState::Locked {
-                attempt.failed();
+                attempt.failed(cx).await?;
             } else {
                 // The directory checked the password and found it right: not a guess.
                 attempt.succeeded(cx).await?;

@@ -8,6 +8,11 @@
 //! them over `limit × window` (and a minute for clocks): `limit + 1` wrong passwords, each within
 //! the window of the one before, span at most `limit × window`, so they can never all reach the
 //! directory; once they span more, the directory has seen a quiet spell and started afresh.
+//!
+//! OpenLDAP's password policy (`ppolicy`) locks at `pwdMaxFailure` and forgets a wrong password
+//! `pwdFailureCountInterval` seconds after it was made (a sliding window, which the same rule
+//! covers with room); with no interval it forgets them only at a correct password. sso-bridge
+//! then counts an account's wrong passwords until a correct one, as the directory does.
 
 use super::Context;
 use crate::config::LimitSettings;
@@ -17,6 +22,10 @@ use std::time::Duration;
 /// Slack for the directory's clock and sso-bridge's ticking apart, and for whole seconds.
 const CLOCK_MARGIN: Duration = Duration::from_secs(60);
 
+/// How long failures are counted when the directory forgets them only at a correct password:
+/// a year, longer than any account goes without one.
+const UNTIL_SUCCESS: Duration = Duration::from_secs(365 * 86_400);
+
 /// The per-account password limit in force, and the window it counts over.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PasswordLimit {
@@ -24,6 +33,9 @@ pub struct PasswordLimit {
     pub per_account: u64,
     /// The window.
     pub window: Duration,
+    /// Whether a correct password empties the account's window (the directory counts wrong
+    /// passwords until then, whenever they were made).
+    pub until_success: bool,
 }
 
 /// The limit `settings` give, lowered and lengthened to stay under the directory's `policy`.
@@ -31,6 +43,7 @@ pub fn password_limit(settings: &LimitSettings, policy: Option<LockoutPolicy>) -
     let configured = PasswordLimit {
         per_account: settings.password_per_account,
         window: settings.window,
+        until_success: false,
     };
     let Some(policy) = policy.filter(|p| p.threshold > 0) else {
         return configured;
@@ -38,13 +51,20 @@ pub fn password_limit(settings: &LimitSettings, policy: Option<LockoutPolicy>) -
     // A threshold of 1 or 2 leaves no margin at all; one attempt is the least that lets anyone
     // sign in.
     let per_account = configured.per_account.min(allowed(policy)).max(1);
-    let spread = policy
-        .observation_window
+    let Some(observation_window) = policy.observation_window else {
+        return PasswordLimit {
+            per_account,
+            window: UNTIL_SUCCESS,
+            until_success: true,
+        };
+    };
+    let spread = observation_window
         .saturating_mul(u32::try_from(per_account).unwrap_or(u32::MAX))
         .saturating_add(CLOCK_MARGIN);
     PasswordLimit {
         per_account,
         window: configured.window.max(spread),
+        until_success: false,
     }
 }
 
@@ -62,7 +82,9 @@ pub async fn announce(cx: &impl Context) -> Result<bool, DirectoryError> {
     };
     let settings = cx.limit_settings();
     let limit = password_limit(settings, Some(policy));
-    let (threshold, observation_secs) = (policy.threshold, policy.observation_window.as_secs());
+    let threshold = policy.threshold;
+    // 0: failures are forgotten only at a correct password.
+    let observation_secs = policy.observation_window.map_or(0, |w| w.as_secs());
     let (per_account, window_secs) = (limit.per_account, limit.window.as_secs());
     if threshold == 0 {
         tracing::info!(
@@ -99,13 +121,14 @@ mod tests {
             password_per_account: per_account,
             otp_per_account: 5,
             per_address: 50,
+            per_ipv6_48: 200,
         }
     }
 
     fn ad(threshold: u64, window_secs: u64) -> Option<LockoutPolicy> {
         Some(LockoutPolicy {
             threshold,
-            observation_window: Duration::from_secs(window_secs),
+            observation_window: Some(Duration::from_secs(window_secs)),
         })
     }
 
@@ -114,6 +137,18 @@ mod tests {
         let limit = password_limit(&settings(10, 900), ad(5, 1800));
         assert_eq!(limit.per_account, 3);
         assert_eq!(limit.window, Duration::from_secs(3 * 1800 + 60));
+    }
+
+    #[test]
+    fn a_directory_that_forgets_only_at_a_success_is_counted_until_one() {
+        let policy = Some(LockoutPolicy {
+            threshold: 5,
+            observation_window: None,
+        });
+        let limit = password_limit(&settings(10, 900), policy);
+        assert_eq!(limit.per_account, 3);
+        assert!(limit.until_success);
+        assert!(limit.window >= Duration::from_secs(365 * 86_400));
     }
 
     #[test]
@@ -177,6 +212,7 @@ mod tests {
         let naive = PasswordLimit {
             per_account: 3,
             window: Duration::from_secs(observation),
+            until_success: false,
         };
         let tries: Vec<u64> = (0..20).map(|n| n * 660).collect();
         assert!(directory_count(&let_through(&tries, naive), observation) >= threshold);

@@ -6,7 +6,7 @@
 
 use super::second_factor::{codes_page, elevate, open, Flow, FlowQuery, OtpForm};
 use super::views::EnrolPage;
-use crate::mfa::enrolment;
+use crate::mfa::enrolment::{self, Holder};
 use crate::mfa::limits::{self, Kind};
 use crate::mfa::{MfaError, AMR_OTP};
 use crate::state::AppState;
@@ -48,7 +48,8 @@ async fn enrol_page(
     status: StatusCode,
 ) -> Result<Response, PageError> {
     let sub = flow.session.claims.sub();
-    let setup = enrolment::setup(state, sub, flow.pending.browser.as_hex()).await?;
+    let setup =
+        enrolment::setup(state, sub, Holder::browser(flow.pending.browser.as_hex())).await?;
     let page = EnrolPage {
         app_name: flow.client.name.clone(),
         username: sub.to_owned(),
@@ -114,11 +115,11 @@ async fn confirm_run(
             return enrol_page(state, &flow, Some(LOCKED), StatusCode::TOO_MANY_REQUESTS).await
         }
     };
-    let holder = flow.pending.browser.as_hex();
+    let holder = Holder::browser(flow.pending.browser.as_hex());
     let codes = match enrolment::confirm(state, &sub, holder, &form.otp).await {
         Ok(codes) => codes,
         Err(MfaError::WrongCode | MfaError::Replayed) => {
-            attempt.failed();
+            attempt.failed(state).await?;
             let message = "That code is not right. Check that the app shows this account and enter its current code.";
             return enrol_page(state, &flow, Some(message), StatusCode::UNAUTHORIZED).await;
         }

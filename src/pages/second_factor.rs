@@ -251,7 +251,7 @@ async fn verify_run(
     let proof = match enrolment::verify(state, &sub, &form.otp).await {
         Ok(proof) => proof,
         Err(e @ (MfaError::WrongCode | MfaError::Replayed)) => {
-            attempt.failed();
+            attempt.failed(state).await?;
             let event = Event::SecondFactorRefused {
                 sub: sub.clone(),
                 client_id: Some(flow.client.client_id.clone()),

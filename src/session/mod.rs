@@ -10,14 +10,15 @@ use crate::config::{ClaimMapping, SessionSettings};
 use crate::directory::HasDirectory;
 use crate::domain::secret::random_id;
 use crate::domain::{Claims, Digest};
+use crate::events::HasEvents;
 use crate::store::{HasStore, StoreError};
 
 pub use crate::store::SessionRecord;
 pub use recheck::{current, RecheckError};
 
 /// What the session flows need: the store, the directory and its claim mapping (to confirm a
-/// signed-in user again), the clock and the `[session]` settings.
-pub trait Context: HasStore + HasDirectory + HasClock + Sync {
+/// signed-in user again), the clock, the event bus and the `[session]` settings.
+pub trait Context: HasStore + HasDirectory + HasClock + HasEvents + Sync {
     /// The `[session]` settings.
     fn session_settings(&self) -> &SessionSettings;
     /// Which directory attribute holds which claim.

@@ -6,11 +6,12 @@
 
 use crate::clock::UnixTime;
 use crate::domain::secret::random_id;
-use crate::domain::Digest;
+use crate::domain::{AddressGroup, Digest};
+use crate::events::Event;
 use crate::oauth::authorize::AuthorizationRequest;
 use crate::session::Context;
 use crate::session::SessionRecord;
-use crate::store::{PendingBound, StoreError};
+use crate::store::{PendingBound, PendingLimits, PendingPut, StoreError};
 use std::net::IpAddr;
 use subtle::ConstantTimeEq;
 
@@ -31,13 +32,21 @@ impl PendingRequest {
     }
 }
 
-/// Why a form post does not belong to a live pending request.
+/// Why a pending request could not be started, or a form post does not belong to a live one.
 #[derive(Debug, thiserror::Error)]
 pub enum PendingError {
     #[error("the sign-in request has expired or is unknown")]
     Expired,
     #[error("the form did not come from this browser's sign-in page")]
     Forged,
+    /// The store holds as many unfinished sign-ins as it may (`session.requests_total`,
+    /// `session.request_bytes_total`).
+    #[error("too many unfinished sign-ins in all ({requests} requests, {bytes} bytes)")]
+    Busy { requests: u64, bytes: u64 },
+    /// The client's address group holds as many unfinished sign-ins as it may
+    /// (`session.requests_per_address`).
+    #[error("too many unfinished sign-ins from {group}")]
+    TooMany { group: String },
     #[error(transparent)]
     Store(#[from] StoreError),
 }
@@ -47,9 +56,12 @@ pub enum PendingError {
 /// rules out.
 ///
 /// Anyone can start requests without signing in, so what is outstanding is bounded, not the
-/// rate: each browser and each address keeps its newest requests up to
-/// `session.requests_per_browser` / `session.requests_per_address`, and an older one gives way
-/// (its sign-in page then says the request expired). Finished requests leave their groups at
+/// rate. A browser keeps its newest requests up to `session.requests_per_browser`, its own
+/// older ones giving way (their sign-in page then says the request expired). An address group
+/// ([`AddressGroup::host`]) may hold `session.requests_per_address`, and the store
+/// `session.requests_total` requests and `session.request_bytes_total` bytes in all: past
+/// those a new request is refused ([`PendingError::TooMany`], [`PendingError::Busy`]), so
+/// that no one's waiting sign-in ends for someone else's flood. Finished requests leave at
 /// once, so any number of sign-ins a second from one address go through.
 pub async fn start(
     cx: &impl Context,
@@ -57,7 +69,7 @@ pub async fn start(
     flow_cookie: &str,
     session_cookie: Option<&str>,
     address: Option<IpAddr>,
-) -> Result<(String, PendingRequest), StoreError> {
+) -> Result<(String, PendingRequest), PendingError> {
     let replaced_session = session_cookie
         .filter(|_| request.oidc.prompt_login)
         .map(Digest::of);
@@ -66,11 +78,13 @@ pub async fn start(
     let mut bounds = vec![PendingBound {
         group: format!("browser:{}", browser.as_hex()),
         max: settings.requests_per_browser,
+        evicts: true,
     }];
     if let Some(address) = address {
         bounds.push(PendingBound {
-            group: format!("addr:{}", address_group(address)),
+            group: format!("addr:{}", AddressGroup::host(address)),
             max: settings.requests_per_address,
+            evicts: false,
         });
     }
     let id = random_id(24);
@@ -80,22 +94,36 @@ pub async fn start(
         browser,
         replaced_session,
         groups: bounds.iter().map(|b| b.group.clone()).collect(),
+        admitted_at: Some(cx.now()),
     };
     let ttl = settings.request_ttl.as_secs();
-    cx.store().put_pending(&id, &pending, ttl, &bounds).await?;
-    Ok((id, pending))
-}
-
-/// The address group a request counts in: the address itself for IPv4, the /64 network for
-/// IPv6, since one host commonly holds a whole /64.
-fn address_group(address: IpAddr) -> String {
-    match address {
-        IpAddr::V4(v4) => v4.to_string(),
-        IpAddr::V6(v6) => {
-            let network = u128::from(v6) & !(u128::MAX >> 64);
-            format!("{}/64", std::net::Ipv6Addr::from(network))
-        }
+    let limits = PendingLimits {
+        requests: settings.requests_total,
+        bytes: settings.request_bytes_total,
+    };
+    let put = cx
+        .store()
+        .put_pending(&id, &pending, ttl, &bounds, limits)
+        .await?;
+    let (load, stored) = match put {
+        PendingPut::Stored(load) => (load, true),
+        PendingPut::StoreFull(load) => (load, false),
+        PendingPut::GroupFull(group) => return Err(PendingError::TooMany { group }),
+    };
+    let event = Event::PendingLoad {
+        requests: load.requests,
+        bytes: load.bytes,
+        max_requests: limits.requests,
+        max_bytes: limits.bytes,
+    };
+    cx.events().publish(event).await;
+    if !stored {
+        return Err(PendingError::Busy {
+            requests: load.requests,
+            bytes: load.bytes,
+        });
     }
+    Ok((id, pending))
 }
 
 /// Reads the request a form refers to, checking its CSRF token and browser binding.
@@ -134,23 +162,4 @@ pub async fn finish(
     pending: &PendingRequest,
 ) -> Result<bool, StoreError> {
     cx.store().finish_pending(request_id, pending).await
-}
-
-#[cfg(test)]
-mod tests {
-    use super::address_group;
-
-    #[test]
-    fn an_ipv6_address_counts_by_its_64_network_and_ipv4_by_itself() {
-        let ip = |s: &str| s.parse().unwrap();
-        assert_eq!(
-            address_group(ip("2001:db8:1:2:3:4:5:6")),
-            "2001:db8:1:2::/64"
-        );
-        assert_eq!(
-            address_group(ip("2001:db8:1:2:ffff::1")),
-            "2001:db8:1:2::/64"
-        );
-        assert_eq!(address_group(ip("192.0.2.7")), "192.0.2.7");
-    }
 }

@@ -1,7 +1,8 @@
 //! Admin API tokens, admin screen sign-ins and sign-ins waiting for their second factor, kept
 //! as short-lived records the same way by both backends: in Redis, strings with an expiry under
 //! `{p}admtok:<token digest>`, `{p}admscr:<session digest>` and
-//! `{p}admscr:halfway:<sign-in cookie digest>`.
+//! `{p}admscr:halfway:<sign-in cookie digest>`, each filed under its superadmin
+//! (`{p}owned:admin:<sub>`) so that signing them out ends them all.
 
 use super::namespace::{halfway_key, Namespace, Records};
 use super::{AdminSession, AdminSessionStore, HalfwaySignIn, ScreenSignIn, StoreError};
@@ -16,14 +17,9 @@ impl<T: Records> AdminSessionStore for T {
         session: &AdminSession,
         ttl: u64,
     ) -> Result<(), StoreError> {
-        self.put_record(
-            Namespace::AdminToken,
-            token.as_hex(),
-            "admin token",
-            session,
-            ttl,
-        )
-        .await
+        let key = (Namespace::AdminToken, token.as_hex());
+        self.put_owned_record(key, &owner(&session.sub), "admin token", session, ttl)
+            .await
     }
 
     async fn admin_token(&self, token: &Digest) -> Result<Option<AdminSession>, StoreError> {
@@ -44,7 +40,8 @@ impl<T: Records> AdminSessionStore for T {
         ttl: u64,
     ) -> Result<(), StoreError> {
         let what = "admin screen sign-in";
-        self.put_record(Namespace::AdminScreen, session.as_hex(), what, sign_in, ttl)
+        let key = (Namespace::AdminScreen, session.as_hex());
+        self.put_owned_record(key, &owner(&sign_in.sub), what, sign_in, ttl)
             .await
     }
 
@@ -70,14 +67,10 @@ impl<T: Records> AdminSessionStore for T {
         ttl: u64,
     ) -> Result<(), StoreError> {
         let key = halfway_key(login);
-        self.put_record(
-            Namespace::AdminScreen,
-            &key,
-            "half-way sign-in",
-            sign_in,
-            ttl,
-        )
-        .await
+        let owner = owner(sign_in.claims.sub());
+        let what = "half-way sign-in";
+        self.put_owned_record((Namespace::AdminScreen, &key), &owner, what, sign_in, ttl)
+            .await
     }
 
     async fn halfway_sign_in(&self, login: &Digest) -> Result<Option<HalfwaySignIn>, StoreError> {
@@ -90,4 +83,13 @@ impl<T: Records> AdminSessionStore for T {
         let key = halfway_key(login);
         self.remove(Namespace::AdminScreen, &key).await.map(drop)
     }
+
+    async fn end_admin_sessions(&self, sub: &str) -> Result<u64, StoreError> {
+        self.remove_owned(&owner(sub)).await
+    }
+}
+
+/// Whose admin records are filed together.
+fn owner(sub: &str) -> String {
+    format!("admin:{sub}")
 }

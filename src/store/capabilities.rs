@@ -6,9 +6,9 @@
 
 use super::{
     AccessRecord, AdminSession, AuditFrom, AuditIndex, AuditPage, AuditRecord, CodeRecord,
-    DoctorEntry, EnrolmentRecord, HalfwaySignIn, Issuance, PendingBound, PendingRequest,
-    Redemption, RefreshRecord, Rotation, ScreenSignIn, SessionRecord, StoreError, StoredCode,
-    StoredRefresh,
+    DoctorEntry, EnrolmentRecord, HalfwaySignIn, Issuance, PendingBound, PendingLimits, PendingPut,
+    PendingRequest, Redemption, RefreshRecord, Rotation, ScreenSignIn, SessionRecord, StoreError,
+    StoredCode, StoredRefresh,
 };
 use crate::clock::UnixTime;
 use crate::domain::{ClientId, ClientRecord, Digest, PoolUsage, ScopeSet};
@@ -30,6 +30,10 @@ pub trait Ping: Send + Sync {
 pub trait ClientStore: Send + Sync {
     /// Inserts or replaces a client.
     async fn put_client(&self, client: &ClientRecord) -> Result<(), StoreError>;
+    /// Writes a change to a client, made from its revision `client.revision - 1`: only if
+    /// that is still the stored one (compare and set), else answers what is stored now. One
+    /// atomic step, shared by every node.
+    async fn replace_client(&self, client: &ClientRecord) -> Result<Replaced, StoreError>;
     /// Reads a client.
     async fn client(&self, id: &ClientId) -> Result<Option<ClientRecord>, StoreError>;
     /// Every client, in no particular order.
@@ -37,6 +41,18 @@ pub trait ClientStore: Send + Sync {
     /// Deletes a client record; deleting an absent client is not an error. Its codes and
     /// tokens are left to [`GrantStore::revoke_client`].
     async fn delete_client(&self, id: &ClientId) -> Result<(), StoreError>;
+}
+
+/// How a change to a client went.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Replaced {
+    /// Written.
+    Done,
+    /// Not written: the client changed since the revision the change was made from; this is
+    /// it now.
+    Stale(Box<ClientRecord>),
+    /// Not written: the client is gone.
+    Gone,
 }
 
 /// Authorization codes, access and refresh tokens, the grants (token families) they form, and
@@ -130,16 +146,20 @@ pub trait SessionStore: Send + Sync {
     /// Ends every live session of the user `sub`; answers how many there were. Idempotent.
     async fn end_sessions(&self, sub: &str) -> Result<u64, StoreError>;
     /// Writes a pending authorize request under its id, expiring after `ttl` seconds, as a
-    /// member of each group of `bounds`; a group then over its maximum loses its oldest
+    /// member of each group of `bounds`, unless the store already holds `limits` of pending
+    /// requests ([`PendingPut::StoreFull`]) or a refusing group is full
+    /// ([`PendingPut::GroupFull`]); an evicting group then over its maximum loses its oldest
     /// members, which end as if finished. One atomic step, so concurrent writes cannot push a
-    /// group past its bound.
+    /// group or the store past its bound. The load counts every live request written with
+    /// `admitted_at`, filed by the minute it names.
     async fn put_pending(
         &self,
         id: &str,
         pending: &PendingRequest,
         ttl: u64,
         bounds: &[PendingBound],
-    ) -> Result<(), StoreError>;
+        limits: PendingLimits,
+    ) -> Result<PendingPut, StoreError>;
     /// Reads a pending request; `None` if absent, expired or finished.
     async fn pending(&self, id: &str) -> Result<Option<PendingRequest>, StoreError>;
     /// Ends a pending request, taking it out of its groups (`pending.groups`), and answers
@@ -200,6 +220,9 @@ pub trait AdminSessionStore: Send + Sync {
     /// Forgets a sign-in waiting for its second factor; forgetting an absent one is not an
     /// error.
     async fn delete_halfway_sign_in(&self, login: &Digest) -> Result<(), StoreError>;
+    /// Ends every admin API token, admin screen sign-in and sign-in waiting for its second
+    /// factor of the superadmin `sub`; answers how many were live.
+    async fn end_admin_sessions(&self, sub: &str) -> Result<u64, StoreError>;
 }
 
 /// The second factor: enrolments with their recovery codes, authenticators being set up, and
@@ -247,21 +270,51 @@ pub trait SecondFactorStore: Send + Sync {
     ) -> Result<bool, StoreError>;
 }
 
+/// What a sliding window of attempts holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct AttemptCount {
+    /// Attempts that failed less than the window's length ago.
+    pub failed: u64,
+    /// Attempts begun and not yet ended as failed or taken back, this one included; one begun
+    /// more than [`IN_FLIGHT_SECS`] ago is no longer counted (its node stopped on the way).
+    pub in_flight: u64,
+}
+
+impl AttemptCount {
+    /// Every attempt the window counts.
+    pub fn total(self) -> u64 {
+        self.failed + self.in_flight
+    }
+}
+
+/// How long an attempt may stay in flight, longest: past any directory's timeouts.
+pub const IN_FLIGHT_SECS: u64 = 120;
+
 /// Sliding windows of password and code attempts, shared by every node.
 #[async_trait]
 pub trait LimitStore: Send + Sync {
-    /// Adds attempt `id` at `now` to each sliding window of `windows` (its key and its length
-    /// in seconds) and answers how many attempts each holds that were made less than its
-    /// length before `now` (this one included), in the order given; older attempts are dropped,
-    /// at once or on a later call. One atomic step, shared by every node.
+    /// Adds attempt `id`, begun at `now`, to each sliding window of `windows` (its key and its
+    /// length in seconds) as in flight, and answers what each holds, in the order given;
+    /// failures older than the window are dropped, at once or on a later call. One atomic step,
+    /// shared by every node.
     async fn add_attempt(
         &self,
         windows: &[(String, u64)],
         id: &str,
         now: UnixTime,
-    ) -> Result<Vec<u64>, StoreError>;
+    ) -> Result<Vec<AttemptCount>, StoreError>;
+    /// Ends attempt `id` as failed at `now` in the windows under `keys`: it counts as a failure
+    /// from then on, for the window's length.
+    async fn fail_attempt(
+        &self,
+        keys: &[String],
+        id: &str,
+        now: UnixTime,
+    ) -> Result<(), StoreError>;
     /// Removes attempt `id` from the windows under `keys` (it succeeded, or was never checked).
     async fn remove_attempt(&self, keys: &[String], id: &str) -> Result<(), StoreError>;
+    /// Empties the window under `key` (a directory that forgets failures only at a success).
+    async fn clear_attempts(&self, key: &str) -> Result<(), StoreError>;
     /// Notes that the window under `key` is over its limit, for `ttl` seconds; answers whether
     /// this is the first note (so a lockout is reported once, not on every refused attempt).
     /// Of concurrent calls for one key, at most one gets `true`.

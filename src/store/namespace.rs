@@ -82,6 +82,31 @@ pub(super) trait Records: Send + Sync {
     /// Deletes the value under `ns` + `key` and answers whether one was live: of concurrent
     /// calls for one key, at most one gets `true`.
     async fn remove(&self, ns: Namespace, key: &str) -> Result<bool, StoreError>;
+    /// Writes as [`Records::put_text`] does, and files the record under `owner`, so that
+    /// [`Records::remove_owned`] ends it with the owner's others.
+    async fn put_owned_text(
+        &self,
+        ns: Namespace,
+        key: &str,
+        owner: &str,
+        value: String,
+        ttl: u64,
+    ) -> Result<(), StoreError>;
+    /// Deletes every record filed under `owner`; answers how many were live.
+    async fn remove_owned(&self, owner: &str) -> Result<u64, StoreError>;
+
+    /// Encodes a `what` and writes it as [`Records::put_owned_text`] does.
+    async fn put_owned_record<T: Serialize + Sync>(
+        &self,
+        (ns, key): (Namespace, &str),
+        owner: &str,
+        what: &'static str,
+        value: &T,
+        ttl: u64,
+    ) -> Result<(), StoreError> {
+        let json = encode(what, value)?;
+        self.put_owned_text(ns, key, owner, json, ttl).await
+    }
 
     /// Encodes a `what` and writes it as [`Records::put_text`] does.
     async fn put_record<T: Serialize + Sync>(

@@ -118,7 +118,7 @@ mod tests {
         async fn lockout_policy(&self) -> Result<Option<LockoutPolicy>, DirectoryError> {
             Ok(Some(LockoutPolicy {
                 threshold: 5,
-                observation_window: std::time::Duration::from_secs(1800),
+                observation_window: Some(std::time::Duration::from_secs(1800)),
             }))
         }
 

@@ -2,21 +2,77 @@
 //! replays, refusals and lockouts. Only the kind of each event becomes a label; who, which app
 //! and from where are left to the audit log.
 
-use super::metrics::{ErrorLabel, GrantLabel, KindLabel, Outcome, ReasonLabel, SignInLabels};
+use super::metrics::{
+    AttemptLabels, CounterLabel, ErrorLabel, GrantLabel, KindLabel, Outcome, ReasonLabel,
+    SignInLabels,
+};
 use super::Metrics;
 use crate::events::{
     Event, Grant, Listener, Place, Revocation, SecondFactorOutcome, SignInOutcome,
 };
 use async_trait::async_trait;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-/// The events listener that keeps the flow counters of [`Metrics`].
-pub struct MetricsListener(pub Arc<Metrics>);
+/// The events listener that keeps the flow counters of [`Metrics`], and warns in the log when
+/// unfinished sign-ins near their bound.
+pub struct MetricsListener {
+    metrics: Arc<Metrics>,
+    /// When the last warning about unfinished sign-ins was logged (Unix seconds).
+    warned_at: AtomicU64,
+}
+
+impl MetricsListener {
+    /// Counts into `metrics`.
+    pub fn new(metrics: Arc<Metrics>) -> Self {
+        Self {
+            metrics,
+            warned_at: AtomicU64::new(0),
+        }
+    }
+
+    /// Warns, at most once a minute, when unfinished sign-ins keep 80% of what they may.
+    fn near_bound(&self, requests: u64, bytes: u64, max_requests: u64, max_bytes: u64) {
+        let near = |n: u64, max: u64| n.saturating_mul(5) >= max.saturating_mul(4);
+        if !(near(requests, max_requests) || near(bytes, max_bytes)) {
+            return;
+        }
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        let last = self.warned_at.load(Ordering::Relaxed);
+        if now < last + 60
+            || self
+                .warned_at
+                .compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed)
+                .is_err()
+        {
+            return;
+        }
+        tracing::warn!(
+            requests,
+            max_requests,
+            bytes,
+            max_bytes,
+            "unfinished sign-ins near their bound (session.requests_total, session.request_bytes_total): past it new sign-ins are refused with 503"
+        );
+    }
+}
 
 #[async_trait]
 impl Listener for MetricsListener {
     async fn on(&self, event: &Event) {
-        count(&self.0, event);
+        if let Event::PendingLoad {
+            requests,
+            bytes,
+            max_requests,
+            max_bytes,
+        } = event
+        {
+            self.metrics.pending_load(*requests, *bytes);
+            self.near_bound(*requests, *bytes, *max_requests, *max_bytes);
+        }
+        count(&self.metrics, event);
     }
 }
 
@@ -59,10 +115,23 @@ fn count(metrics: &Metrics, event: &Event) {
                 .get_or_create(&ErrorLabel { error })
                 .inc();
         }
-        Event::Lockout { .. } => {
-            metrics.lockouts.inc();
+        Event::Lockout { group, .. } => {
+            metrics
+                .lockouts
+                .get_or_create(&CounterLabel { counter: group })
+                .inc();
+        }
+        Event::AttemptFailed { guess, counters } => {
+            for counter in counters {
+                let labels = AttemptLabels {
+                    guess: guess.as_str(),
+                    counter,
+                };
+                metrics.failed_attempts.get_or_create(&labels).inc();
+            }
         }
         Event::AuthorizeRefused { .. }
+        | Event::PendingLoad { .. }
         | Event::SecondFactorRefused { .. }
         | Event::SecondFactorEnrolled { .. }
         | Event::RecoveryCodeUsed { .. } => {}
@@ -116,7 +185,7 @@ mod tests {
     #[tokio::test]
     async fn outcomes_are_counted_by_kind_and_nothing_about_the_person_is_a_label() {
         let metrics = Arc::new(Metrics::new());
-        let listener = MetricsListener(Arc::clone(&metrics));
+        let listener = MetricsListener::new(Arc::clone(&metrics));
         let events = [
             Event::SignIn {
                 place: Place::App,

@@ -93,6 +93,25 @@ pub struct ErrorLabel {
     pub error: &'static str,
 }
 
+/// A counter of the attempt limits, by kind.
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct CounterLabel {
+    /// `account`, `ipv4`, `ipv6_64` or `ipv6_48`.
+    pub counter: &'static str,
+}
+
+/// A failed attempt, by what it guessed and a counter it counts in.
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct AttemptLabels {
+    /// `password` or `otp`.
+    pub guess: &'static str,
+    /// `account`, `ipv4`, `ipv6_64` or `ipv6_48`.
+    pub counter: &'static str,
+}
+
+/// The kinds of counter of the attempt limits.
+pub const COUNTERS: [&str; 4] = ["account", "ipv4", "ipv6_64", "ipv6_48"];
+
 /// A store or directory operation, by the name of its method.
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 pub struct OperationLabel {
@@ -120,7 +139,10 @@ pub struct Metrics {
     pub(super) grants_revoked: Family<ReasonLabel, Counter>,
     pub(super) replays: Family<KindLabel, Counter>,
     pub(super) token_refusals: Family<ErrorLabel, Counter>,
-    pub(super) lockouts: Counter,
+    pub(super) lockouts: Family<CounterLabel, Counter>,
+    pub(super) failed_attempts: Family<AttemptLabels, Counter>,
+    pub(super) pending_requests: Gauge,
+    pub(super) pending_bytes: Gauge,
     pub(super) store_latency: Latencies<OperationLabel>,
     pub(super) store_errors: Family<OperationLabel, Counter>,
     pub(super) directory_latency: Latencies<OperationLabel>,
@@ -154,7 +176,10 @@ impl Metrics {
             grants_revoked: Family::default(),
             replays: Family::default(),
             token_refusals: Family::default(),
-            lockouts: Counter::default(),
+            lockouts: Family::default(),
+            failed_attempts: Family::default(),
+            pending_requests: Gauge::default(),
+            pending_bytes: Gauge::default(),
             store_latency: Family::new_with_constructor(latency_histogram),
             store_errors: Family::default(),
             directory_latency: Family::new_with_constructor(latency_histogram),
@@ -210,8 +235,23 @@ impl Metrics {
         );
         r.register(
             "lockouts",
-            "Accounts or addresses locked out for too many failed attempts",
+            "Accounts or address groups locked out for too many failed attempts, by kind of counter (account, ipv4, ipv6_64, ipv6_48)",
             self.lockouts.clone(),
+        );
+        r.register(
+            "failed_attempts",
+            "Failed password and second-factor attempts, by what was guessed and each kind of counter they count in",
+            self.failed_attempts.clone(),
+        );
+        r.register(
+            "pending_sign_ins",
+            "Unfinished authorize requests (sign-in or consent pages shown, not yet answered) in the store, as last seen by this node",
+            self.pending_requests.clone(),
+        );
+        r.register(
+            "pending_sign_in_bytes",
+            "Bytes the store keeps for unfinished authorize requests, as last seen by this node",
+            self.pending_bytes.clone(),
         );
         r.register(
             "store_operation_duration_seconds",
@@ -264,6 +304,22 @@ impl Metrics {
         for kind in ["authorization_code", "refresh_token"] {
             drop(self.replays.get_or_create(&KindLabel { kind }));
         }
+        for counter in COUNTERS {
+            drop(self.lockouts.get_or_create(&CounterLabel { counter }));
+            for guess in ["password", "otp"] {
+                drop(
+                    self.failed_attempts
+                        .get_or_create(&AttemptLabels { guess, counter }),
+                );
+            }
+        }
+    }
+
+    /// Notes the unfinished authorize requests the store holds, and their bytes.
+    pub fn pending_load(&self, requests: u64, bytes: u64) {
+        let gauge = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
+        self.pending_requests.set(gauge(requests));
+        self.pending_bytes.set(gauge(bytes));
     }
 
     /// Counts an answered request and its time.

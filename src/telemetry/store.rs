@@ -8,11 +8,11 @@ use super::Metrics;
 use crate::clock::UnixTime;
 use crate::domain::{ClientId, ClientRecord, Digest, PoolUsage, ScopeSet};
 use crate::store::{
-    AccessRecord, AdminSession, AdminSessionStore, AuditFrom, AuditIndex, AuditPage, AuditRecord,
-    AuditStore, ClientStore, CodeRecord, DoctorEntry, EnrolmentRecord, GrantStore, HalfwaySignIn,
-    Issuance, KeyStore, LimitStore, PendingBound, PendingRequest, Ping, Redemption, RefreshRecord,
-    Rotation, ScreenSignIn, SecondFactorStore, SessionRecord, SessionStore, Store, StoreError,
-    StoredCode, StoredRefresh,
+    AccessRecord, AdminSession, AdminSessionStore, AttemptCount, AuditFrom, AuditIndex, AuditPage,
+    AuditRecord, AuditStore, ClientStore, CodeRecord, DoctorEntry, EnrolmentRecord, GrantStore,
+    HalfwaySignIn, Issuance, KeyStore, LimitStore, PendingBound, PendingLimits, PendingPut,
+    PendingRequest, Ping, Redemption, RefreshRecord, Replaced, Rotation, ScreenSignIn,
+    SecondFactorStore, SessionRecord, SessionStore, Store, StoreError, StoredCode, StoredRefresh,
 };
 use async_trait::async_trait;
 use std::future::Future;
@@ -72,6 +72,7 @@ impl Ping for MeteredStore {
 
 timed!(ClientStore {
     fn put_client(client: &ClientRecord) -> ();
+    fn replace_client(client: &ClientRecord) -> Replaced;
     fn client(id: &ClientId) -> Option<ClientRecord>;
     fn clients() -> Vec<ClientRecord>;
     fn delete_client(id: &ClientId) -> ();
@@ -106,8 +107,9 @@ timed!(SessionStore {
         id: &str,
         pending: &PendingRequest,
         ttl: u64,
-        bounds: &[PendingBound]
-    ) -> ();
+        bounds: &[PendingBound],
+        limits: PendingLimits
+    ) -> PendingPut;
     fn pending(id: &str) -> Option<PendingRequest>;
     fn finish_pending(id: &str, pending: &PendingRequest) -> bool;
     fn consent(sub: &str, client: &ClientId) -> Option<ScopeSet>;
@@ -124,6 +126,7 @@ timed!(AdminSessionStore {
     fn put_halfway_sign_in(login: &Digest, sign_in: &HalfwaySignIn, ttl: u64) -> ();
     fn halfway_sign_in(login: &Digest) -> Option<HalfwaySignIn>;
     fn delete_halfway_sign_in(login: &Digest) -> ();
+    fn end_admin_sessions(sub: &str) -> u64;
 });
 
 timed!(SecondFactorStore {
@@ -139,8 +142,10 @@ timed!(SecondFactorStore {
 });
 
 timed!(LimitStore {
-    fn add_attempt(windows: &[(String, u64)], id: &str, now: UnixTime) -> Vec<u64>;
+    fn add_attempt(windows: &[(String, u64)], id: &str, now: UnixTime) -> Vec<AttemptCount>;
+    fn fail_attempt(keys: &[String], id: &str, now: UnixTime) -> ();
     fn remove_attempt(keys: &[String], id: &str) -> ();
+    fn clear_attempts(key: &str) -> ();
     fn note_lockout(key: &str, ttl: u64) -> bool;
 });
 

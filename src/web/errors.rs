@@ -21,6 +21,9 @@ use std::sync::Arc;
 const BARE_ERROR: &str =
     "<!doctype html><title>Error</title><p>Sign-on failed. Please try again.</p>";
 
+/// What a refusal for load tells a client to wait, in seconds.
+const RETRY_AFTER_SECS: u32 = 60;
+
 /// `error.hbs`: a failure the user can only read about (never a redirect).
 #[derive(Debug, Clone, Serialize)]
 pub struct ErrorPage {
@@ -53,6 +56,12 @@ pub enum PageError {
     /// A form post with a field missing or out of range.
     #[error("bad form: {0}")]
     BadForm(String),
+    /// The store keeps as many unfinished sign-ins as it may: a new one must wait.
+    #[error("{0}")]
+    Busy(String),
+    /// The client's address group has as many unfinished sign-ins as it may.
+    #[error("{0}")]
+    TooManyWaiting(String),
     /// The store is down.
     #[error(transparent)]
     Store(#[from] StoreError),
@@ -104,6 +113,8 @@ impl From<PendingError> for PageError {
         match err {
             PendingError::Expired => PageError::Expired,
             PendingError::Forged => PageError::Forged,
+            busy @ PendingError::Busy { .. } => PageError::Busy(busy.to_string()),
+            many @ PendingError::TooMany { .. } => PageError::TooManyWaiting(many.to_string()),
             PendingError::Store(e) => PageError::Store(e),
         }
     }
@@ -159,6 +170,16 @@ impl PageError {
                 "This form was not submitted from the sign-in page this browser opened. Go back to the application and start again.".into(),
             ),
             PageError::BadForm(what) => (StatusCode::BAD_REQUEST, "Invalid form", what.clone()),
+            PageError::Busy(_) => (
+                StatusCode::SERVICE_UNAVAILABLE,
+                "Sign-on is busy",
+                "Sign-on has too many sign-ins under way right now. Nothing of yours was lost; please try again in a few minutes.".into(),
+            ),
+            PageError::TooManyWaiting(_) => (
+                StatusCode::TOO_MANY_REQUESTS,
+                "Too many sign-ins under way",
+                "Too many sign-ins from your network are waiting to be finished. Finish or close the sign-in pages you have open, or try again in a few minutes.".into(),
+            ),
             PageError::Store(_) => (
                 StatusCode::SERVICE_UNAVAILABLE,
                 "Sign-on temporarily unavailable",
@@ -202,6 +223,7 @@ impl PageError {
         }
         let request_id = random_id(9);
         let (status, title, message) = self.page();
+        let retry_later = matches!(self, PageError::Busy(_) | PageError::TooManyWaiting(_));
         let title = match &self {
             PageError::Untrusted { title, .. } => title.clone(),
             _ => title.to_owned(),
@@ -219,13 +241,19 @@ impl PageError {
             message,
             request_id: Some(request_id),
         };
-        match templates.page(&page) {
+        let mut response = match templates.page(&page) {
             Ok(body) => html(status, body),
             Err(e) => {
                 tracing::error!(error = %e, "error page failed to render");
                 html(status, BARE_ERROR.into())
             }
+        };
+        if retry_later {
+            response
+                .headers_mut()
+                .insert(poem::http::header::RETRY_AFTER, RETRY_AFTER_SECS.into());
         }
+        response
     }
 }
 

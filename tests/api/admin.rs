@@ -191,3 +191,60 @@ async fn the_cli_names_what_was_wrong() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("superadmin"), "{err}");
 }
+
+/// Runs the CLI's `apps list` as ada against `server`; answers its output.
+async fn list_apps_at(server: String) -> std::process::Output {
+    tokio::task::spawn_blocking(move || {
+        std::process::Command::new(env!("CARGO_BIN_EXE_sso-bridge"))
+            .args(["apps", "list", "--admin", "ada", "--server", &server])
+            .env("SSO_BRIDGE_ADMIN_PASSWORD", "ada-demo")
+            .output()
+            .unwrap()
+    })
+    .await
+    .unwrap()
+}
+
+#[tokio::test]
+async fn the_cli_sends_no_password_in_clear_text_over_the_network() {
+    let out = list_apps_at("http://192.0.2.10:8080".into()).await;
+
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("clear text") && err.contains("https://"),
+        "{err}"
+    );
+}
+
+#[tokio::test]
+async fn the_cli_follows_no_redirect_with_a_password() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    // Where a redirect would take the password: anyone connecting is noted.
+    let catcher = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let caught = format!("http://{}/admin/api/session", catcher.local_addr().unwrap());
+    let redirector = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let server = format!("http://{}", redirector.local_addr().unwrap());
+    tokio::spawn(async move {
+        while let Ok((mut socket, _)) = redirector.accept().await {
+            let mut request = [0u8; 4096];
+            let _ = socket.read(&mut request).await;
+            let answer = format!(
+                "HTTP/1.1 307 Temporary Redirect\r\nLocation: {caught}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+            );
+            let _ = socket.write_all(answer.as_bytes()).await;
+        }
+    });
+
+    let out = list_apps_at(server).await;
+
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("redirect") && err.contains("not followed"),
+        "{err}"
+    );
+    let reached =
+        tokio::time::timeout(std::time::Duration::from_millis(200), catcher.accept()).await;
+    assert!(reached.is_err(), "the password was sent on to the redirect");
+}

@@ -187,3 +187,127 @@ async fn bad_edits_are_refused_with_a_message_per_uri_and_unknown_apps_are_not_f
     let (status, _) = admin.post("/apps/nope/disable").await;
     assert_eq!(status, StatusCode::NOT_FOUND);
 }
+
+#[tokio::test]
+async fn an_app_registered_without_saying_requires_pkce_from_the_api_and_the_cli() {
+    let app = spawn_app(Backends::Embedded).await;
+    let admin = Admin::new(&app, Backends::Embedded).await;
+    let (status, created) = admin
+        .call(
+            reqwest::Method::POST,
+            "/apps",
+            Some(json!({"name": "Wiki", "redirect_uris": ["https://wiki.example.com/cb"]})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    assert_eq!(created["require_pkce"], true);
+    // Without a code challenge the app's flow is refused.
+    let r = app
+        .authorize(
+            &app.browser(),
+            &[
+                ("client_id", created["client_id"].as_str().unwrap()),
+                ("redirect_uri", "https://wiki.example.com/cb"),
+                ("response_type", "code"),
+                ("scope", "openid"),
+                ("state", "s"),
+            ],
+        )
+        .await;
+    let q = query(&location(&r));
+    assert_eq!(q["error"], "invalid_request", "{q:?}");
+    assert!(q["error_description"].contains("code_challenge"), "{q:?}");
+
+    let base = app.base.clone();
+    let made = tokio::task::spawn_blocking(move || {
+        let args = ["apps", "create", "--name", "Dash", "--redirect-uri"];
+        let on = crate::audit::cli(
+            &base,
+            &[&args[..], &["https://dash.example.com/cb"]].concat(),
+        );
+        let off = crate::audit::cli(
+            &base,
+            &[
+                &args[..],
+                &["https://old.example.com/cb", "--require-pkce", "false"],
+            ]
+            .concat(),
+        );
+        (on, off)
+    })
+    .await
+    .unwrap();
+    assert_eq!(crate::audit::ok_json(&made.0)["require_pkce"], true);
+    assert_eq!(crate::audit::ok_json(&made.1)["require_pkce"], false);
+}
+
+#[tokio::test]
+async fn changes_to_one_app_made_at_the_same_moment_on_two_nodes_all_stay() {
+    use sso_bridge::apps::{self, Actor, Changes};
+    let a = spawn_app(Backends::Real).await;
+    let b = {
+        let (url, prefix) = (
+            secrecy::ExposeSecret::expose_secret(&a.state.settings.store.redis_url).to_owned(),
+            a.state.settings.store.key_prefix.clone(),
+        );
+        spawn_app_configured(Backends::Real, |s| {
+            s.store.redis_url = url.into();
+            s.store.key_prefix = prefix;
+        })
+        .await
+    };
+    let by = Actor {
+        sub: "ada",
+        address: None,
+    };
+    for round in 0..10 {
+        let reg = a
+            .register(&format!("https://app{round}.example.com/cb"), false)
+            .await;
+        let id = reg.client_id.as_str();
+        // Each node has the app in its copies, as after any request.
+        for node in [&a, &b] {
+            apps::manage::find(&node.state, id).await.unwrap();
+        }
+        let name = Changes {
+            name: Some(format!("Renamed {round}")),
+            ..Changes::default()
+        };
+        let introspect = Changes {
+            may_introspect: Some(true),
+            ..Changes::default()
+        };
+        let logout = Changes {
+            post_logout_redirect_uris: Some(vec![format!("https://app{round}.example.com/bye")]),
+            ..Changes::default()
+        };
+        let pkce = Changes {
+            require_pkce: Some(true),
+            ..Changes::default()
+        };
+        let (r1, r2, r3, r4) = tokio::join!(
+            apps::manage::update(&a.state, by, id, name),
+            apps::manage::update(&b.state, by, id, introspect),
+            apps::manage::update(&a.state, by, id, logout),
+            apps::manage::update(&b.state, by, id, pkce),
+        );
+        for result in [r1, r2, r3, r4] {
+            result.unwrap();
+        }
+
+        let stored = a
+            .state
+            .store
+            .clients()
+            .await
+            .unwrap()
+            .into_iter()
+            .find(|c| c.client_id.as_str() == id)
+            .unwrap();
+        assert_eq!(stored.name, format!("Renamed {round}"));
+        assert!(stored.may_introspect, "round {round}");
+        assert_eq!(stored.post_logout_redirect_uris.len(), 1, "round {round}");
+        assert!(stored.require_pkce, "round {round}");
+        assert_eq!(stored.revision, 4, "round {round}");
+    }
+}

@@ -345,8 +345,10 @@ async fn the_same_directory_works_again_after_slapd_restarts() {
 }
 
 /// The sockets of this machine's TCP table (`/proc/net/tcp`): local end, remote end, and state
-/// (hex: `01` established, `0A` listening).
-fn tcp_table() -> Vec<(String, String, String)> {
+/// (hex: `01` established, `0A` listening), each once. The kernel may show a socket twice in
+/// one read while the table changes under it (other tests open and close connections), so
+/// the lines are gathered into a set: a socket is its two ends, never counted twice.
+fn tcp_table() -> std::collections::BTreeSet<(String, String, String)> {
     let table = std::fs::read_to_string("/proc/net/tcp").unwrap();
     table
         .lines()

@@ -320,7 +320,13 @@ impl Service {
     /// Registers an app through the admin API as the superadmin, with `fields` (a JSON object)
     /// added to the request.
     pub async fn register_with(&self, redirect_uri: &str, fields: serde_json::Value) -> Registered {
-        let mut body = serde_json::json!({"name": "Test App", "redirect_uris": [redirect_uri]});
+        // Most flows here are not about PKCE: they register the app without it, as an app that
+        // cannot send it would (`pkce_defaults.rs` covers the default).
+        let mut body = serde_json::json!({
+            "name": "Test App",
+            "redirect_uris": [redirect_uri],
+            "require_pkce": false,
+        });
         for (key, value) in fields.as_object().expect("fields are an object") {
             body[key] = value.clone();
         }

@@ -290,3 +290,22 @@ async fn a_leavers_refresh_token_refused_after_a_revocation_reports_no_second_on
         .collect();
     assert_eq!(revoked.len(), 1, "{revoked:#?}");
 }
+
+#[tokio::test]
+async fn a_leaver_found_at_a_refresh_loses_their_sessions_too() {
+    // Sessions confirmed for an hour: only the refresh can find the leaver in that time.
+    let slapd = Slapd::start();
+    let app = app_on(&slapd, "3600").await;
+    let reg = app.register(CB, false).await;
+    let browser = signed_in(&app, &reg, "ken").await;
+    let tokens = app.tokens_for(&reg, "ken").await;
+    let refresh = tokens["refresh_token"].as_str().unwrap();
+    assert_code(&authorize(&app, &browser, &reg, &[]).await);
+
+    slapd.delete(KEN);
+    let refused = app.refresh(&reg, refresh).await;
+
+    assert_eq!(refused.status(), StatusCode::BAD_REQUEST);
+    // The session is ended with the grant, well within its hour of trust.
+    assert_sign_in_page(authorize(&app, &browser, &reg, &[]).await).await;
+}

@@ -17,7 +17,7 @@ async fn register_with_logout(app: &TestApp) -> Registered {
         .api
         .post(app.url("/admin/api/apps"))
         .bearer_auth(token["token"].as_str().unwrap())
-        .json(&serde_json::json!({"name": "Logout App", "redirect_uris": [CB], "post_logout_redirect_uris": [BYE]}))
+        .json(&serde_json::json!({"name": "Logout App", "redirect_uris": [CB], "post_logout_redirect_uris": [BYE], "require_pkce": false}))
         .send()
         .await
         .unwrap()

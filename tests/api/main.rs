@@ -3,6 +3,7 @@
 
 mod account_states;
 mod active_directory;
+mod address_groups;
 mod admin;
 mod admin_policy;
 mod app_doctor;
@@ -53,3 +54,4 @@ mod support;
 mod token;
 mod unfinished_signins;
 mod userinfo;
+mod username_timing;

@@ -360,46 +360,70 @@ async fn the_cli_sets_up_a_superadmins_second_factor_and_then_signs_in_with_it()
     assert_eq!(status, StatusCode::OK, "{body}");
 }
 
+/// Starts an API set-up for alan; answers its secret and setup_id.
+async fn start_api_setup(app: &TestApp, password: &str) -> Value {
+    let r = app
+        .api
+        .post(app.url("/admin/api/second-factor/setup"))
+        .json(&json!({"username": "alan", "password": password}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::OK);
+    r.json::<Value>().await.unwrap()
+}
+
 #[tokio::test]
-async fn a_set_up_in_progress_is_shown_to_no_one_but_who_started_it() {
+async fn a_set_up_in_progress_is_shown_to_no_one_but_who_started_it_and_a_new_one_replaces_it() {
     let app = spawn_app(Backends::Embedded).await;
     let credentials = json!({"username": "alan", "password": "alan-demo"});
-    let start = || async {
-        let r = app
-            .api
-            .post(app.url("/admin/api/second-factor/setup"))
-            .json(&credentials)
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(r.status(), StatusCode::OK);
-        r.json::<Value>().await.unwrap()
-    };
-    let (mine, theirs) = (start().await, start().await);
+    let (mine, theirs) = (
+        start_api_setup(&app, "alan-demo").await,
+        start_api_setup(&app, "alan-demo").await,
+    );
     assert_ne!(mine["secret"], theirs["secret"]);
     assert_ne!(mine["setup_id"], theirs["setup_id"]);
 
-    // A code of my authenticator does not confirm their set-up.
-    let auth = Authenticator::from_secret(mine["secret"].as_str().unwrap());
-    let mut confirm = credentials.clone();
-    confirm["otp"] = auth.code(&app).into();
-    confirm["setup_id"] = theirs["setup_id"].clone();
     let app = &app;
-    let confirm_with = |body: Value| async move {
-        app.api
-            .post(app.url("/admin/api/second-factor/confirm"))
-            .json(&body)
-            .send()
-            .await
-            .unwrap()
-            .status()
+    let confirm_with = |secret: &Value, setup_id: &Value| {
+        let auth = Authenticator::from_secret(secret.as_str().unwrap());
+        let mut body = credentials.clone();
+        body["otp"] = auth.code(app).into();
+        body["setup_id"] = setup_id.clone();
+        async move {
+            app.api
+                .post(app.url("/admin/api/second-factor/confirm"))
+                .json(&body)
+                .send()
+                .await
+                .unwrap()
+                .status()
+        }
     };
+    // A code of my authenticator does not confirm their set-up, and mine gave way to theirs:
+    // an account has one API set-up at a time.
+    let unauthorized = StatusCode::UNAUTHORIZED;
     assert_eq!(
-        confirm_with(confirm.clone()).await,
-        StatusCode::UNAUTHORIZED
+        confirm_with(&mine["secret"], &theirs["setup_id"]).await,
+        unauthorized
     );
-    confirm["setup_id"] = mine["setup_id"].clone();
-    assert_eq!(confirm_with(confirm).await, StatusCode::OK);
+    assert_eq!(
+        confirm_with(&mine["secret"], &mine["setup_id"]).await,
+        unauthorized
+    );
+    assert_eq!(
+        confirm_with(&theirs["secret"], &theirs["setup_id"]).await,
+        StatusCode::OK
+    );
+}
+
+#[tokio::test]
+async fn a_flood_of_api_set_ups_keeps_one_record_per_account() {
+    let app = spawn_app(Backends::Real).await;
+    for _ in 0..50 {
+        start_api_setup(&app, "alan-pw").await;
+    }
+    assert_eq!(app.stored_keys("mfasetup:").await, 1);
 }
 
 #[tokio::test]

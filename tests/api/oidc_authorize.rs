@@ -185,6 +185,33 @@ async fn a_sign_in_older_than_max_age_asks_for_the_password_and_updates_auth_tim
 }
 
 #[tokio::test]
+async fn max_age_zero_asks_for_the_password_even_right_after_a_sign_in() {
+    let app = spawn_app(B).await;
+    let reg = app.register(CB, false).await;
+    // Signed in this very second (the test's clock does not move).
+    let browser = signed_in(&app, &reg).await;
+
+    let r = app
+        .authorize(&browser, &params(&reg, &[("max_age", "0")]))
+        .await;
+    assert_eq!(r.status(), StatusCode::OK, "the sign-in page, not a code");
+    assert!(r.text().await.unwrap().contains("name=\"password\""));
+    let r = app
+        .authorize(
+            &browser,
+            &params(&reg, &[("max_age", "0"), ("prompt", "none")]),
+        )
+        .await;
+    assert_eq!(query(&location(&r))["error"], "login_required");
+    // Signing in again answers the request: the new sign-in is fresh enough.
+    let pw = password(B, "alan");
+    let location = app
+        .sign_in_and_approve(&browser, &reg, "alan", &pw, &[("max_age", "0")])
+        .await;
+    assert!(query(&location).contains_key("code"), "{location}");
+}
+
+#[tokio::test]
 async fn an_unsupported_response_type_goes_back_to_the_app_as_unsupported_response_type() {
     let app = spawn_app(B).await;
     let reg = app.register(CB, false).await;

@@ -153,6 +153,7 @@ pub(crate) async fn register_directly(app: &TestApp) -> Registered {
         post_logout_redirect_uris: Vec::new(),
         may_introspect: false,
         id_token_signed_response_alg: None,
+        revision: 0,
     };
     app.state.store.put_client(&record).await.unwrap();
     Registered {

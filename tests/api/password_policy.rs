@@ -1,7 +1,8 @@
 //! OpenLDAP's password policy in the generic flavor, on slapd with the ppolicy overlay: a
 //! locked account, an expired password and a reset one to change are said as on Active
 //! Directory, a wrong password still reads as one, and an account locked for good (OpenLDAP's
-//! way of disabling) loses its refresh tokens.
+//! way of disabling) loses its refresh tokens. With `directory.password_policy_dn`, guessing
+//! through sso-bridge stays under the policy's lockout, every spelling of a name counted as one.
 
 use crate::account_states::sign_in;
 use crate::helpers::*;
@@ -101,4 +102,115 @@ async fn an_account_locked_for_good_loses_its_refresh_tokens_and_a_passing_locko
         statuses.push(app.refresh(&reg, token).await.status());
     }
     assert_eq!(statuses, [StatusCode::BAD_REQUEST, StatusCode::OK]);
+}
+
+/// A person under `policy` whose uid holds a space (`mary jane-…`), which LDAP compares with
+/// its spaces made insignificant.
+fn spaced_person(slapd: &Slapd, policy: &str) -> PolicyUser {
+    slapd.add_policy_user(&format!("mary jane-{}", Samba::unique("sp")), policy)
+}
+
+#[tokio::test]
+async fn spellings_of_one_entry_share_its_counter_which_stays_below_the_policys_lockout() {
+    // pwdMaxFailure 6, failures forgotten only at a correct password: sso-bridge lets at most
+    // 4 reach slapd, whatever spelling each guess uses.
+    let slapd = Slapd::shared();
+    let policy = slapd.add_lockout_policy(&Samba::unique("guard"), 6, 0);
+    let mary = spaced_person(slapd, &policy);
+    let app = spawn_app_with(
+        Backends::Real,
+        &[("SSO_BRIDGE__DIRECTORY__PASSWORD_POLICY_DN", policy.clone())],
+    )
+    .await;
+    let reg = register_direct(&app).await;
+    let spellings = [
+        mary.uid.clone(),
+        mary.uid.replacen(' ', "  ", 1),
+        mary.uid.replacen(' ', "   ", 1),
+        format!(" {} ", mary.uid.to_uppercase()),
+    ];
+
+    let mut statuses = Vec::new();
+    for n in 0..50 {
+        let name = &spellings[n % spellings.len()];
+        let wrong = format!("wrong-{n}");
+        statuses.push(sign_in(&app, &reg, name, &wrong).await.0);
+    }
+
+    let mut expected = vec![StatusCode::UNAUTHORIZED; 4];
+    expected.resize(50, StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(statuses, expected);
+    assert!(
+        !slapd.is_locked(&mary),
+        "the directory did not lock the account"
+    );
+}
+
+#[tokio::test]
+async fn a_policy_that_forgets_failures_over_an_interval_is_counted_over_it_and_a_success_counts_none(
+) {
+    // pwdMaxFailure 5, each failure forgotten after 10 minutes: 3 guesses per 3 × 10 minutes
+    // and a minute. A correct password in between is no failure and locks nothing.
+    let slapd = Slapd::shared();
+    let policy = slapd.add_lockout_policy(&Samba::unique("slide"), 5, 600);
+    let user = person(slapd, &policy, "ppslide");
+    let app = spawn_app_with(
+        Backends::Real,
+        &[("SSO_BRIDGE__DIRECTORY__PASSWORD_POLICY_DN", policy.clone())],
+    )
+    .await;
+    let reg = register_direct(&app).await;
+
+    let mut statuses = Vec::new();
+    for n in 0..6 {
+        statuses.push(
+            sign_in(&app, &reg, &user.uid, &format!("wrong-{n}"))
+                .await
+                .0,
+        );
+    }
+    assert_eq!(
+        statuses,
+        [
+            StatusCode::UNAUTHORIZED,
+            StatusCode::UNAUTHORIZED,
+            StatusCode::UNAUTHORIZED,
+            StatusCode::TOO_MANY_REQUESTS,
+            StatusCode::TOO_MANY_REQUESTS,
+            StatusCode::TOO_MANY_REQUESTS,
+        ]
+    );
+    assert!(!slapd.is_locked(&user));
+    app.clock.advance(3 * 600 + 61);
+    let (status, _) = sign_in(&app, &reg, &user.uid, POLICY_PASSWORD).await;
+    assert_eq!(status, StatusCode::SEE_OTHER, "after the window");
+}
+
+#[tokio::test]
+async fn the_policy_is_read_at_start_up_and_said_in_the_log() {
+    let (logs, _guard) = crate::support::logs::capture();
+    let slapd = Slapd::shared();
+    let policy = slapd.add_lockout_policy(&Samba::unique("said"), 5, 0);
+    let _app = spawn_app_with(
+        Backends::Real,
+        &[("SSO_BRIDGE__DIRECTORY__PASSWORD_POLICY_DN", policy)],
+    )
+    .await;
+
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        let text = logs.text();
+        if let Some(line) = text
+            .lines()
+            .find(|l| l.contains("limits.password_per_account is above"))
+        {
+            assert!(
+                line.contains("threshold=5") && line.contains("per_account=3"),
+                "{line}"
+            );
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "{text}");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
 }

@@ -370,7 +370,7 @@ async fn a_superadmin_removes_a_users_second_factor_from_the_screen() {
     )
     .await;
     assert_eq!(done.status(), StatusCode::SEE_OTHER);
-    assert_eq!(location(&done), "/admin/users?reset=grace");
+    assert_eq!(location(&done), "/admin/users?reset=grace&admin=0");
     let (_, page) = get(&browser, &app, &location(&done)).await;
     assert!(
         page.contains("Two-step verification of grace removed"),

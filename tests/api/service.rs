@@ -180,6 +180,20 @@ async fn the_openapi_document_and_the_docs_page_are_served_without_internet() {
     }
     let docs = app.api.get(app.url("/docs")).send().await.unwrap();
     assert_eq!(docs.status(), StatusCode::OK);
+    // The pages' protections: no framing, and only its own inline scripts may run.
+    let header = |name: &str| {
+        docs.headers()
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let policy = header("content-security-policy");
+    assert!(policy.contains("frame-ancestors 'none'"), "{policy}");
+    assert!(policy.contains("script-src 'sha256-"), "{policy}");
+    assert!(!policy.contains("unsafe-eval") && !policy.contains("script-src 'unsafe-inline'"));
+    assert_eq!(header("x-frame-options"), "DENY");
+    assert_eq!(header("x-content-type-options"), "nosniff");
     let html = docs.text().await.unwrap();
     assert!(html.contains("swagger"));
     assert!(

@@ -271,3 +271,120 @@ async fn a_user_is_named_by_their_sign_in_name_when_the_subject_is_another_attri
     }
     assert_in(&app, &alan).await;
 }
+
+/// Whether `token` still works on the admin API.
+async fn admin_token_works(app: &TestApp, token: &str) -> bool {
+    let r = app
+        .api
+        .get(app.url("/admin/api/apps"))
+        .bearer_auth(token)
+        .send()
+        .await
+        .unwrap();
+    r.status() == StatusCode::OK
+}
+
+#[tokio::test]
+async fn signing_a_superadmin_out_everywhere_ends_their_admin_tokens_and_counts_them() {
+    for backends in [Backends::Embedded, Backends::Real] {
+        let app = spawn_app(backends).await;
+        // A laptop with two admin tokens is stolen; the superadmin signs out everywhere from
+        // another machine (a third token).
+        let stolen = [app.superadmin_token().await, app.superadmin_token().await];
+        let acting = app.superadmin_token().await;
+        let r = app
+            .api
+            .post(app.url("/admin/api/users/ada/revoke"))
+            .bearer_auth(&acting)
+            .send()
+            .await
+            .unwrap();
+
+        assert_eq!(r.status(), StatusCode::OK, "{backends:?}");
+        let body: Value = r.json().await.unwrap();
+        assert_eq!(body["admin_sessions_ended"], 3, "{body}");
+        for token in stolen.iter().chain([&acting]) {
+            assert!(!admin_token_works(&app, token).await, "{backends:?}");
+            let create = app
+                .api
+                .post(app.url("/admin/api/apps"))
+                .bearer_auth(token)
+                .json(&serde_json::json!({
+                    "name": "Exfiltration",
+                    "redirect_uris": ["https://evil.example.com/cb"],
+                }))
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(create.status(), StatusCode::UNAUTHORIZED);
+        }
+        // A new sign-in works as before.
+        assert!(admin_token_works(&app, &app.superadmin_token().await).await);
+    }
+}
+
+#[tokio::test]
+async fn the_cli_says_how_many_admin_sign_ins_a_sign_out_ended() {
+    let app = spawn_app(Backends::Real).await;
+    let stolen = app.superadmin_token().await;
+    let base = app.base.clone();
+
+    let out = tokio::task::spawn_blocking(move || {
+        std::process::Command::new(env!("CARGO_BIN_EXE_sso-bridge"))
+            .args([
+                "users", "revoke", "ada", "--admin", "ada", "--server", &base,
+            ])
+            .env("SSO_BRIDGE_ADMIN_PASSWORD", "ada-pw")
+            .output()
+            .unwrap()
+    })
+    .await
+    .unwrap();
+
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(said.contains("2 admin sign-ins ended"), "{said}");
+    assert!(!admin_token_works(&app, &stolen).await);
+}
+
+#[tokio::test]
+async fn a_second_factor_reset_ends_the_persons_admin_tokens() {
+    use crate::mfa_admin::enrol_by_api;
+    for backends in [Backends::Embedded, Backends::Real] {
+        let app = spawn_app(backends).await;
+        let (user, pw) = app.superadmin();
+        let (auth, codes) = enrol_by_api(&app, user, pw).await;
+        app.clock.advance(30);
+        let sign_in = |otp: String| {
+            let app = &app;
+            async move {
+                let body = serde_json::json!({"username": user, "password": pw, "otp": otp});
+                let r = app
+                    .api
+                    .post(app.url("/admin/api/session"))
+                    .json(&body)
+                    .send()
+                    .await
+                    .unwrap();
+                let body: Value = r.json().await.unwrap();
+                body["token"].as_str().unwrap().to_owned()
+            }
+        };
+        // Whoever holds the phone holds a token; the superadmin resets the factor with
+        // another (a recovery code).
+        let stolen = sign_in(auth.code(&app)).await;
+        let acting = sign_in(codes[0].clone()).await;
+
+        let r = app
+            .api
+            .delete(app.url(&format!("/admin/api/users/{user}/second-factor")))
+            .bearer_auth(&acting)
+            .send()
+            .await
+            .unwrap();
+
+        assert_eq!(r.status(), StatusCode::OK, "{backends:?}");
+        let body: Value = r.json().await.unwrap();
+        assert_eq!(body["admin_sessions_ended"], 2, "{body}");
+        assert!(!admin_token_works(&app, &stolen).await, "{backends:?}");
+    }
+}

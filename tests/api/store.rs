@@ -7,7 +7,7 @@ pub(crate) mod redis_only;
 
 use fixtures::{
     any_token_left, client, code_record_in, issuance, pending_request, redeemed, session_record,
-    Subject,
+    Subject, UNBOUNDED,
 };
 use sso_bridge::domain::secret::random_id;
 use sso_bridge::domain::{ClientId, Digest};
@@ -68,7 +68,7 @@ async fn sessions_codes_and_tokens_disappear_when_their_ttl_runs_out(s: Subject)
         .await
         .unwrap();
     s.store
-        .put_pending("short", &pending_request(), ttl, &[])
+        .put_pending("short", &pending_request(), ttl, &[], UNBOUNDED)
         .await
         .unwrap();
     let code = Digest::of(&random_id(32));

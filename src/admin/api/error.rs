@@ -125,6 +125,9 @@ impl From<AppError> for AdminError {
         match err {
             AppError::Store(e) => e.into(),
             AppError::NotFound(_) => AdminError::NotFound(body("not_found", err.to_string())),
+            AppError::Busy => {
+                AdminError::Unavailable(body("temporarily_unavailable", err.to_string()))
+            }
             other => AdminError::BadRequest(body("invalid_request", other.to_string())),
         }
     }

@@ -360,6 +360,7 @@ impl AdminApi {
             sub: done.sub,
             sessions_ended: done.sessions,
             grants_revoked: done.grants,
+            admin_sessions_ended: done.admin_sessions,
         })))
     }
 }

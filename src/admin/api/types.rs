@@ -123,6 +123,11 @@ pub struct AppList {
     pub apps: Vec<App>,
 }
 
+/// PKCE unless asked otherwise (RFC 9700 §2.1.1).
+fn pkce_by_default() -> bool {
+    true
+}
+
 /// A new app to register.
 #[derive(Object)]
 pub struct CreateApp {
@@ -134,8 +139,10 @@ pub struct CreateApp {
     /// A native or mobile app without a secret; it must use PKCE.
     #[oai(default)]
     pub public: bool,
-    /// Whether a confidential app must use PKCE (public apps always must).
-    #[oai(default)]
+    /// Whether a confidential app must use PKCE (public apps always must). Default: `true`,
+    /// as RFC 9700 recommends PKCE for every client; `false` only for a confidential app that
+    /// cannot send it.
+    #[oai(default = "pkce_by_default")]
     pub require_pkce: bool,
     /// Where OpenID Connect RP-initiated logout may send the browser afterwards (same rules and
     /// limits as redirect URIs, matched exactly).
@@ -312,4 +319,17 @@ pub struct UserSignedOut {
     pub sessions_ended: u64,
     /// Grants revoked: each is one app's access and refresh tokens from one sign-in.
     pub grants_revoked: u64,
+    /// Admin API tokens, admin screen sign-ins and admin sign-ins waiting for their second
+    /// factor ended.
+    pub admin_sessions_ended: u64,
+}
+
+/// What removing a user's second factor ended.
+#[derive(Object)]
+pub struct SecondFactorRemoved {
+    /// The user, by subject.
+    pub sub: String,
+    /// Admin API tokens, admin screen sign-ins and admin sign-ins waiting for their second
+    /// factor ended with it.
+    pub admin_sessions_ended: u64,
 }

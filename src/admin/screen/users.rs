@@ -24,18 +24,21 @@ pub struct UsersQuery {
     sessions: u64,
     #[serde(default)]
     grants: u64,
+    #[serde(default)]
+    admin: u64,
 }
 
 impl UsersQuery {
     fn notice(self) -> Option<String> {
         if let Some(user) = self.revoked {
             return Some(format!(
-                "{user} is signed out everywhere: {} sessions ended, {} grants revoked. Every app asks them to sign in again.",
-                self.sessions, self.grants
+                "{user} is signed out everywhere: {} sessions ended, {} grants revoked, {} admin sign-ins ended. Every app asks them to sign in again.",
+                self.sessions, self.grants, self.admin
             ));
         }
+        let admin = self.admin;
         self.reset.map(|user| {
-            format!("Two-step verification of {user} removed: they set up a new authenticator at their next sign-in.")
+            format!("Two-step verification of {user} removed: they set up a new authenticator at their next sign-in. {admin} admin sign-ins ended.")
         })
     }
 }
@@ -83,9 +86,12 @@ pub async fn reset(
     let username = form.username.trim().to_owned();
     let error = if username.is_empty() {
         Some("Enter the username whose two-step verification to remove.".to_owned())
-    } else if reset_second_factor(state, ctx.actor(), &username).await? {
+    } else if let Some(done) = reset_second_factor(state, ctx.actor(), &username).await? {
         let user: String = url::form_urlencoded::byte_serialize(username.as_bytes()).collect();
-        return see_other(&format!("/admin/users?reset={user}"));
+        return see_other(&format!(
+            "/admin/users?reset={user}&admin={}",
+            done.admin_sessions
+        ));
     } else {
         Some(format!(
             "{username} has no two-step verification set up: nothing to remove."
@@ -123,7 +129,7 @@ pub async fn revoke(
     };
     let user: String = url::form_urlencoded::byte_serialize(done.sub.as_bytes()).collect();
     see_other(&format!(
-        "/admin/users?revoked={user}&sessions={}&grants={}",
-        done.sessions, done.grants
+        "/admin/users?revoked={user}&sessions={}&grants={}&admin={}",
+        done.sessions, done.grants, done.admin_sessions
     ))
 }

@@ -11,6 +11,7 @@
 mod account_state;
 mod active_directory;
 mod ber;
+mod bind_times;
 mod entry;
 mod groups;
 mod guid;
@@ -40,7 +41,7 @@ use std::fmt;
 use std::future::Future;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// LDAP result code of a bind with a wrong password or an unknown DN (RFC 4511 §4.1.9).
 const INVALID_CREDENTIALS: u32 = 49;
@@ -76,8 +77,12 @@ pub struct LdapDirectory {
     page_size: u32,
     /// The time an account's end date (`accountExpires`) is compared with.
     clock: Arc<dyn Clock>,
-    /// The Active Directory domain's lockout policy, last read.
+    /// The directory's lockout policy, last read.
     lockout: lockout::PolicyCache,
+    /// How long recent binds as real entries took.
+    bind_times: bind_times::BindTimes,
+    /// `directory.password_policy_dn`: OpenLDAP's password policy entry.
+    password_policy_dn: Option<String>,
 }
 
 /// The directory settings cannot be used; found at start-up, before any connection.
@@ -178,6 +183,8 @@ impl LdapDirectory {
             page_size: settings.page_size,
             clock: Arc::new(SystemClock),
             lockout: lockout::PolicyCache::default(),
+            bind_times: bind_times::BindTimes::default(),
+            password_policy_dn: settings.password_policy_dn.clone(),
         })
     }
 
@@ -361,16 +368,33 @@ impl LdapDirectory {
                     "the user filter matched several entries; refusing the sign-in"
                 );
             }
-            // Pay for a bind anyway, as a wrong password would, so the answer's timing does not
-            // tell whether the username exists. The entry named here does not exist.
-            let decoy = format!("cn=sso-bridge-no-such-user,{}", self.user_base);
-            let _ = self.bind_as(&decoy, password).await;
+            self.as_long_as_a_bind(password).await;
             return Err(DirectoryError::InvalidCredentials);
         };
-        self.bind_as(&user.dn, password).await?;
+        let started = Instant::now();
+        let bound = self.bind_as(&user.dn, password).await;
+        if matches!(bound, Ok(()) | Err(DirectoryError::InvalidCredentials)) {
+            self.bind_times.note(started.elapsed());
+        }
+        bound?;
         let mut user = user;
         self.annotate(&mut user).await?;
         Ok(user)
+    }
+
+    /// Takes as long as checking a password of a real entry does, for a name that finds no one,
+    /// so the answer's timing does not tell whether the name exists: a directory refuses a bind
+    /// as an entry that does not exist at once, while a real entry's password hash (Argon2,
+    /// say) takes milliseconds. The time is drawn from recent binds as real entries; before
+    /// there are any, a bind as an entry that does not exist stands in.
+    async fn as_long_as_a_bind(&self, password: &SecretString) {
+        match self.bind_times.sample() {
+            Some(took) => tokio::time::sleep(took).await,
+            None => {
+                let decoy = format!("cn=sso-bridge-no-such-user,{}", self.user_base);
+                let _ = self.bind_as(&decoy, password).await;
+            }
+        }
     }
 
     async fn find_by_subject(&self, sub: &str) -> Result<Option<DirectoryUser>, DirectoryError> {
@@ -465,7 +489,7 @@ impl Directory for LdapDirectory {
 
     #[tracing::instrument(name = "ldap_lockout_policy", skip_all)]
     async fn lockout_policy(&self) -> Result<Option<LockoutPolicy>, DirectoryError> {
-        self.domain_lockout().await
+        self.read_lockout_policy().await
     }
 
     #[tracing::instrument(name = "ldap_groups", skip_all)]

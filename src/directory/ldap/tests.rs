@@ -27,6 +27,7 @@ fn settings() -> DirectorySettings {
         page_size: 500,
         help_url: None,
         password_change_url: None,
+        password_policy_dn: None,
     }
 }
 

@@ -62,7 +62,11 @@ pub async fn exchange(
             return Err(invalid(SPENT));
         }
         cx.store().revoke_grant(&record.grant_id).await?;
-        tracing::info!(sub = ?Escaped(&record.sub), "refresh refused: user no longer in the directory, or disabled or expired there");
+        // A leaver found here is signed out of single sign-on and the admin side too, as the
+        // directory re-check of a session would: no browser of theirs gets another code.
+        cx.store().end_sessions(&record.sub).await?;
+        cx.store().end_admin_sessions(&record.sub).await?;
+        tracing::info!(sub = ?Escaped(&record.sub), "refresh refused: user no longer in the directory, or disabled or expired there; their sessions ended");
         revoked(cx, client, &record.sub, address, Revocation::UserGone).await;
         return Err(invalid("the user is no longer valid"));
     };

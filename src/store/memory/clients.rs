@@ -2,7 +2,7 @@
 
 use super::MemoryStore;
 use crate::domain::{ClientId, ClientRecord};
-use crate::store::{ClientStore, StoreError};
+use crate::store::{ClientStore, Replaced, StoreError};
 use async_trait::async_trait;
 
 #[async_trait]
@@ -13,6 +13,18 @@ impl ClientStore for MemoryStore {
             .clients
             .insert(client.client_id.clone(), client.clone());
         Ok(())
+    }
+
+    async fn replace_client(&self, client: &ClientRecord) -> Result<Replaced, StoreError> {
+        let (mut state, _) = self.lock();
+        let Some(stored) = state.clients.get_mut(&client.client_id) else {
+            return Ok(Replaced::Gone);
+        };
+        if stored.revision.saturating_add(1) != client.revision {
+            return Ok(Replaced::Stale(Box::new(stored.clone())));
+        }
+        *stored = client.clone();
+        Ok(Replaced::Done)
     }
 
     async fn client(&self, id: &ClientId) -> Result<Option<ClientRecord>, StoreError> {

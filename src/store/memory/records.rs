@@ -6,15 +6,23 @@ use crate::clock::UnixTime;
 use crate::store::namespace::{Namespace, Records};
 use crate::store::StoreError;
 use async_trait::async_trait;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
-/// Every short-lived record, by namespace and key.
+/// Every short-lived record, by namespace and key, and the records filed under each owner.
 #[derive(Default)]
-pub(super) struct RecordMap(HashMap<(Namespace, String), Timed<String>>);
+pub(super) struct RecordMap(
+    HashMap<(Namespace, String), Timed<String>>,
+    HashMap<String, HashSet<(Namespace, String)>>,
+);
 
 impl RecordMap {
     pub(super) fn purge(&mut self, now: UnixTime) {
         self.0.retain(|_, e| e.live(now));
+        let records = &self.0;
+        for keys in self.1.values_mut() {
+            keys.retain(|key| records.contains_key(key));
+        }
+        self.1.retain(|_, keys| !keys.is_empty());
     }
 
     /// Whether a value is kept under the key (live or not yet swept).
@@ -102,5 +110,34 @@ impl Records for MemoryStore {
     async fn remove(&self, ns: Namespace, key: &str) -> Result<bool, StoreError> {
         let (mut state, now) = self.lock();
         Ok(state.records.take(ns, key, now).is_some())
+    }
+
+    async fn put_owned_text(
+        &self,
+        ns: Namespace,
+        key: &str,
+        owner: &str,
+        value: String,
+        ttl: u64,
+    ) -> Result<(), StoreError> {
+        let (mut state, now) = self.lock();
+        state.records.put(ns, key, value, ttl, now);
+        state
+            .records
+            .1
+            .entry(owner.to_owned())
+            .or_default()
+            .insert((ns, key.to_owned()));
+        Ok(())
+    }
+
+    async fn remove_owned(&self, owner: &str) -> Result<u64, StoreError> {
+        let (mut state, now) = self.lock();
+        let keys = state.records.1.remove(owner).unwrap_or_default();
+        let ended = keys
+            .into_iter()
+            .filter(|(ns, key)| state.records.take(*ns, key, now).is_some())
+            .count();
+        Ok(ended as u64)
     }
 }

@@ -7,9 +7,12 @@ use crate::clock::UnixTime;
 use crate::domain::{ClientId, Digest, ScopeSet};
 use crate::store::codec::{decode, encode};
 use crate::store::namespace::{consent_key, Namespace, Records};
-use crate::store::{PendingBound, PendingRequest, SessionRecord, SessionStore, StoreError};
+use crate::store::{
+    PendingBound, PendingLimits, PendingLoad, PendingPut, PendingRequest, SessionRecord,
+    SessionStore, StoreError,
+};
 use async_trait::async_trait;
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 
 /// The keys (digests in hex) of each user's sessions, by `sub`.
 #[derive(Default)]
@@ -25,29 +28,100 @@ impl SessionIndex {
     }
 }
 
-/// The ids of each bounded group's pending requests, oldest first.
+/// The ids of each bounded group's pending requests, oldest first, and what all pending
+/// requests keep.
 #[derive(Default)]
-pub(super) struct PendingGroups(HashMap<String, VecDeque<String>>);
+pub(super) struct PendingGroups {
+    groups: HashMap<String, VecDeque<String>>,
+    /// Every pending request by expiry, with its size in bytes.
+    expiring: BTreeMap<(UnixTime, String), u64>,
+    /// When each pending request expires.
+    expiry: HashMap<String, UnixTime>,
+    load: PendingLoad,
+}
 
 impl PendingGroups {
     /// Forgets requests that are gone, and groups left empty.
     pub(super) fn purge(&mut self, records: &RecordMap, now: UnixTime) {
-        for ids in self.0.values_mut() {
+        for ids in self.groups.values_mut() {
             ids.retain(|id| records.is_live(Namespace::AuthRequest, id, now));
         }
-        self.0.retain(|_, ids| !ids.is_empty());
+        self.groups.retain(|_, ids| !ids.is_empty());
+        self.settle(now);
     }
 
-    /// Counts `id` in each group of `bounds`, ending the oldest requests of a group over its
-    /// maximum.
-    fn add(&mut self, records: &mut RecordMap, id: &str, bounds: &[PendingBound], now: UnixTime) {
+    /// Takes expired requests out of the load.
+    fn settle(&mut self, now: UnixTime) {
+        while let Some(entry) = self.expiring.first_entry() {
+            if entry.key().0 > now {
+                break;
+            }
+            let ((_, id), size) = entry.remove_entry();
+            self.expiry.remove(&id);
+            self.load.requests = self.load.requests.saturating_sub(1);
+            self.load.bytes = self.load.bytes.saturating_sub(size);
+        }
+    }
+
+    /// Takes `id` out of the load, if it is counted there.
+    fn unload(&mut self, id: &str) {
+        if let Some(expires_at) = self.expiry.remove(id) {
+            if let Some(size) = self.expiring.remove(&(expires_at, id.to_owned())) {
+                self.load.requests = self.load.requests.saturating_sub(1);
+                self.load.bytes = self.load.bytes.saturating_sub(size);
+            }
+        }
+    }
+
+    /// Whether `bounds` and `limits` leave room for a request of `size` bytes: `None` if so,
+    /// else what refuses it.
+    fn refusal(
+        &mut self,
+        records: &RecordMap,
+        bounds: &[PendingBound],
+        limits: PendingLimits,
+        size: u64,
+        now: UnixTime,
+    ) -> Option<PendingPut> {
+        self.settle(now);
+        if self.load.requests + 1 > limits.requests || self.load.bytes + size > limits.bytes {
+            return Some(PendingPut::StoreFull(self.load));
+        }
+        bounds
+            .iter()
+            .filter(|bound| !bound.evicts)
+            .find(|bound| {
+                let live = self.groups.get(&bound.group).map_or(0, |ids| {
+                    ids.iter()
+                        .filter(|id| records.is_live(Namespace::AuthRequest, id, now))
+                        .count()
+                });
+                live as u64 >= bound.max
+            })
+            .map(|bound| PendingPut::GroupFull(bound.group.clone()))
+    }
+
+    /// Counts `id` (`size` bytes, expiring at `expires_at`) in the load and in each group of
+    /// `bounds`, ending the oldest requests of an evicting group over its maximum.
+    fn add(
+        &mut self,
+        records: &mut RecordMap,
+        id: &str,
+        (size, expires_at): (u64, UnixTime),
+        bounds: &[PendingBound],
+        now: UnixTime,
+    ) {
+        self.expiring.insert((expires_at, id.to_owned()), size);
+        self.expiry.insert(id.to_owned(), expires_at);
+        self.load.requests += 1;
+        self.load.bytes += size;
         for bound in bounds {
-            let ids = self.0.entry(bound.group.clone()).or_default();
+            let ids = self.groups.entry(bound.group.clone()).or_default();
             ids.retain(|id| records.is_live(Namespace::AuthRequest, id, now));
             ids.push_back(id.to_owned());
             let max = usize::try_from(bound.max).unwrap_or(usize::MAX);
             let mut ended = Vec::new();
-            while ids.len() > max {
+            while bound.evicts && ids.len() > max {
                 if let Some(old) = ids.pop_front() {
                     if let Some(json) = records.take(Namespace::AuthRequest, &old, now) {
                         ended.push((old, json));
@@ -63,6 +137,7 @@ impl PendingGroups {
                 let others: Vec<String> =
                     groups.into_iter().filter(|g| *g != bound.group).collect();
                 self.remove(&old, &others);
+                self.unload(&old);
             }
         }
     }
@@ -70,10 +145,10 @@ impl PendingGroups {
     /// Takes `id` out of `groups`.
     fn remove(&mut self, id: &str, groups: &[String]) {
         for group in groups {
-            if let Some(ids) = self.0.get_mut(group) {
+            if let Some(ids) = self.groups.get_mut(group) {
                 ids.retain(|member| member != id);
                 if ids.is_empty() {
-                    self.0.remove(group);
+                    self.groups.remove(group);
                 }
             }
         }
@@ -149,17 +224,22 @@ impl SessionStore for MemoryStore {
         pending: &PendingRequest,
         ttl: u64,
         bounds: &[PendingBound],
-    ) -> Result<(), StoreError> {
+        limits: PendingLimits,
+    ) -> Result<PendingPut, StoreError> {
         let json = encode("pending request", pending)?;
+        let size = json.len() as u64;
         let (mut state, now) = self.lock();
         let state = &mut *state;
+        let groups = &mut state.pending_groups;
+        if let Some(refused) = groups.refusal(&state.records, bounds, limits, size, now) {
+            return Ok(refused);
+        }
         state
             .records
             .put(Namespace::AuthRequest, id, json, ttl, now);
-        state
-            .pending_groups
-            .add(&mut state.records, id, bounds, now);
-        Ok(())
+        let expires_at = now.saturating_add(ttl);
+        groups.add(&mut state.records, id, (size, expires_at), bounds, now);
+        Ok(PendingPut::Stored(groups.load))
     }
 
     async fn pending(&self, id: &str) -> Result<Option<PendingRequest>, StoreError> {
@@ -171,6 +251,7 @@ impl SessionStore for MemoryStore {
         let (mut state, now) = self.lock();
         let state = &mut *state;
         state.pending_groups.remove(id, &pending.groups);
+        state.pending_groups.unload(id);
         Ok(state
             .records
             .take(Namespace::AuthRequest, id, now)

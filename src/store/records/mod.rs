@@ -15,4 +15,6 @@ pub use grants::{
     StoredRefresh,
 };
 pub use second_factor::EnrolmentRecord;
-pub use sessions::{PendingBound, PendingRequest, SessionRecord};
+pub use sessions::{
+    PendingBound, PendingLimits, PendingLoad, PendingPut, PendingRequest, SessionRecord,
+};

@@ -39,14 +39,51 @@ pub struct PendingRequest {
     /// takes it out of them. Empty in requests written before groups existed.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub groups: Vec<String>,
+    /// When the request was written (Unix seconds), which the store's count of all pending
+    /// requests files it under. Absent in requests written before that count existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub admitted_at: Option<UnixTime>,
 }
 
 /// A group of pending requests kept to at most `max` live members (the requests of one
-/// browser, or of one client address): writing one more ends the oldest.
+/// browser, or of one client address).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PendingBound {
     /// The group's name, unique across kinds of group (`browser:<hex>`, `addr:<address>`).
     pub group: String,
     /// How many live requests the group keeps.
     pub max: u64,
+    /// What one more does to a full group: end its oldest member (`true`: the group is one
+    /// browser's, whose own oldest request gives way), or be refused (`false`: a group shared
+    /// by several people, where no one's request may end for someone else's).
+    pub evicts: bool,
+}
+
+/// How much the store may hold of pending requests, all groups together.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PendingLimits {
+    /// Live requests.
+    pub requests: u64,
+    /// Bytes of their records.
+    pub bytes: u64,
+}
+
+/// What the store holds of pending requests, all groups together.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct PendingLoad {
+    /// Live requests.
+    pub requests: u64,
+    /// Bytes of their records.
+    pub bytes: u64,
+}
+
+/// How writing a pending request went.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PendingPut {
+    /// Written; what the store holds with it.
+    Stored(PendingLoad),
+    /// Not written: this group, one that refuses rather than evicts, is full.
+    GroupFull(String),
+    /// Not written: the store holds as many pending requests, or bytes, as it may.
+    StoreFull(PendingLoad),
 }

@@ -1,10 +1,11 @@
-//! Registered apps in Redis: one hash, `{p}clients`, client id → client JSON.
+//! Registered apps in Redis: one hash, `{p}clients`, client id → client JSON. A change is
+//! written by a script that compares the stored revision first (`replace_client.lua`).
 
 use super::connect::cached;
-use super::{Keys, RedisStore};
+use super::{Keys, RedisStore, Request};
 use crate::domain::{ClientId, ClientRecord};
 use crate::store::codec::{decode, encode};
-use crate::store::{ClientStore, StoreError};
+use crate::store::{ClientStore, Replaced, StoreError};
 use async_trait::async_trait;
 use redis;
 
@@ -23,6 +24,19 @@ impl ClientStore for RedisStore {
             .arg(client.client_id.as_str())
             .arg(json);
         self.cmd(&cmd).await
+    }
+
+    async fn replace_client(&self, client: &ClientRecord) -> Result<Replaced, StoreError> {
+        let mut call = self.scripts.replace_client.key(self.keys.clients());
+        call.arg(client.client_id.as_str())
+            .arg(client.revision)
+            .arg(encode("client", client)?);
+        let (outcome, current): (i64, Option<String>) = self.call(Request::Script(&call)).await?;
+        Ok(match (outcome, current) {
+            (2, _) => Replaced::Done,
+            (1, Some(json)) => Replaced::Stale(Box::new(decode("client", &json)?)),
+            _ => Replaced::Gone,
+        })
     }
 
     async fn client(&self, id: &ClientId) -> Result<Option<ClientRecord>, StoreError> {

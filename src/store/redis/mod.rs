@@ -8,6 +8,7 @@
 //! | `{p}user-sessions:<sub>` | sorted set, EXPIRE | full keys of the user's sessions, by expiry |
 //! | `{p}authreq:<request id>` | string, EX | pending authorize request JSON |
 //! | `{p}pendby:<group>` | sorted set, EXPIRE | full keys of a browser's or an address's pending requests, by expiry |
+//! | `{p}pendload` | hash, EXPIRE | `n<minute>`, `b<minute>`: pending requests and their bytes, by the minute they were written |
 //! | `{p}consent:<sub>\n<client id>` | string, EX | remembered scopes (JSON list) |
 //! | `{p}admtok:<hex>` | string, EX | admin API token JSON |
 //! | `{p}admscr:<hex>` | string, EX | admin screen sign-in JSON, by the SSO cookie's digest |
@@ -15,7 +16,7 @@
 //! | `{p}mfa:<sub>`, `{p}mfarc:<sub>` | string, set | enrolment JSON, recovery code digests |
 //! | `{p}mfasetup:<sub>\n<holder>` | string, EX | sealed secret of a set-up |
 //! | `{p}otpused:<sub>\n<tag>\n<step>` | string, EX | `1`: the TOTP step was accepted |
-//! | `{p}attempts:<key>` | sorted set, EXPIRE | attempt ids scored by time |
+//! | `{p}attempts:<key>` | sorted set, EXPIRE | attempt ids scored by the time they failed (in flight: their start plus 10^10) |
 //! | `{p}lockout:<key>` | string, EX | `1`: the lockout was reported |
 //! | `{p}clients` | hash | client id → client JSON |
 //! | `{p}code:<hex>` | hash, EXPIRE | `data` (code JSON), `consumed_by` (grant id) |

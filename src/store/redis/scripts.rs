@@ -1,6 +1,6 @@
 //! The Lua scripts behind the store's atomic operations (sources in `src/store/lua/`).
 //!
-//! Each grant and session script but the pending-request scripts is `common.lua` (the shared
+//! Each grant and session script but the pending-request, owned-record and client scripts is `common.lua` (the shared
 //! `revoke`, `index`, `take_index` and `issue` functions) followed by its own body; the audit
 //! scripts stand alone. `redis::Script` sends them by SHA-1 and loads them again after a server
 //! restart.
@@ -42,6 +42,8 @@ const END_SESSIONS: &str = concat!(
 );
 const PUT_PENDING: &str = include_str!("../lua/put_pending.lua");
 const FINISH_PENDING: &str = include_str!("../lua/finish_pending.lua");
+const REMOVE_OWNED: &str = include_str!("../lua/remove_owned.lua");
+const REPLACE_CLIENT: &str = include_str!("../lua/replace_client.lua");
 
 const APPEND_AUDIT: &str = include_str!("../lua/append_audit.lua");
 const AUDIT_EVENTS: &str = include_str!("../lua/audit_events.lua");
@@ -70,6 +72,11 @@ pub(super) struct Scripts {
     pub(super) put_pending: Script,
     /// Ends a pending request and takes it out of its groups: see `finish_pending.lua`.
     pub(super) finish_pending: Script,
+    /// Deletes every record filed under an owner: see `remove_owned.lua`.
+    pub(super) remove_owned: Script,
+    /// Writes a change to a client over the revision it was made from: see
+    /// `replace_client.lua`.
+    pub(super) replace_client: Script,
     /// Appends an audit event to the log and its indexes, and trims them: see
     /// `append_audit.lua`.
     pub(super) append_audit: Script,
@@ -96,6 +103,8 @@ impl Scripts {
             end_sessions: Script::new(END_SESSIONS),
             put_pending: Script::new(PUT_PENDING),
             finish_pending: Script::new(FINISH_PENDING),
+            remove_owned: Script::new(REMOVE_OWNED),
+            replace_client: Script::new(REPLACE_CLIENT),
             append_audit: Script::new(APPEND_AUDIT),
             audit_events: Script::new(AUDIT_EVENTS),
             move_earlier_audit: Script::new(MOVE_EARLIER_AUDIT),

@@ -4,13 +4,18 @@
 //! keys of a user's sessions by expiry, written by a script together with each session (earlier
 //! versions kept a plain set, `{p}usersess:<sub>`, which ending the sessions reads too); and
 //! `{p}pendby:<group>`, a sorted set (EXPIRE) of the full keys of a group's pending requests
-//! scored by their expiry in microseconds, written by a script together with each request.
+//! scored by their expiry in microseconds, written by a script together with each request; and
+//! `{p}pendload`, a hash (EXPIRE) of the requests (`n<minute>`) and bytes (`b<minute>`) written
+//! in each minute and not yet finished, which bounds what all pending requests keep.
 
 use super::{Keys, RedisStore, Request};
 use crate::domain::{ClientId, Digest, ScopeSet};
 use crate::store::codec::encode;
 use crate::store::namespace::{consent_key, Namespace, Records};
-use crate::store::{PendingBound, PendingRequest, SessionRecord, SessionStore, StoreError};
+use crate::store::{
+    PendingBound, PendingLimits, PendingLoad, PendingPut, PendingRequest, SessionRecord,
+    SessionStore, StoreError,
+};
 use async_trait::async_trait;
 
 impl Keys {
@@ -27,6 +32,11 @@ impl Keys {
     /// A bounded group of pending requests.
     fn pending_group(&self, group: &str) -> String {
         format!("{}pendby:{group}", self.prefix)
+    }
+
+    /// The load of every pending request, by the minute each was written.
+    fn pending_load(&self) -> String {
+        format!("{}pendload", self.prefix)
     }
 }
 
@@ -69,7 +79,8 @@ impl SessionStore for RedisStore {
         pending: &PendingRequest,
         ttl: u64,
         bounds: &[PendingBound],
-    ) -> Result<(), StoreError> {
+        limits: PendingLimits,
+    ) -> Result<PendingPut, StoreError> {
         let mut call = self
             .scripts
             .put_pending
@@ -77,13 +88,31 @@ impl SessionStore for RedisStore {
         for bound in bounds {
             call.key(self.keys.pending_group(&bound.group));
         }
-        call.arg(encode("pending request", pending)?).arg(ttl);
+        call.key(self.keys.pending_load());
+        let minute = pending.admitted_at.unwrap_or(0) / 60;
+        call.arg(encode("pending request", pending)?)
+            .arg(ttl)
+            .arg(minute)
+            .arg(limits.requests)
+            .arg(limits.bytes)
+            .arg(self.keys.pending_group(""));
         for bound in bounds {
-            call.arg(bound.max);
+            call.arg(bound.max)
+                .arg(if bound.evicts { "e" } else { "r" });
         }
-        call.arg(self.keys.pending_group(""));
-        let _: i64 = self.call(Request::Script(&call)).await?;
-        Ok(())
+        let (outcome, requests, bytes, group): (i64, u64, u64, String) =
+            self.call(Request::Script(&call)).await?;
+        let load = PendingLoad { requests, bytes };
+        Ok(match outcome {
+            2 => PendingPut::Stored(load),
+            1 => PendingPut::GroupFull(
+                group
+                    .strip_prefix(&self.keys.pending_group(""))
+                    .unwrap_or(&group)
+                    .to_owned(),
+            ),
+            _ => PendingPut::StoreFull(load),
+        })
     }
 
     async fn pending(&self, id: &str) -> Result<Option<PendingRequest>, StoreError> {
@@ -99,6 +128,11 @@ impl SessionStore for RedisStore {
         for group in &pending.groups {
             call.key(self.keys.pending_group(group));
         }
+        call.key(self.keys.pending_load());
+        match pending.admitted_at {
+            Some(at) => call.arg(at / 60),
+            None => call.arg(""),
+        };
         let deleted: i64 = self.call(Request::Script(&call)).await?;
         Ok(deleted > 0)
     }

@@ -10,6 +10,7 @@ on_both_backends!(
     admin_records_read_back_each_under_its_own_name,
     admin_records_disappear_when_their_ttl_runs_out,
     an_admin_token_is_deleted_and_only_that_one,
+    every_admin_record_of_a_superadmin_ends_together_and_nobody_elses,
 );
 
 fn token(sub: &str) -> AdminSession {
@@ -116,4 +117,52 @@ async fn an_admin_token_is_deleted_and_only_that_one(s: Subject) {
     assert_eq!(s.store.admin_token(&gone).await.unwrap(), None);
     assert_eq!(s.store.admin_token(&kept).await.unwrap(), Some(token("a")));
     assert!(s.store.session(&gone).await.unwrap().is_some());
+}
+
+async fn every_admin_record_of_a_superadmin_ends_together_and_nobody_elses(s: Subject) {
+    let keys: Vec<Digest> = (0..5).map(|_| Digest::of(&random_id(32))).collect();
+    let halfway = HalfwaySignIn {
+        claims: session_record(s.now(), "root").claims,
+    };
+    let store = &s.store;
+    store
+        .put_admin_token(&keys[0], &token("root"), 60)
+        .await
+        .unwrap();
+    store
+        .put_admin_token(&keys[1], &token("root"), 600)
+        .await
+        .unwrap();
+    store
+        .put_screen_sign_in(&keys[2], &screen("root"), 60)
+        .await
+        .unwrap();
+    store
+        .put_halfway_sign_in(&keys[3], &halfway, 60)
+        .await
+        .unwrap();
+    store
+        .put_admin_token(&keys[4], &token("other"), 60)
+        .await
+        .unwrap();
+    // One that was ended on its own already is not counted again.
+    store.delete_admin_token(&keys[0]).await.unwrap();
+
+    assert_eq!(store.end_admin_sessions("root").await.unwrap(), 3);
+
+    assert_eq!(store.admin_token(&keys[1]).await.unwrap(), None);
+    assert_eq!(store.screen_sign_in(&keys[2]).await.unwrap(), None);
+    assert_eq!(store.halfway_sign_in(&keys[3]).await.unwrap(), None);
+    assert_eq!(
+        store.admin_token(&keys[4]).await.unwrap(),
+        Some(token("other"))
+    );
+    assert_eq!(store.end_admin_sessions("root").await.unwrap(), 0);
+    assert_eq!(store.end_admin_sessions("nobody").await.unwrap(), 0);
+    // A token issued after is a new one.
+    store
+        .put_admin_token(&keys[1], &token("root"), 60)
+        .await
+        .unwrap();
+    assert!(store.admin_token(&keys[1]).await.unwrap().is_some());
 }

@@ -169,8 +169,15 @@ pub fn pending_request() -> PendingRequest {
         browser: Digest::of(&random_id(32)),
         replaced_session: None,
         groups: Vec::new(),
+        admitted_at: None,
     }
 }
+
+/// Limits on all pending requests that no test reaches.
+pub const UNBOUNDED: PendingLimits = PendingLimits {
+    requests: u64::MAX / 2,
+    bytes: u64::MAX / 2,
+};
 
 pub fn client(name: &str) -> ClientRecord {
     ClientRecord {
@@ -185,6 +192,7 @@ pub fn client(name: &str) -> ClientRecord {
         post_logout_redirect_uris: Vec::new(),
         may_introspect: false,
         id_token_signed_response_alg: None,
+        revision: 0,
     }
 }
 

@@ -2,6 +2,7 @@
 
 use super::fixtures::{
     client, code_record, code_record_in, issuance, pending_request, redis_settings, session_record,
+    UNBOUNDED,
 };
 use crate::support::redis::RedisServer;
 use redis::{self, aio::MultiplexedConnection, AsyncCommands};
@@ -410,21 +411,31 @@ async fn an_attempt_window_drops_the_attempts_that_left_it_within_a_few_dozen_at
     let window = vec![(key.clone(), 60)];
     let t = SystemClock.now();
     for i in 0..20 {
-        let count = store
-            .add_attempt(&window, &format!("old{i}"), t - 120)
-            .await;
-        assert_eq!(count.unwrap(), vec![i + 1]);
+        let id = format!("old{i}");
+        let count = store.add_attempt(&window, &id, t - 120).await.unwrap();
+        assert_eq!(count[0].failed, i);
+        store
+            .fail_attempt(std::slice::from_ref(&key), &id, t - 120)
+            .await
+            .unwrap();
     }
-    // Those twenty left the window a minute ago: they are not counted, and one attempt in
-    // eight drops them. The chance that 200 attempts all skip it is below one in 10^11.
+    // Those twenty failed two minutes ago, out of the one-minute window: they are not counted,
+    // and one attempt in eight drops them. The chance that 200 attempts all skip it is below
+    // one in 10^11.
     let stored = format!("{}attempts:{key}", settings.key_prefix);
     let mut held = Vec::new();
     for i in 0..200 {
-        let count = store.add_attempt(&window, &format!("new{i}"), t).await;
-        assert_eq!(count.unwrap(), vec![i + 1]);
+        let id = format!("new{i}");
+        let count = store.add_attempt(&window, &id, t).await.unwrap();
+        assert_eq!(count[0].failed, i, "only this window's failures count");
+        assert_eq!(count[0].in_flight, 1);
+        store
+            .fail_attempt(std::slice::from_ref(&key), &id, t)
+            .await
+            .unwrap();
         held.push(conn.zcard::<_, u64>(&stored).await.unwrap());
     }
-    // Each count ran past the attempts that had left, and the window holds none of them now.
+    // Each count ran past the failures that had left, and the window holds none of them now.
     assert_eq!(held.last(), Some(&200), "{held:?}");
 }
 
@@ -441,6 +452,7 @@ async fn a_pending_group_drops_expired_requests_on_its_writes_and_never_for_them
         let bound = PendingBound {
             group: name.to_owned(),
             max,
+            evicts: true,
         };
         (request, [bound])
     };
@@ -454,14 +466,17 @@ async fn a_pending_group_drops_expired_requests_on_its_writes_and_never_for_them
     let _: () = conn.zadd_multiple(&group, &gone).await.unwrap();
     let (request, bound) = bounded("browser:full", 3);
     for id in ["r1", "r2", "r3"] {
-        store.put_pending(id, &request, 600, &bound).await.unwrap();
+        store
+            .put_pending(id, &request, 600, &bound, UNBOUNDED)
+            .await
+            .unwrap();
     }
     for id in ["r1", "r2", "r3"] {
         assert!(store.pending(id).await.unwrap().is_some(), "{id}");
     }
     // The bound holds among live requests: the oldest gives way.
     store
-        .put_pending("r4", &request, 600, &bound)
+        .put_pending("r4", &request, 600, &bound, UNBOUNDED)
         .await
         .unwrap();
     assert_eq!(store.pending("r1").await.unwrap(), None);
@@ -477,7 +492,10 @@ async fn a_pending_group_drops_expired_requests_on_its_writes_and_never_for_them
     let (request, bound) = bounded("addr:quiet", 1000);
     for i in 0..200 {
         let id = format!("q{i}");
-        store.put_pending(&id, &request, 600, &bound).await.unwrap();
+        store
+            .put_pending(&id, &request, 600, &bound, UNBOUNDED)
+            .await
+            .unwrap();
     }
     let left: Vec<String> = conn.zrange(&group, 0, -1).await.unwrap();
     assert_eq!(left.len(), 200);

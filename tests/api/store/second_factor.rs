@@ -4,12 +4,13 @@
 use super::fixtures::Subject;
 use sso_bridge::domain::secret::random_id;
 use sso_bridge::domain::Digest;
-use sso_bridge::store::EnrolmentRecord;
+use sso_bridge::store::{AttemptCount, EnrolmentRecord, IN_FLIGHT_SECS};
 
 on_both_backends!(
     a_time_step_is_spent_by_exactly_one_of_many_concurrent_callers,
     a_lockout_is_noted_once_per_window,
     attempts_slide_out_of_their_window_and_can_be_taken_back,
+    an_attempt_is_in_flight_until_it_fails_or_is_taken_back,
     one_attempt_counts_in_each_of_its_windows_and_is_taken_back_from_all,
     a_setup_is_kept_per_user_and_holder_until_it_expires_or_is_deleted,
     an_enrolment_is_written_read_replaced_and_deleted_with_its_recovery_codes,
@@ -43,85 +44,97 @@ async fn a_lockout_is_noted_once_per_window(s: Subject) {
     assert!(s.store.note_lockout(&key, ttl).await.unwrap());
 }
 
+/// What a window holds: `failed` failures, `in_flight` attempts in flight.
+fn held(failed: u64, in_flight: u64) -> AttemptCount {
+    AttemptCount { failed, in_flight }
+}
+
 async fn attempts_slide_out_of_their_window_and_can_be_taken_back(s: Subject) {
     let key = format!("password:{}", random_id(8));
+    let keys = std::slice::from_ref(&key);
     let window = |key: &str, length| vec![(key.to_owned(), length)];
     let t = s.now();
     for (i, at) in [t, t + 1, t + 2].into_iter().enumerate() {
-        let count = s
-            .store
-            .add_attempt(&window(&key, 10), &format!("a{i}"), at)
-            .await
-            .unwrap();
-        assert_eq!(count, vec![i as u64 + 1]);
+        let id = format!("a{i}");
+        let count = s.store.add_attempt(&window(&key, 10), &id, at).await;
+        assert_eq!(count.unwrap(), vec![held(i as u64, 1)]);
+        s.store.fail_attempt(keys, &id, at).await.unwrap();
     }
-    // Ten seconds after the first attempt it has left the window; the others are still in.
-    assert_eq!(
-        s.store
-            .add_attempt(&window(&key, 10), "a3", t + 10)
-            .await
-            .unwrap(),
-        vec![3]
-    );
-    s.store
-        .remove_attempt(std::slice::from_ref(&key), "a3")
-        .await
-        .unwrap();
-    s.store
-        .remove_attempt(std::slice::from_ref(&key), "unknown")
-        .await
-        .unwrap();
-    assert_eq!(
-        s.store
-            .add_attempt(&window(&key, 10), "a4", t + 11)
-            .await
-            .unwrap(),
-        vec![2]
-    );
+    // Ten seconds after the first failure it has left the window; the others are still in.
+    let count = s.store.add_attempt(&window(&key, 10), "a3", t + 10).await;
+    assert_eq!(count.unwrap(), vec![held(2, 1)]);
+    s.store.remove_attempt(keys, "a3").await.unwrap();
+    s.store.remove_attempt(keys, "unknown").await.unwrap();
+    let count = s.store.add_attempt(&window(&key, 10), "a4", t + 11).await;
+    assert_eq!(count.unwrap(), vec![held(1, 1)], "a3 was taken back");
     // Windows are per key.
     let other = format!("addr:{}", random_id(8));
-    assert_eq!(
-        s.store
-            .add_attempt(&window(&other, 10), "b", t + 11)
-            .await
-            .unwrap(),
-        vec![1]
-    );
+    let count = s.store.add_attempt(&window(&other, 10), "b", t + 11).await;
+    assert_eq!(count.unwrap(), vec![held(0, 1)]);
+    // Emptied, a window starts again.
+    s.store.clear_attempts(&key).await.unwrap();
+    let count = s.store.add_attempt(&window(&key, 10), "a5", t + 12).await;
+    assert_eq!(count.unwrap(), vec![held(0, 1)]);
+}
+
+async fn an_attempt_is_in_flight_until_it_fails_or_is_taken_back(s: Subject) {
+    let key = format!("password:{}", random_id(8));
+    let keys = std::slice::from_ref(&key);
+    let window = vec![(key.clone(), 600)];
+    let t = s.now();
+    for i in 0..3 {
+        let count = s.store.add_attempt(&window, &format!("p{i}"), t).await;
+        assert_eq!(count.unwrap(), vec![held(0, i + 1)]);
+    }
+    // One fails a little later and counts as a failure from then on; one succeeds.
+    s.store.fail_attempt(keys, "p0", t + 1).await.unwrap();
+    s.store.remove_attempt(keys, "p1").await.unwrap();
+    let count = s.store.add_attempt(&window, "p3", t + 2).await;
+    assert_eq!(count.unwrap(), vec![held(1, 2)]);
+    // An attempt left in flight (its node stopped) stops counting after IN_FLIGHT_SECS,
+    // while the failure stays for its window.
+    let later = t + 2 + IN_FLIGHT_SECS;
+    let count = s.store.add_attempt(&window, "p4", later).await;
+    assert_eq!(count.unwrap(), vec![held(1, 1)]);
+    // Failing an attempt in a window that is gone brings nothing back.
+    let gone = format!("password:{}", random_id(8));
+    s.store
+        .fail_attempt(std::slice::from_ref(&gone), "x", t)
+        .await
+        .unwrap();
+    let count = s.store.add_attempt(&[(gone, 600)], "y", t).await;
+    assert_eq!(count.unwrap(), vec![held(0, 1)]);
 }
 
 async fn one_attempt_counts_in_each_of_its_windows_and_is_taken_back_from_all(s: Subject) {
     let account = format!("password:{}", random_id(8));
     let address = format!("addr:{}", random_id(8));
+    let both_keys = [account.clone(), address.clone()];
     let t = s.now();
     let both = vec![(account.clone(), 10), (address.clone(), 30)];
-    assert_eq!(
-        s.store
-            .add_attempt(&[(address.clone(), 30)], "early", t)
-            .await
-            .unwrap(),
-        vec![1]
-    );
-    // Each window counts in its own length: at t + 20 the address's 30 seconds still hold
-    // the early attempt.
-    assert_eq!(
-        s.store.add_attempt(&both, "x", t + 20).await.unwrap(),
-        vec![1, 2]
-    );
-    assert_eq!(
-        s.store.add_attempt(&both, "y", t + 21).await.unwrap(),
-        vec![2, 3]
-    );
+    let count = s
+        .store
+        .add_attempt(&[(address.clone(), 30)], "early", t)
+        .await;
+    assert_eq!(count.unwrap(), vec![held(0, 1)]);
     s.store
-        .remove_attempt(&[account.clone(), address.clone()], "y")
+        .fail_attempt(std::slice::from_ref(&address), "early", t)
         .await
         .unwrap();
-    assert_eq!(
-        s.store.add_attempt(&both, "z", t + 22).await.unwrap(),
-        vec![2, 3]
-    );
-    let none: Vec<u64> = s.store.add_attempt(&[], "none", t + 22).await.unwrap();
+    // Each window counts in its own length: at t + 20 the address's 30 seconds still hold
+    // the early failure.
+    let count = s.store.add_attempt(&both, "x", t + 20).await;
+    assert_eq!(count.unwrap(), vec![held(0, 1), held(1, 1)]);
+    s.store.fail_attempt(&both_keys, "x", t + 20).await.unwrap();
+    let count = s.store.add_attempt(&both, "y", t + 21).await;
+    assert_eq!(count.unwrap(), vec![held(1, 1), held(2, 1)]);
+    s.store.remove_attempt(&both_keys, "y").await.unwrap();
+    let count = s.store.add_attempt(&both, "z", t + 22).await;
+    assert_eq!(count.unwrap(), vec![held(1, 1), held(2, 1)]);
+    let none = s.store.add_attempt(&[], "none", t + 22).await.unwrap();
     assert!(none.is_empty());
     s.store.remove_attempt(&[], "none").await.unwrap();
+    s.store.fail_attempt(&[], "none", t + 22).await.unwrap();
 }
 
 async fn a_setup_is_kept_per_user_and_holder_until_it_expires_or_is_deleted(s: Subject) {

@@ -1,16 +1,18 @@
 //! The browser sign-on part of the store contract, on both backends: sessions, pending
 //! authorize requests and remembered consents.
 
-use super::fixtures::{pending_request, session_record, Subject};
+use super::fixtures::{pending_request, session_record, Subject, UNBOUNDED};
+use sso_bridge::clock::{Clock, SystemClock};
 use sso_bridge::domain::secret::random_id;
 use sso_bridge::domain::{ClientId, Digest, ScopeSet};
-use sso_bridge::store::{PendingBound, PendingRequest, Store};
+use sso_bridge::store::{PendingBound, PendingLimits, PendingPut, PendingRequest, Store};
 
 on_both_backends!(
     sessions_are_put_read_replaced_and_deleted,
     a_pending_request_is_finished_by_exactly_one_of_many_concurrent_callers,
-    a_group_keeps_its_newest_pending_requests_up_to_its_bound,
+    a_browser_keeps_its_newest_requests_and_a_full_address_refuses_new_ones,
     a_finished_request_leaves_its_groups_at_once,
+    every_pending_request_counts_in_the_load_until_it_ends_and_a_full_load_refuses,
     consents_are_remembered_per_user_and_app,
 );
 
@@ -23,7 +25,7 @@ async fn sessions_are_put_read_replaced_and_deleted(s: Subject) {
     // A pending request under the same text lives in a namespace of its own.
     let pending = pending_request();
     s.store
-        .put_pending(id.as_hex(), &pending, 60, &[])
+        .put_pending(id.as_hex(), &pending, 60, &[], UNBOUNDED)
         .await
         .unwrap();
 
@@ -41,7 +43,10 @@ async fn sessions_are_put_read_replaced_and_deleted(s: Subject) {
 async fn a_pending_request_is_finished_by_exactly_one_of_many_concurrent_callers(s: Subject) {
     let id = random_id(24);
     let pending = pending_request();
-    s.store.put_pending(&id, &pending, 60, &[]).await.unwrap();
+    s.store
+        .put_pending(&id, &pending, 60, &[], UNBOUNDED)
+        .await
+        .unwrap();
     assert_eq!(s.store.pending(&id).await.unwrap(), Some(pending.clone()));
 
     let finishers = (0..20).map(|_| {
@@ -58,21 +63,48 @@ async fn a_pending_request_is_finished_by_exactly_one_of_many_concurrent_callers
     assert!(!s.store.finish_pending(&id, &pending).await.unwrap());
 }
 
-/// Writes a pending request counted in `bounds`; answers its id and record.
-async fn start(store: &dyn Store, bounds: &[PendingBound]) -> (String, PendingRequest) {
+/// Writes a pending request counted in `bounds`; answers its id and record, or how the store
+/// refused it.
+async fn put(
+    store: &dyn Store,
+    bounds: &[PendingBound],
+    limits: PendingLimits,
+) -> (String, PendingRequest, PendingPut) {
     let id = random_id(24);
     let pending = PendingRequest {
         groups: bounds.iter().map(|b| b.group.clone()).collect(),
+        admitted_at: Some(SystemClock.now()),
         ..pending_request()
     };
-    store.put_pending(&id, &pending, 60, bounds).await.unwrap();
+    let put = store
+        .put_pending(&id, &pending, 60, bounds, limits)
+        .await
+        .unwrap();
+    (id, pending, put)
+}
+
+/// Writes a pending request counted in `bounds`, asserting it is kept.
+async fn start(store: &dyn Store, bounds: &[PendingBound]) -> (String, PendingRequest) {
+    let (id, pending, put) = put(store, bounds, UNBOUNDED).await;
+    assert!(matches!(put, PendingPut::Stored(_)), "{put:?}");
     (id, pending)
 }
 
-fn bound(group: &str, max: u64) -> PendingBound {
+/// A browser's group: its own oldest request gives way.
+fn browser(group: &str, max: u64) -> PendingBound {
     PendingBound {
         group: group.to_owned(),
         max,
+        evicts: true,
+    }
+}
+
+/// A group several people share: full, it refuses.
+fn shared(group: &str, max: u64) -> PendingBound {
+    PendingBound {
+        group: group.to_owned(),
+        max,
+        evicts: false,
     }
 }
 
@@ -84,11 +116,11 @@ async fn live(store: &dyn Store, ids: &[&(String, PendingRequest)]) -> Vec<bool>
     live
 }
 
-async fn a_group_keeps_its_newest_pending_requests_up_to_its_bound(s: Subject) {
-    let (browser, address) = (format!("browser:{}", random_id(8)), random_id(8));
+async fn a_browser_keeps_its_newest_requests_and_a_full_address_refuses_new_ones(s: Subject) {
+    let (first, address) = (format!("browser:{}", random_id(8)), random_id(8));
     let mut started = Vec::new();
     for _ in 0..5 {
-        let bounds = [bound(&browser, 3), bound(&address, 10)];
+        let bounds = [browser(&first, 3), shared(&address, 10)];
         started.push(start(s.store.as_ref(), &bounds).await);
     }
     let all: Vec<_> = started.iter().collect();
@@ -99,29 +131,33 @@ async fn a_group_keeps_its_newest_pending_requests_up_to_its_bound(s: Subject) {
     );
 
     // Another browser from the same address: the address's bound of ten counts both browsers,
-    // and what the first browser's bound ended no longer counts.
+    // what the first browser's bound ended no longer counts, and past ten nobody's request
+    // ends: the new one is refused.
     let other = format!("browser:{}", random_id(8));
-    for _ in 0..8 {
-        let bounds = [bound(&other, 20), bound(&address, 10)];
+    for _ in 0..7 {
+        let bounds = [browser(&other, 20), shared(&address, 10)];
         started.push(start(s.store.as_ref(), &bounds).await);
     }
+    let bounds = [browser(&other, 20), shared(&address, 10)];
+    let (refused, _, put) = put(s.store.as_ref(), &bounds, UNBOUNDED).await;
+    assert_eq!(put, PendingPut::GroupFull(address.clone()));
+    assert_eq!(s.store.pending(&refused).await.unwrap(), None);
     let all: Vec<_> = started.iter().collect();
     let kept = live(s.store.as_ref(), &all).await;
-    assert_eq!(kept.iter().filter(|l| **l).count(), 10);
     assert_eq!(
         kept[2..],
-        [false, true, true, true, true, true, true, true, true, true, true],
-        "the address's oldest gave way"
+        [true; 10],
+        "every waiting request is still there"
     );
 }
 
 async fn a_finished_request_leaves_its_groups_at_once(s: Subject) {
     let group = format!("addr:{}", random_id(8));
     // One request waits while far more than the bound start and finish after it, as with
-    // honest traffic from one busy address: the waiting one is never ended for them.
-    let waiting = start(s.store.as_ref(), &[bound(&group, 2)]).await;
+    // honest traffic from one busy address: none is refused and the waiting one stays.
+    let waiting = start(s.store.as_ref(), &[shared(&group, 2)]).await;
     for _ in 0..12 {
-        let (id, pending) = start(s.store.as_ref(), &[bound(&group, 2)]).await;
+        let (id, pending) = start(s.store.as_ref(), &[shared(&group, 2)]).await;
         assert!(s.store.finish_pending(&id, &pending).await.unwrap());
     }
     assert!(live(s.store.as_ref(), &[&waiting]).await[0]);
@@ -130,6 +166,52 @@ async fn a_finished_request_leaves_its_groups_at_once(s: Subject) {
         .finish_pending(&waiting.0, &waiting.1)
         .await
         .unwrap());
+}
+
+async fn every_pending_request_counts_in_the_load_until_it_ends_and_a_full_load_refuses(
+    s: Subject,
+) {
+    let store = s.store.as_ref();
+    let three = PendingLimits {
+        requests: 3,
+        bytes: u64::MAX / 2,
+    };
+    let own = format!("browser:{}", random_id(8));
+    let mut kept = Vec::new();
+    for n in 1..=3 {
+        let (id, pending, put) = put(store, &[browser(&own, 2)], three).await;
+        let PendingPut::Stored(load) = put else {
+            panic!("request {n} refused: {put:?}");
+        };
+        // The browser's bound of two ended its oldest at the third, which left the load.
+        assert_eq!(load.requests, n.min(2), "after {n}");
+        kept.push((id, pending));
+    }
+    // Two live, a third from another browser fits; a fourth does not.
+    let other = format!("browser:{}", random_id(8));
+    let (_, _, third) = put(store, &[browser(&other, 5)], three).await;
+    let PendingPut::Stored(load) = third else {
+        panic!("{third:?}");
+    };
+    assert_eq!(load.requests, 3);
+    let (refused, _, fourth) = put(store, &[browser(&other, 5)], three).await;
+    assert_eq!(fourth, PendingPut::StoreFull(load));
+    assert_eq!(store.pending(&refused).await.unwrap(), None);
+    // A finished request leaves room at once.
+    let (id, pending) = kept.pop().unwrap();
+    assert!(store.finish_pending(&id, &pending).await.unwrap());
+    let (_, _, again) = put(store, &[browser(&other, 5)], three).await;
+    assert_eq!(again, PendingPut::Stored(load));
+
+    // Bytes count too: room for one more record of this size, not for two.
+    let bytes = PendingLimits {
+        requests: 100,
+        bytes: load.bytes + load.bytes / 3 + load.bytes / 6,
+    };
+    let (_, _, fits) = put(store, &[browser(&other, 5)], bytes).await;
+    assert!(matches!(fits, PendingPut::Stored(_)), "{fits:?}");
+    let (_, _, too_big) = put(store, &[browser(&other, 5)], bytes).await;
+    assert!(matches!(too_big, PendingPut::StoreFull(_)), "{too_big:?}");
 }
 
 async fn consents_are_remembered_per_user_and_app(s: Subject) {

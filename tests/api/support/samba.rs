@@ -153,6 +153,7 @@ impl Samba {
             page_size: 500,
             help_url: None,
             password_change_url: None,
+            password_policy_dn: None,
         }
     }
 

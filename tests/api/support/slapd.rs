@@ -146,6 +146,7 @@ impl Slapd {
             page_size: 500,
             help_url: None,
             password_change_url: None,
+            password_policy_dn: None,
         }
     }
 
@@ -319,7 +320,8 @@ impl Drop for Slapd {
 
 /// slapd.conf: the schemas inetOrgPerson needs, one mdb database, TLS, and ACLs under which
 /// only the service account (and each person, for their own entry) reads the people, and
-/// passwords are usable for binds but readable by no one. The password policy overlay is on,
+/// passwords are usable for binds but readable by no one; the service account reads password
+/// policy entries too. Argon2 password hashes can be checked. The password policy overlay is on,
 /// with no default policy: it governs only the entries naming a policy of their own
 /// (`pwdPolicySubentry`, see `slapd_admin`), and tells a locked account from a wrong password
 /// (`ppolicy_use_lockout`).
@@ -333,6 +335,7 @@ include /etc/ldap/schema/nis.schema
 modulepath /usr/lib/ldap
 moduleload back_mdb
 moduleload ppolicy
+moduleload argon2
 TLSCACertificateFile {dir}/ca.pem
 TLSCertificateFile {dir}/server.pem
 TLSCertificateKeyFile {dir}/server.key
@@ -358,6 +361,9 @@ access to dn.subtree="{PEOPLE}"
 access to dn.subtree="ou=groups,{BASE}"
   by dn.exact="{SERVICE_DN}" read
   by dn.exact="{PAGED_READER_DN}" read
+  by * none
+access to filter="(objectClass=pwdPolicy)"
+  by dn.exact="{SERVICE_DN}" read
   by * none
 access to * by * none
 

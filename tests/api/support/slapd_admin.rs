@@ -37,6 +37,56 @@ impl Slapd {
         dn
     }
 
+    /// Adds a password policy named `name` that locks an account at `max_failure` wrong
+    /// passwords, forgetting each after `interval` seconds (0: only at a correct one).
+    /// Answers its DN.
+    pub fn add_lockout_policy(&self, name: &str, max_failure: u32, interval: u64) -> String {
+        let dn = format!("cn={name},{BASE}");
+        self.change(
+            &format!(
+                "dn: {dn}\nchangetype: add\nobjectClass: device\nobjectClass: pwdPolicy\n\
+                 cn: {name}\npwdAttribute: userPassword\npwdLockout: TRUE\n\
+                 pwdMaxFailure: {max_failure}\npwdFailureCountInterval: {interval}\n"
+            ),
+            &[],
+        );
+        dn
+    }
+
+    /// Whether the overlay has locked `user`: a bind with the right password is refused.
+    pub fn is_locked(&self, user: &PolicyUser) -> bool {
+        !Command::new("ldapwhoami")
+            .args(["-x", "-H", &self.url(), "-D", &user.dn])
+            .args(["-w", POLICY_PASSWORD])
+            .env("LDAPNOINIT", "1")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .expect("ldapwhoami runs")
+            .success()
+    }
+
+    /// Adds a person `uid` whose password `password` is stored as an Argon2 hash (the way the
+    /// compose stack's directory keeps them). Answers their DN.
+    pub fn add_argon2_user(&self, uid: &str, password: &str) -> String {
+        let output = Command::new("slappasswd")
+            .args(["-o", "module-load=argon2", "-h", "{ARGON2}", "-s", password])
+            .output()
+            .expect("slappasswd runs");
+        assert!(output.status.success(), "{output:?}");
+        let hash = String::from_utf8(output.stdout).unwrap();
+        let dn = format!("uid={uid},{PEOPLE}");
+        self.change(
+            &format!(
+                "dn: {dn}\nchangetype: add\nobjectClass: inetOrgPerson\nuid: {uid}\ncn: {uid}\n\
+                 sn: {uid}\nuserPassword: {}\n",
+                hash.trim()
+            ),
+            &[],
+        );
+        dn
+    }
+
     /// Adds a person `uid` under `policy`, password [`POLICY_PASSWORD`].
     pub fn add_policy_user(&self, uid: &str, policy: &str) -> PolicyUser {
         let dn = format!("uid={uid},{PEOPLE}");

@@ -1,0 +1,83 @@
+//! `/docs`: the OpenAPI document in Swagger UI, served from the binary with the security
+//! headers of the pages. Swagger UI runs from inline scripts, so its policy allows exactly
+//! those (by their SHA-256 digests) and nothing from elsewhere; it may fetch only this service,
+//! and no page may frame it.
+
+use crate::web::respond::PAGE_HEADERS;
+use base64::engine::general_purpose::STANDARD;
+use base64::Engine;
+use poem::http::{header, StatusCode};
+use poem::{handler, Endpoint, EndpointExt, Response};
+use sha2::{Digest, Sha256};
+use std::sync::Arc;
+
+/// The page and its content security policy, made once.
+#[derive(Clone)]
+struct Docs {
+    html: Arc<str>,
+    policy: Arc<str>,
+}
+
+/// The endpoint serving `html` (Swagger UI's page).
+pub fn endpoint(html: String) -> impl Endpoint {
+    let policy = policy(&html);
+    docs.data(Docs {
+        html: html.into(),
+        policy: policy.into(),
+    })
+}
+
+#[handler]
+fn docs(poem::web::Data(page): poem::web::Data<&Docs>) -> Response {
+    let mut builder = Response::builder()
+        .status(StatusCode::OK)
+        .content_type("text/html; charset=utf-8");
+    for (name, value) in PAGE_HEADERS {
+        if name != "content-security-policy" {
+            builder = builder.header(name, value);
+        }
+    }
+    builder
+        .header(header::CONTENT_SECURITY_POLICY, page.policy.as_ref())
+        .body(page.html.to_string())
+}
+
+/// The policy of a page whose only scripts are its inline ones: each allowed by its digest.
+/// Swagger UI sets styles inline as it renders, so inline styles are allowed; they cannot run
+/// code or reach anywhere.
+fn policy(html: &str) -> String {
+    let scripts: Vec<String> = inline_scripts(html)
+        .map(|script| format!("'sha256-{}'", STANDARD.encode(Sha256::digest(script))))
+        .collect();
+    format!(
+        "default-src 'none'; script-src {}; style-src 'self' 'unsafe-inline'; \
+         img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; \
+         form-action 'none'",
+        scripts.join(" ")
+    )
+}
+
+/// The text of each `<script>` element of `html`.
+fn inline_scripts(html: &str) -> impl Iterator<Item = &str> {
+    html.split("<script").skip(1).filter_map(|rest| {
+        let body = &rest[rest.find('>')? + 1..];
+        Some(&body[..body.find("</script>")?])
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_inline_script_is_allowed_by_its_digest_and_nothing_else() {
+        let html = "<script charset=\"UTF-8\">one()</script><p>x</p><script>two()</script>";
+        let scripts: Vec<&str> = inline_scripts(html).collect();
+        assert_eq!(scripts, ["one()", "two()"]);
+        let policy = policy(html);
+        let digest = STANDARD.encode(Sha256::digest("one()"));
+        assert!(policy.contains(&format!("'sha256-{digest}'")), "{policy}");
+        assert!(policy.contains("frame-ancestors 'none'"));
+        assert!(!policy.contains("unsafe-eval"));
+    }
+}
