@@ -2,7 +2,7 @@
 FROM rust:1-bookworm AS build
 WORKDIR /src
 COPY Cargo.toml Cargo.lock ./
-# Build flags (tokio's unstable runtime options: see the README's Performance section).
+# Build flags (tokio's unstable runtime options: see docs/src/performance/design.md, No LIFO slot).
 COPY .cargo .cargo
 COPY src src
 COPY templates templates

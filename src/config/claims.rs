@@ -1,4 +1,4 @@
-//! `[claims]`: which directory attribute holds each identity claim (SPEC 2.3).
+//! `[claims]`: which directory attribute holds each identity claim (docs/src/protocol.md, Claims).
 
 use serde::Deserialize;
 

@@ -1,5 +1,6 @@
-//! `[roles]`: the role (SPEC 2.3) that membership of directory groups gives, nested groups
-//! included. When any is set, `role` comes from groups instead of `claims.role`.
+//! `[roles]`: the `role` claim (docs/src/protocol.md, Claims) that membership of directory groups
+//! gives, nested groups included. When any is set, `role` comes from groups instead of
+//! `claims.role`.
 
 use super::value;
 use crate::domain::dn::dn_in;

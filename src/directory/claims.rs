@@ -1,4 +1,4 @@
-//! The one mapping from directory attributes to identity claims (SPEC 2.3).
+//! The one mapping from directory attributes to identity claims (docs/src/protocol.md, Claims).
 
 use super::Attributes;
 use crate::config::ClaimMapping;

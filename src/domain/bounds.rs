@@ -1,9 +1,9 @@
 //! The longest value each request parameter may have, in bytes (after percent-decoding).
 //!
 //! Every value a request brings is checked against its maximum before it is kept, stored or
-//! sent anywhere, so no caller can make the service hold more than these. The README's "Input
-//! limits" table lists them; the request body limits of the web layer are sized to hold a
-//! request with every parameter at its maximum.
+//! sent anywhere, so no caller can make the service hold more than these. The book's input limits
+//! page (docs/src/security/input-limits.md) lists them; the request body limits of the web layer
+//! are sized to hold a request with every parameter at its maximum.
 
 /// `client_id`: ids are 22 characters; anything longer than this is no id of ours.
 pub const CLIENT_ID: usize = 128;

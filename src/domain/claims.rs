@@ -1,4 +1,4 @@
-//! Identity claims (SPEC 2.3) and which scope releases each.
+//! Identity claims and which scope releases each (docs/src/protocol.md, Claims and Scopes).
 
 use super::scope::{Scope, ScopeSet};
 use serde::{Deserialize, Serialize};
@@ -51,7 +51,7 @@ impl Role {
     }
 }
 
-/// Every claim name of SPEC 2.3 with the scope that releases it.
+/// Every claim name with the scope that releases it (docs/src/protocol.md, Claims).
 pub const CLAIM_SCOPES: [(&str, Scope); 10] = [
     ("sub", Scope::Openid),
     ("name", Scope::Profile),
@@ -90,7 +90,7 @@ impl Claims {
         self.0.get(claim).map(String::as_str)
     }
 
-    /// Only the claims the granted scopes release (SPEC 2.4).
+    /// Only the claims the granted scopes release (docs/src/protocol.md, Scopes).
     pub fn filtered(&self, scopes: &ScopeSet) -> Claims {
         let kept = self
             .0

@@ -1,4 +1,4 @@
-//! Scopes (SPEC 2.4): what a grant releases.
+//! Scopes (docs/src/protocol.md, Scopes): what a grant releases.
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;

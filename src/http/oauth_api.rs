@@ -53,7 +53,7 @@ pub struct TokenForm {
 #[derive(ApiResponse)]
 #[oai(bad_request_handler = "token_bad_request")]
 pub enum TokenResponse {
-    /// Tokens issued (SPEC 2.2, RFC 6749 §5.1). Sent with `Cache-Control: no-store`.
+    /// Tokens issued (RFC 6749 §5.1). Sent with `Cache-Control: no-store`.
     #[oai(status = 200)]
     Ok(Json<TokenBody>),
     /// RFC 6749 §5.2: invalid_request, invalid_grant, unauthorized_client,
@@ -89,7 +89,9 @@ impl From<OAuthError> for TokenResponse {
     }
 }
 
-/// The claims of SPEC 2.3 released by the token's scopes; only `sub` is always present.
+/// The user's identity claims released by the token's scopes (`openid`: sub; `profile`: name,
+/// first_name, last_name, employee_code, job_title, department, phone; `email`: email; `role`:
+/// role), each only when the directory has a value; only `sub` is always present.
 #[derive(Object)]
 pub struct UserInfo {
     /// The user id (scope `openid`).
@@ -185,12 +187,13 @@ pub struct OAuthApi;
 impl OAuthApi {
     /// Token endpoint
     ///
-    /// Exchanges an authorization code (`grant_type=authorization_code`, SPEC 4.2) or a refresh
-    /// token (`grant_type=refresh_token`, SPEC 4.3) for an access token and a new refresh token.
-    /// Called from the app's backend only. The client authenticates with `client_secret_basic`
-    /// (id and secret form-urlencoded, then Basic) or `client_secret_post`; public apps send only
-    /// `client_id` and must use PKCE. A code works once: a second use is `invalid_grant` and
-    /// revokes the tokens the first use issued. Refresh tokens rotate on every use.
+    /// Exchanges an authorization code (`grant_type=authorization_code`, RFC 6749 §4.1.3) or a
+    /// refresh token (`grant_type=refresh_token`, RFC 6749 §6) for an access token and a new
+    /// refresh token. Called from the app's backend only. The client authenticates with
+    /// `client_secret_basic` (id and secret form-urlencoded, then Basic) or `client_secret_post`;
+    /// public apps send only `client_id` and must use PKCE. A code works once: a second use is
+    /// `invalid_grant` and revokes the tokens the first use issued. Refresh tokens rotate on
+    /// every use.
     #[oai(path = "/oauth/token", method = "post", operation_id = "token")]
     async fn token(
         &self,
@@ -241,8 +244,9 @@ impl OAuthApi {
 
     /// Userinfo endpoint
     ///
-    /// The signed-in user's identity claims (SPEC 4.4), filtered by the access token's scopes.
-    /// Send the token as `Authorization: Bearer <token>`; tokens in the query string are refused.
+    /// The signed-in user's identity claims (OpenID Connect Core §5.3), filtered by the access
+    /// token's scopes. Send the token as `Authorization: Bearer <token>`; tokens in the query
+    /// string are refused.
     #[oai(path = "/oauth/userinfo", method = "get", operation_id = "userinfo")]
     async fn userinfo_get(&self, req: &Request, Data(state): Data<&AppState>) -> UserInfoResponse {
         userinfo_for(req, state).await

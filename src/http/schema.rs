@@ -3,7 +3,7 @@
 
 use poem_openapi::Object;
 
-/// A successful token response (SPEC 2.2, RFC 6749 §5.1).
+/// A successful token response (RFC 6749 §5.1).
 #[derive(Object)]
 #[oai(rename = "TokenSuccess")]
 pub struct TokenBody {

@@ -97,7 +97,7 @@ fn bounded(name: &str, value: String, max: usize) -> Result<String, OAuthError> 
     Ok(value)
 }
 
-/// A successful token response (SPEC 2.2, RFC 6749 §5.1).
+/// A successful token response (RFC 6749 §5.1; docs/src/protocol.md, Token endpoint).
 #[derive(Clone, Serialize, Deserialize)]
 pub struct TokenSuccess {
     /// Opaque access token, sent as `Authorization: Bearer`.

@@ -1,4 +1,5 @@
-//! `/oauth/userinfo` (SPEC 4.4): the claims of the token's grant, in one store read.
+//! `/oauth/userinfo` (OpenID Connect Core §5.3; docs/src/protocol.md, Userinfo endpoint): the
+//! claims of the token's grant, in one store read.
 
 use super::Context;
 use super::OAuthError;

@@ -52,7 +52,7 @@ fn strings(items: &[&str]) -> Vec<String> {
     items.iter().map(|s| (*s).to_owned()).collect()
 }
 
-/// Userinfo claims (SPEC 2.3) and the id_token's own claims.
+/// Userinfo claims (docs/src/protocol.md, Claims) and the id_token's own claims.
 fn claims_supported() -> Vec<String> {
     let mut claims: Vec<String> = CLAIM_SCOPES.iter().map(|(c, _)| (*c).to_owned()).collect();
     claims.extend(strings(&[

@@ -18,7 +18,7 @@ use poem::web::cookie::CookieJar;
 use poem::web::Data;
 use poem::{handler, Request, Response};
 
-/// The authorize endpoint (SPEC 4.1).
+/// The authorize endpoint (RFC 6749 §4.1.1; docs/src/protocol.md, Authorization endpoint).
 #[handler]
 pub async fn authorize(
     req: &Request,

@@ -604,7 +604,7 @@ pub fn unescape(s: &str) -> String {
 }
 
 /// How long a node may still answer from a copy of a store read after Redis invalidated it: a
-/// copy lives a second at most (see the README's "Round trips to Redis"), and a little more.
+/// copy lives a second at most (see docs/src/performance/redis.md), and a little more.
 pub const CACHED_FOR: Duration = Duration::from_millis(1200);
 
 /// Sends `request` until it is answered `wanted`, for [`CACHED_FOR`] at most; answers the last

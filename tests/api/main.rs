@@ -12,6 +12,7 @@ mod architecture;
 mod audit;
 mod audit_search;
 mod authorize;
+mod book;
 mod bounds;
 mod compose;
 mod directory_failover;
