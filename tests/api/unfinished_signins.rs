@@ -190,14 +190,7 @@ async fn state_and_nonce_of_two_kilobytes_each_still_sign_in() {
 
 /// A browser behind the trusted proxy, at `address`.
 fn from_address(address: &str) -> Client {
-    let mut headers = reqwest::header::HeaderMap::new();
-    headers.insert("x-forwarded-for", address.parse().unwrap());
-    Client::builder()
-        .cookie_store(true)
-        .redirect(reqwest::redirect::Policy::none())
-        .default_headers(headers)
-        .build()
-        .unwrap()
+    crate::proxies::browser_with("x-forwarded-for", address)
 }
 
 #[tokio::test]
