@@ -5,6 +5,7 @@
 //! turn, awaited before [`Events::publish`] returns, so an event is written before the response
 //! that caused it leaves. A listener never fails the request: it logs its own errors.
 
+use crate::domain::audit::Action;
 use crate::domain::ClientId;
 use async_trait::async_trait;
 use std::sync::Arc;
@@ -122,6 +123,58 @@ pub enum Event {
         counter: String,
         /// The kind of that counter: `account`, `ipv4`, `ipv6_64` or `ipv6_48`.
         group: &'static str,
+    },
+    /// A person signed out of a browser: of single sign-on (RP-initiated logout), or of the
+    /// admin screen.
+    SignedOut {
+        /// The user.
+        sub: String,
+        /// Where: the sign-on pages (`App`) or the admin screen (`Admin`).
+        place: Place,
+        /// The app that asked for the logout, when one did.
+        client_id: Option<ClientId>,
+        /// The caller's address.
+        address: Option<String>,
+    },
+    /// A superadmin signed a person out everywhere: every session, grant and admin sign-in.
+    SignedOutEverywhere {
+        /// The superadmin.
+        by: String,
+        /// Where the request came from.
+        address: Option<String>,
+        /// The person, by subject.
+        sub: String,
+        /// SSO sessions ended.
+        sessions: u64,
+        /// Grants revoked.
+        grants: u64,
+        /// Admin tokens and admin sign-ins ended.
+        admin_sessions: u64,
+    },
+    /// A superadmin removed a person's second factor (and so their admin sign-ins).
+    SecondFactorReset {
+        /// The superadmin.
+        by: String,
+        /// Where the request came from.
+        address: Option<String>,
+        /// The person, by subject.
+        sub: String,
+        /// Admin tokens and admin sign-ins ended with it.
+        admin_sessions: u64,
+    },
+    /// A superadmin registered, changed, disabled, enabled or deleted an app, or rotated its
+    /// secret.
+    AppChanged {
+        /// What was done (`AppCreated`, `AppUpdated`, `SecretRotated`, ...).
+        action: Action,
+        /// The superadmin.
+        by: String,
+        /// Where the request came from.
+        address: Option<String>,
+        /// The app.
+        client_id: ClientId,
+        /// What changed, in plain words.
+        detail: String,
     },
     /// An authorize request that shows a page was kept (or refused: the store was full), and
     /// this is what all unfinished sign-ins keep now.

@@ -18,6 +18,7 @@ pub mod oauth;
 pub mod oidc;
 pub mod pages;
 pub mod session;
+pub mod signin;
 pub mod startup;
 pub mod state;
 pub mod store;

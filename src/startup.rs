@@ -177,7 +177,7 @@ async fn watch_lockout_policy(state: AppState) {
     let mut every = tokio::time::interval(LOCKOUT_POLICY_EVERY);
     loop {
         every.tick().await;
-        match crate::mfa::lockout_guard::announce(&state).await {
+        match crate::signin::lockout_guard::announce(&state).await {
             Ok(true) => {}
             Ok(false) => return,
             Err(err) => {

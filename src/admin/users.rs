@@ -3,7 +3,7 @@
 //! stolen laptop). Shared by the admin API and the screen.
 
 use crate::apps::Actor;
-use crate::audit::{self, Action, AuditEvent};
+use crate::events::Event;
 use crate::directory::DirectoryError;
 use crate::mfa::{enrolment, MfaError};
 use crate::state::AppState;
@@ -29,12 +29,13 @@ pub async fn reset_second_factor(
         return Ok(None);
     }
     let admin_sessions = state.store.end_admin_sessions(sub).await?;
-    let event = AuditEvent::new(Action::SecondFactorReset, Some(actor.sub))
-        .from_address(actor.address)
-        .detail(format!(
-            "second factor of {sub} removed; {admin_sessions} admin sign-ins ended"
-        ));
-    audit::record(state, event).await;
+    let event = Event::SecondFactorReset {
+        by: actor.sub.to_owned(),
+        address: actor.address.map(str::to_owned),
+        sub: sub.to_owned(),
+        admin_sessions,
+    };
+    state.events.publish(event).await;
     Ok(Some(SecondFactorReset { admin_sessions }))
 }
 
@@ -79,12 +80,15 @@ pub async fn sign_out_everywhere(
     let sessions = state.store.end_sessions(&sub).await?;
     let admin_sessions = state.store.end_admin_sessions(&sub).await?;
     let grants = state.store.revoke_user(&sub).await?;
-    let event = AuditEvent::new(Action::UserRevoked, Some(actor.sub))
-        .from_address(actor.address)
-        .detail(format!(
-            "{sub} signed out everywhere: {sessions} sessions ended, {grants} grants revoked, {admin_sessions} admin sign-ins ended"
-        ));
-    audit::record(state, event).await;
+    let event = Event::SignedOutEverywhere {
+        by: actor.sub.to_owned(),
+        address: actor.address.map(str::to_owned),
+        sub: sub.clone(),
+        sessions,
+        grants,
+        admin_sessions,
+    };
+    state.events.publish(event).await;
     Ok(SignedOut {
         sub,
         sessions,

@@ -10,7 +10,8 @@
 //! behind.
 
 use super::Context;
-use crate::audit::{self, Action, AuditEvent};
+use crate::domain::audit::Action;
+use crate::events::Event;
 use crate::domain::bounds;
 use crate::domain::redirect_uri::RedirectUriError;
 use crate::domain::{ClientId, ClientRecord, RedirectUri, SecretToken, SigningAlg};
@@ -443,9 +444,12 @@ async fn audit(
     app: &ClientRecord,
     detail: String,
 ) {
-    let event = AuditEvent::new(action, Some(by.sub))
-        .app(&app.client_id)
-        .from_address(by.address)
-        .detail(detail);
-    audit::record(cx, event).await;
+    let event = Event::AppChanged {
+        action,
+        by: by.sub.to_owned(),
+        address: by.address.map(str::to_owned),
+        client_id: app.client_id.clone(),
+        detail,
+    };
+    cx.events().publish(event).await;
 }

@@ -114,6 +114,54 @@ fn entry_for(event: &Event) -> Option<AuditEvent> {
             }
             entry.failed(reason.clone())
         }
+        Event::SignedOut {
+            sub,
+            place,
+            client_id,
+            address,
+        } => {
+            let action = match place {
+                Place::Admin => Action::AdminSignOut,
+                Place::App | Place::SecondFactorSetup => Action::SignOut,
+            };
+            let entry = AuditEvent::new(action, Some(sub)).from_address(address.as_deref());
+            match client_id {
+                Some(client_id) => entry.app(client_id),
+                None => entry,
+            }
+        }
+        Event::SignedOutEverywhere {
+            by,
+            address,
+            sub,
+            sessions,
+            grants,
+            admin_sessions,
+        } => AuditEvent::new(Action::UserRevoked, Some(by))
+            .from_address(address.as_deref())
+            .detail(format!(
+                "{sub} signed out everywhere: {sessions} sessions ended, {grants} grants revoked, {admin_sessions} admin sign-ins ended"
+            )),
+        Event::SecondFactorReset {
+            by,
+            address,
+            sub,
+            admin_sessions,
+        } => AuditEvent::new(Action::SecondFactorReset, Some(by))
+            .from_address(address.as_deref())
+            .detail(format!(
+                "second factor of {sub} removed; {admin_sessions} admin sign-ins ended"
+            )),
+        Event::AppChanged {
+            action,
+            by,
+            address,
+            client_id,
+            detail,
+        } => AuditEvent::new(*action, Some(by))
+            .app(client_id)
+            .from_address(address.as_deref())
+            .detail(detail.clone()),
         Event::SecondFactorEnrolled { sub } => {
             AuditEvent::new(Action::SecondFactorEnrolled, Some(sub))
         }

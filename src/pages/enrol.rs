@@ -7,7 +7,8 @@
 use super::second_factor::{codes_page, elevate, open, Flow, FlowQuery, OtpForm};
 use super::views::EnrolPage;
 use crate::mfa::enrolment::{self, Holder};
-use crate::mfa::limits::{self, Kind};
+use crate::events::Place;
+use crate::signin::{self, CodeError, Where};
 use crate::mfa::{MfaError, AMR_OTP};
 use crate::state::AppState;
 use crate::web::address::ClientAddr;
@@ -109,28 +110,27 @@ async fn confirm_run(
         return Ok(elsewhere);
     }
     let sub = flow.session.claims.sub().to_owned();
-    let attempt = match limits::begin(state, Kind::Otp, &sub, address).await? {
-        Ok(attempt) => attempt,
-        Err(_) => {
+    let holder = Holder::browser(flow.pending.browser.as_hex());
+    let at = Where {
+        place: Place::App,
+        client_id: Some(&flow.client.client_id),
+        address,
+    };
+    let codes = match signin::confirm_enrolment(state, at, &sub, holder, &form.otp).await {
+        Ok(codes) => codes,
+        Err(CodeError::Locked) => {
             return enrol_page(state, &flow, Some(LOCKED), StatusCode::TOO_MANY_REQUESTS).await
         }
-    };
-    let holder = Holder::browser(flow.pending.browser.as_hex());
-    let codes = match enrolment::confirm(state, &sub, holder, &form.otp).await {
-        Ok(codes) => codes,
-        Err(MfaError::WrongCode | MfaError::Replayed) => {
-            attempt.failed(state).await?;
+        Err(CodeError::Wrong | CodeError::Replayed) => {
             let message = "That code is not right. Check that the app shows this account and enter its current code.";
             return enrol_page(state, &flow, Some(message), StatusCode::UNAUTHORIZED).await;
         }
-        Err(MfaError::NoSetup) => {
-            let _ = attempt.succeeded(state).await;
+        Err(CodeError::Unchecked(MfaError::NoSetup)) => {
             let message = "The set-up took too long and has been renewed. Scan the new code.";
             return enrol_page(state, &flow, Some(message), StatusCode::BAD_REQUEST).await;
         }
-        Err(e) => return Err(e.into()),
+        Err(CodeError::Unchecked(e)) => return Err(e.into()),
     };
-    attempt.succeeded(state).await?;
     elevate(state, jar, &mut flow).await?;
     codes_page(state, &flow, codes, None)
 }

@@ -7,7 +7,7 @@
 //! app; an unregistered one is refused on a page, never followed.
 
 use super::views::LogoutPage;
-use crate::audit::{self, Action, AuditEvent};
+use crate::events::{Event, Place};
 use crate::domain::bounds;
 use crate::domain::{ClientId, ClientRecord, Digest};
 use crate::oauth::authorize::redirect_with;
@@ -102,11 +102,13 @@ async fn run(
         return Err(PageError::Forged);
     }
     if confirmed || hinted {
-        let mut event = AuditEvent::new(Action::SignOut, Some(session.claims.sub()));
-        if let Some(client) = &checked.client {
-            event = event.app(&client.client_id);
-        }
-        audit::record(state, event).await;
+        let event = Event::SignedOut {
+            sub: session.claims.sub().to_owned(),
+            place: Place::App,
+            client_id: checked.client.as_ref().map(|c| c.client_id.clone()),
+            address: None,
+        };
+        state.events.publish(event).await;
         return finish(state, jar, &checked, params.state.as_deref(), Some(&cookie)).await;
     }
     let page = LogoutPage {

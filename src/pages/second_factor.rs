@@ -5,10 +5,10 @@
 use super::consent::client_of;
 use super::views::{RecoveryCodesPage, SecondFactorPage};
 use crate::domain::{ClientRecord, Digest, Escaped};
-use crate::events::Event;
-use crate::mfa::enrolment::{self, Proof};
-use crate::mfa::limits::{self, Kind};
+use crate::events::Place;
+use crate::mfa::enrolment::Proof;
 use crate::mfa::{self, Due, MfaError};
+use crate::signin::{self, CodeError, Where};
 use crate::oauth::issue::{issue_code, Subject};
 use crate::session::pending::{self, PendingRequest};
 use crate::session::{self, consent, SessionRecord, FLOW_COOKIE, SESSION_COOKIE};
@@ -244,39 +244,31 @@ async fn verify_run(
     let csrf = form.csrf_token.as_deref();
     let mut flow = open(state, jar, &form.request_id, Some(csrf)).await?;
     let sub = flow.session.claims.sub().to_owned();
-    let attempt = match limits::begin(state, Kind::Otp, &sub, address).await? {
-        Ok(attempt) => attempt,
-        Err(_) => return verify_page(state, &flow, Some(LOCKED), StatusCode::TOO_MANY_REQUESTS),
+    let at = Where {
+        place: Place::App,
+        client_id: Some(&flow.client.client_id),
+        address,
     };
-    let proof = match enrolment::verify(state, &sub, &form.otp).await {
+    let proof = match signin::check_code(state, at, &sub, &form.otp).await {
         Ok(proof) => proof,
-        Err(e @ (MfaError::WrongCode | MfaError::Replayed)) => {
-            attempt.failed(state).await?;
-            let event = Event::SecondFactorRefused {
-                sub: sub.clone(),
-                client_id: Some(flow.client.client_id.clone()),
-                address: address.map(|a| a.to_string()),
-                reason: e.to_string(),
-            };
-            state.events.publish(event).await;
-            let message = if matches!(e, MfaError::Replayed) {
-                REPLAYED
-            } else {
-                WRONG
-            };
-            return verify_page(state, &flow, Some(message), StatusCode::UNAUTHORIZED);
+        Err(CodeError::Locked) => {
+            return verify_page(state, &flow, Some(LOCKED), StatusCode::TOO_MANY_REQUESTS)
         }
-        Err(MfaError::NotEnrolled) => {
-            let _ = attempt.succeeded(state).await;
+        Err(CodeError::Wrong) => {
+            return verify_page(state, &flow, Some(WRONG), StatusCode::UNAUTHORIZED)
+        }
+        Err(CodeError::Replayed) => {
+            return verify_page(state, &flow, Some(REPLAYED), StatusCode::UNAUTHORIZED)
+        }
+        Err(CodeError::Unchecked(MfaError::NotEnrolled)) => {
             let url = respond::url(
                 &state.settings,
                 &format!("{}?request_id={}", super::enrol::PATH, form.request_id),
             );
             return Ok(redirect(StatusCode::SEE_OTHER, &url));
         }
-        Err(e) => return Err(e.into()),
+        Err(CodeError::Unchecked(e)) => return Err(e.into()),
     };
-    attempt.succeeded(state).await?;
     elevate(state, jar, &mut flow).await?;
     tracing::info!(sub = ?Escaped(&sub), client_id = %flow.client.client_id, "second factor passed");
     match proof {

@@ -132,6 +132,10 @@ fn count(metrics: &Metrics, event: &Event) {
         }
         Event::AuthorizeRefused { .. }
         | Event::PendingLoad { .. }
+        | Event::SignedOut { .. }
+        | Event::SignedOutEverywhere { .. }
+        | Event::SecondFactorReset { .. }
+        | Event::AppChanged { .. }
         | Event::SecondFactorRefused { .. }
         | Event::SecondFactorEnrolled { .. }
         | Event::RecoveryCodeUsed { .. } => {}

@@ -11,7 +11,7 @@ const LAYERS: [(&str, &[&str]); 4] = [
     ("ports", &["store", "directory"]),
     (
         "flows",
-        &["oauth", "oidc", "session", "mfa", "audit", "apps"],
+        &["oauth", "oidc", "session", "mfa", "signin", "audit", "apps"],
     ),
     (
         "web",

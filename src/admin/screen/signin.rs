@@ -8,11 +8,13 @@
 use super::page;
 use super::session::{self, Ctx};
 use super::views::SignInView;
-use crate::admin::guard::{self, GuardError};
-use crate::audit::{self, Action, AuditEvent};
+use crate::admin::guard::GuardError;
+use crate::signin::admin;
+use crate::events::{Event, Place};
 use crate::domain::secret::random_id;
 use crate::domain::{Claims, Digest};
 use crate::mfa::{Due, AMR_OTP};
+use crate::signin::AMR_PWD;
 use crate::state::AppState;
 use crate::store::HalfwaySignIn;
 use crate::web::address::ClientAddr;
@@ -137,12 +139,12 @@ async fn run(
         let message = "Enter your username and password.";
         return show(state, jar, username, Some(message), StatusCode::BAD_REQUEST);
     };
-    let (claims, due) = match guard::first_factor(state, username, &password, address).await {
+    let (claims, due) = match admin::first_factor(state, username, &password, address).await {
         Ok(passed) => passed,
-        Err(e) => return refused(state, jar, username, e),
+        Err(e) => return refused(state, jar, username, e.into()),
     };
     match due {
-        Due::Nothing => finish(state, jar, claims, vec!["pwd".to_owned()], address).await,
+        Due::Nothing => finish(state, jar, claims, vec![AMR_PWD.to_owned()], address).await,
         Due::Enrol => show(
             state,
             jar,
@@ -175,10 +177,10 @@ async fn second_step(
         return show(state, jar, "", Some(message), StatusCode::BAD_REQUEST);
     };
     let sub = halfway.claims.sub().to_owned();
-    match guard::second_factor(state, &sub, otp, address).await {
+    match admin::second_factor(state, &sub, otp, address).await.map_err(GuardError::from) {
         Ok(()) => {
             state.store.delete_halfway_sign_in(&key).await?;
-            let amr = vec!["pwd".to_owned(), AMR_OTP.to_owned()];
+            let amr = vec![AMR_PWD.to_owned(), AMR_OTP.to_owned()];
             finish(state, jar, halfway.claims, amr, address).await
         }
         Err(GuardError::WrongSecondFactor) => show_otp(
@@ -249,7 +251,7 @@ async fn finish(
     amr: Vec<String>,
     address: Option<IpAddr>,
 ) -> Result<Response, PageError> {
-    guard::audit_sign_in(state, claims.sub(), address, None).await;
+    admin::signed_in(state, claims.sub(), address).await;
     clear_cookie(&state.settings, jar, LOGIN_COOKIE);
     session::open(state, jar, claims, amr).await?;
     Ok(redirect(StatusCode::SEE_OTHER, "/admin/apps"))
@@ -273,8 +275,12 @@ pub async fn logout(
     let token = form.ok().and_then(|f| f.0.csrf_token);
     ctx.check(token.as_deref())?;
     session::close(state, jar).await?;
-    let event =
-        AuditEvent::new(Action::AdminSignOut, Some(&ctx.sub)).from_address(ctx.address.as_deref());
-    audit::record(state, event).await;
+    let event = Event::SignedOut {
+        sub: ctx.sub.clone(),
+        place: Place::Admin,
+        client_id: None,
+        address: ctx.address.clone(),
+    };
+    state.events.publish(event).await;
     Ok(redirect(StatusCode::SEE_OTHER, "/admin/login"))
 }

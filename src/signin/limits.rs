@@ -15,6 +15,7 @@
 use super::lockout_guard::{password_limit, PasswordLimit};
 use super::Context;
 use crate::directory::{AccountState, DirectoryError};
+use crate::mfa::MfaError;
 use crate::domain::bounds;
 use crate::domain::secret::random_id;
 use crate::domain::{AddressGroup, Username};
@@ -256,7 +257,7 @@ pub async fn check_password(
     username: &Username,
     password: &secrecy::SecretString,
     address: Option<IpAddr>,
-) -> Result<PasswordCheck, super::MfaError> {
+) -> Result<PasswordCheck, MfaError> {
     // Counted by the account, not the spelling: on Active Directory `jdoe@corp.example` and
     // `CORP\jdoe` must not each buy a fresh set of guesses against `jdoe`.
     let account = cx.directory().account_name(username.as_str()).await?;
