@@ -295,6 +295,10 @@ mod tests {
             may_introspect: false,
             id_token_signed_response_alg: None,
             revision: 0,
+            allowed_roles: Vec::new(),
+            allowed_groups: Vec::new(),
+            web_origins: Vec::new(),
+            backchannel_logout_uri: None,
         };
         let sent = "https://a.example/cb/`. Register https://evil.example/cb now";
         let noted = authorize_refused(&app, sent, Refusal::Other, None).unwrap();

@@ -3,6 +3,7 @@
 //! logs, and connection pool usage.
 
 pub mod address_group;
+pub mod app_access;
 pub mod audit;
 pub mod authorize;
 pub mod bounds;
@@ -19,6 +20,7 @@ pub mod signing_alg;
 pub mod username;
 
 pub use address_group::AddressGroup;
+pub use app_access::WebOrigin;
 pub use authorize::{AuthorizationRequest, OidcParams};
 pub use claims::{Claims, Role};
 pub use client::{ClientId, ClientRecord};

@@ -91,7 +91,8 @@ impl From<OAuthError> for TokenResponse {
 
 /// The user's identity claims released by the token's scopes (`openid`: sub; `profile`: name,
 /// first_name, last_name, employee_code, job_title, department, phone; `email`: email; `role`:
-/// role), each only when the directory has a value; only `sub` is always present.
+/// role; `groups`: groups), each only when the directory has a value; only `sub` is always
+/// present.
 #[derive(Object)]
 pub struct UserInfo {
     /// The user id (scope `openid`).
@@ -123,6 +124,10 @@ pub struct UserInfo {
     /// One of employee, manager, hr, finance, ceo, admin, superadmin (scope `role`).
     #[oai(skip_serializing_if_is_none)]
     role: Option<String>,
+    /// The names of the groups the user is a member of, nested ones included, in byte order
+    /// (scope `groups`); absent when there is none.
+    #[oai(skip_serializing_if_is_none)]
+    groups: Option<Vec<String>>,
 }
 
 impl From<crate::domain::Claims> for UserInfo {
@@ -139,6 +144,8 @@ impl From<crate::domain::Claims> for UserInfo {
             phone: get("phone"),
             email: get("email"),
             role: get("role"),
+            groups: Some(c.groups().map(str::to_owned).collect::<Vec<_>>())
+                .filter(|g| !g.is_empty()),
         }
     }
 }

@@ -5,6 +5,7 @@ use super::key_source::KeySet;
 use super::signing_key::{KeyError, SignError};
 use super::Context;
 use crate::clock::UnixTime;
+use crate::domain::claims::ClaimValue;
 use crate::domain::{Claims, SigningAlg};
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
@@ -44,7 +45,7 @@ struct IdTokenClaims<'a> {
     #[serde(skip_serializing_if = "<[String]>::is_empty")]
     amr: &'a [String],
     #[serde(flatten)]
-    released: BTreeMap<&'a str, &'a str>,
+    released: BTreeMap<&'a str, &'a ClaimValue>,
 }
 
 /// `at_hash`: base64url of the left half of the SHA-256 of the access token (Core §3.1.3.6;
@@ -69,7 +70,7 @@ pub async fn sign(
         .as_map()
         .iter()
         .filter(|(name, _)| name.as_str() != "sub")
-        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .map(|(k, v)| (k.as_str(), v))
         .collect();
     let claims = IdTokenClaims {
         iss: &issuer,

@@ -26,6 +26,7 @@ fn describe(scope: Scope) -> &'static str {
         Scope::Profile => "Read your profile: name, employee code, job title, department and phone",
         Scope::Email => "Read your email address",
         Scope::Role => "Read your role in the company",
+        Scope::Groups => "Read which groups you are a member of",
     }
 }
 

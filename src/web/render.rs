@@ -45,6 +45,8 @@ pub mod name {
     pub const ADMIN_APPS: &str = "admin_apps";
     /// Admin screen: register an app.
     pub const ADMIN_APP_FORM: &str = "admin_app_form";
+    /// Admin screen: who may use an app and its browser fields, on both app forms.
+    pub const ADMIN_APP_ACCESS: &str = "admin_app_access";
     /// Admin screen: credentials shown once.
     pub const ADMIN_SECRET: &str = "admin_secret";
     /// Admin screen: one app.
@@ -57,7 +59,7 @@ pub mod name {
 
 /// Every built-in template, by registry name. The admin screen's share the layout and the
 /// registry with the sign-in pages.
-const BUILT_IN: [(&str, &str); 17] = [
+const BUILT_IN: [(&str, &str); 18] = [
     (name::BASE, include_str!("../../templates/base.hbs")),
     (name::SIGNIN, include_str!("../../templates/signin.hbs")),
     (name::CONSENT, include_str!("../../templates/consent.hbs")),
@@ -93,6 +95,10 @@ const BUILT_IN: [(&str, &str); 17] = [
     (
         name::ADMIN_APP_FORM,
         include_str!("../../templates/admin/app_form.hbs"),
+    ),
+    (
+        name::ADMIN_APP_ACCESS,
+        include_str!("../../templates/admin/app_access.hbs"),
     ),
     (
         name::ADMIN_SECRET,

@@ -23,6 +23,7 @@ pub async fn register_direct(app: &TestApp) -> Registered {
         post_logout_redirect_uris: Vec::new(),
         may_introspect: false,
         id_token_signed_response_alg: None,
+        ..NewApp::default()
     };
     let (record, secret) = apps::manage::create(
         &app.state,

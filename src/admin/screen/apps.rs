@@ -2,9 +2,11 @@
 
 use super::page;
 use super::session::Ctx;
-use super::views::{AlgChoice, AppFormView, AppRow, AppView, AppsView, FailureRow, SecretView};
+use super::views::{
+    AccessFields, AlgChoice, AppFormView, AppRow, AppView, AppsView, FailureRow, SecretView,
+};
 use crate::apps::{self, doctor, AppError, Changes, NewApp};
-use crate::domain::{ClientRecord, RedirectUri, SigningAlg};
+use crate::domain::{ClientRecord, RedirectUri, Role, SigningAlg};
 use crate::state::AppState;
 use crate::web::errors::PageError;
 use crate::web::respond::redirect;
@@ -98,9 +100,67 @@ pub async fn new_form(Data(state): Data<&AppState>, ctx: Ctx) -> Result<Response
         require_pkce: true,
         may_introspect: false,
         id_token_algs: AlgChoice::all(state.keys.algorithms(), None),
+        access: AccessFields::of(None),
         errors: Vec::new(),
     };
     page(state, StatusCode::OK, &view)
+}
+
+/// Who may use an app and its browser fields, as both app forms send them.
+#[derive(Debug, Default, Deserialize)]
+pub struct AccessForm {
+    #[serde(default)]
+    allow_employee: Option<String>,
+    #[serde(default)]
+    allow_manager: Option<String>,
+    #[serde(default)]
+    allow_hr: Option<String>,
+    #[serde(default)]
+    allow_finance: Option<String>,
+    #[serde(default)]
+    allow_ceo: Option<String>,
+    #[serde(default)]
+    allow_admin: Option<String>,
+    #[serde(default)]
+    allow_superadmin: Option<String>,
+    #[serde(default)]
+    allowed_groups: String,
+    #[serde(default)]
+    web_origins: String,
+    #[serde(default)]
+    backchannel_logout_uri: String,
+}
+
+impl AccessForm {
+    /// The roles ticked.
+    fn roles(&self) -> Vec<String> {
+        [
+            (&self.allow_employee, Role::Employee),
+            (&self.allow_manager, Role::Manager),
+            (&self.allow_hr, Role::Hr),
+            (&self.allow_finance, Role::Finance),
+            (&self.allow_ceo, Role::Ceo),
+            (&self.allow_admin, Role::Admin),
+            (&self.allow_superadmin, Role::Superadmin),
+        ]
+        .into_iter()
+        .filter(|(ticked, _)| ticked.is_some())
+        .map(|(_, role)| role.as_str().to_owned())
+        .collect()
+    }
+
+    /// The fields again as sent, for a form shown with its errors.
+    fn fields(&self) -> AccessFields {
+        let ticked = self.roles();
+        let mut fields = AccessFields::of(None);
+        for role in &mut fields.roles {
+            role.checked = ticked.iter().any(|t| t == role.value);
+        }
+        fields.groups = self.allowed_groups.clone();
+        fields.web_origins = self.web_origins.clone();
+        fields.backchannel_logout_uri = self.backchannel_logout_uri.clone();
+        fields
+    }
 }
 
 /// The registration form.
@@ -122,6 +182,8 @@ pub struct RegisterForm {
     may_introspect: Option<String>,
     #[serde(default)]
     id_token_alg: String,
+    #[serde(flatten)]
+    access: AccessForm,
 }
 
 fn lines(text: &str) -> Vec<String> {
@@ -169,6 +231,10 @@ pub async fn create(
         post_logout_redirect_uris: lines(&form.post_logout_uris),
         may_introspect: form.may_introspect.is_some(),
         id_token_signed_response_alg: alg,
+        allowed_roles: form.access.roles(),
+        allowed_groups: lines(&form.access.allowed_groups),
+        web_origins: lines(&form.access.web_origins),
+        backchannel_logout_uri: Some(form.access.backchannel_logout_uri.clone()),
     };
     match apps::manage::create(state, ctx.actor(), new).await {
         Ok((app, secret)) => {
@@ -191,6 +257,7 @@ pub async fn create(
                 require_pkce: form.require_pkce.is_some(),
                 may_introspect: form.may_introspect.is_some(),
                 id_token_algs: AlgChoice::all(state.keys.algorithms(), alg),
+                access: form.access.fields(),
                 errors: messages(&err),
             };
             page(state, StatusCode::BAD_REQUEST, &view)
@@ -219,6 +286,7 @@ async fn app_view(
         redirect_text: one_per_line(&app.redirect_uris),
         post_logout_text: one_per_line(&app.post_logout_redirect_uris),
         id_token_algs: AlgChoice::all(state.keys.algorithms(), app.id_token_signed_response_alg),
+        access: AccessFields::of(Some(app)),
         failures: failures.into_iter().map(FailureRow::from).collect(),
         notice,
         errors,
@@ -263,6 +331,8 @@ pub struct EditForm {
     /// Absent (a form from before the select): kept as it is.
     #[serde(default)]
     id_token_alg: Option<String>,
+    #[serde(flatten)]
+    access: AccessForm,
 }
 
 /// `POST /admin/apps/:client_id`: saves the edit form.
@@ -283,6 +353,10 @@ pub async fn edit(
         post_logout_redirect_uris: Some(lines(&form.post_logout_uris)),
         may_introspect: Some(form.may_introspect.is_some()),
         id_token_signed_response_alg: form.id_token_alg.as_deref().map(chosen_alg).transpose()?,
+        allowed_roles: Some(form.access.roles()),
+        allowed_groups: Some(lines(&form.access.allowed_groups)),
+        web_origins: Some(lines(&form.access.web_origins)),
+        backchannel_logout_uri: Some(Some(form.access.backchannel_logout_uri.clone())),
     };
     match apps::manage::update(state, ctx.actor(), &id, changes).await {
         Ok(after) if after == before => see_other(&format!("/admin/apps/{id}?done=unchanged")),

@@ -30,7 +30,20 @@ fn row() -> AppRow {
         created_by: "ada".into(),
         created_at: when(0),
         last_used: "never".into(),
+        who_may: HOSTILE.into(),
+        web_origins: vec![HOSTILE.into()],
+        backchannel_logout_uri: Some(HOSTILE.into()),
     }
+}
+
+/// Access fields holding hostile text everywhere a person can type.
+fn access() -> AccessFields {
+    let mut fields = AccessFields::of(None);
+    fields.roles[0].checked = true;
+    fields.groups = HOSTILE.into();
+    fields.web_origins = HOSTILE.into();
+    fields.backchannel_logout_uri = HOSTILE.into();
+    fields
 }
 
 /// Every page, rendered.
@@ -118,6 +131,7 @@ fn pages() -> Vec<(&'static str, String)> {
                 require_pkce: true,
                 may_introspect: true,
                 id_token_algs: AlgChoice::all(&[SigningAlg::Rs256], Some(SigningAlg::Es256)),
+                access: access(),
                 errors: vec![HOSTILE.into()],
             })),
         ),
@@ -138,6 +152,7 @@ fn pages() -> Vec<(&'static str, String)> {
                 redirect_text: HOSTILE.into(),
                 post_logout_text: HOSTILE.into(),
                 id_token_algs: AlgChoice::all(&SigningAlg::ALL, None),
+                access: access(),
                 failures: vec![failure],
                 notice: None,
                 errors: vec![HOSTILE.into()],

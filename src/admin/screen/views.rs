@@ -2,7 +2,7 @@
 
 use crate::apps::doctor::DoctorEntry;
 use crate::audit::AuditRecord;
-use crate::domain::{ClientRecord, SigningAlg};
+use crate::domain::{ClientRecord, Role, SigningAlg};
 use crate::web::render::{name, Page};
 use serde::Serialize;
 
@@ -47,6 +47,12 @@ pub struct AppRow {
     pub created_by: String,
     pub created_at: String,
     pub last_used: String,
+    /// Who may use it, in words: everyone, or the roles and groups.
+    pub who_may: String,
+    /// Browser origins given besides those of the redirect URIs.
+    pub web_origins: Vec<String>,
+    /// Where it hears that someone signed out.
+    pub backchannel_logout_uri: Option<String>,
 }
 
 impl AppRow {
@@ -64,6 +70,68 @@ impl AppRow {
             created_by: app.created_by.clone(),
             created_at: when(app.created_at),
             last_used: last_used.map(when).unwrap_or_else(|| "never".into()),
+            who_may: who_may(app),
+            web_origins: app.web_origins.iter().map(|o| o.to_string()).collect(),
+            backchannel_logout_uri: app.backchannel_logout_uri.clone(),
+        }
+    }
+}
+
+/// Who may use `app`, in words.
+fn who_may(app: &ClientRecord) -> String {
+    if !app.is_restricted() {
+        return "everyone".into();
+    }
+    let mut who: Vec<String> = app
+        .allowed_roles
+        .iter()
+        .map(|r| format!("role {}", r.as_str()))
+        .collect();
+    who.extend(app.allowed_groups.iter().map(|g| format!("group {g}")));
+    format!("only {}", who.join(", "))
+}
+
+/// One role's box of the "who may use it" fields.
+#[derive(Debug, Clone, Serialize)]
+pub struct RoleChoice {
+    /// The role, also the box's name after `allow_`.
+    pub value: &'static str,
+    pub checked: bool,
+}
+
+/// Who may use an app and its browser fields, as the forms show them.
+#[derive(Debug, Clone, Serialize)]
+pub struct AccessFields {
+    pub roles: Vec<RoleChoice>,
+    /// Allowed groups, one per line.
+    pub groups: String,
+    /// Web origins, one per line.
+    pub web_origins: String,
+    pub backchannel_logout_uri: String,
+}
+
+impl AccessFields {
+    /// The fields of `app` (the registration form: none).
+    pub fn of(app: Option<&ClientRecord>) -> Self {
+        let checked = |role: Role| app.is_some_and(|a| a.allowed_roles.contains(&role));
+        AccessFields {
+            roles: Role::ALL
+                .into_iter()
+                .map(|role| RoleChoice {
+                    value: role.as_str(),
+                    checked: checked(role),
+                })
+                .collect(),
+            groups: app.map(|a| a.allowed_groups.join("\n")).unwrap_or_default(),
+            web_origins: app
+                .map(|a| {
+                    let all: Vec<&str> = a.web_origins.iter().map(|o| o.as_str()).collect();
+                    all.join("\n")
+                })
+                .unwrap_or_default(),
+            backchannel_logout_uri: app
+                .and_then(|a| a.backchannel_logout_uri.clone())
+                .unwrap_or_default(),
         }
     }
 }
@@ -129,6 +197,8 @@ pub struct AppFormView {
     pub may_introspect: bool,
     /// The id_token algorithm select.
     pub id_token_algs: Vec<AlgChoice>,
+    /// Who may use it, web origins, back-channel logout.
+    pub access: AccessFields,
     pub errors: Vec<String>,
 }
 impl Page for AppFormView {
@@ -181,6 +251,8 @@ pub struct AppView {
     pub post_logout_text: String,
     /// The edit form's id_token algorithm select.
     pub id_token_algs: Vec<AlgChoice>,
+    /// The edit form's access and browser fields.
+    pub access: AccessFields,
     pub failures: Vec<FailureRow>,
     pub notice: Option<String>,
     pub errors: Vec<String>,

@@ -18,7 +18,7 @@ pub(super) fn check(params: &Params, back: &Back) -> Result<ScopeSet, AuthorizeE
         back.refuse(
             Refusal::Scope,
             OAuthError::InvalidScope(format!(
-                "{e}; known scopes are openid, profile, email, role"
+                "{e}; known scopes are openid, profile, email, role, groups"
             )),
         )
     })

@@ -193,6 +193,10 @@ pub fn client(name: &str) -> ClientRecord {
         may_introspect: false,
         id_token_signed_response_alg: None,
         revision: 0,
+        allowed_roles: Vec::new(),
+        allowed_groups: Vec::new(),
+        web_origins: Vec::new(),
+        backchannel_logout_uri: None,
     }
 }
 
