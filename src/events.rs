@@ -124,6 +124,17 @@ pub enum Event {
         /// The kind of that counter: `account`, `ipv4`, `ipv6_64` or `ipv6_48`.
         group: &'static str,
     },
+    /// A person was refused an app: it is only for some roles or groups, and they hold none.
+    AccessDenied {
+        /// The person.
+        sub: String,
+        /// The app.
+        client_id: ClientId,
+        /// The caller's address.
+        address: Option<String>,
+        /// Where: `sign-in` (after the sign-in), `single sign-on` or `refresh`.
+        at: &'static str,
+    },
     /// A person signed out of a browser: of single sign-on (RP-initiated logout), or of the
     /// admin screen.
     SignedOut {
@@ -234,6 +245,8 @@ pub enum Revocation {
     RefreshReused,
     /// The user is no longer in the directory, or is disabled or expired there.
     UserGone,
+    /// The user may no longer use the app (their role or groups, or the app's list, changed).
+    AccessRemoved,
     /// The app revoked one of its tokens (RFC 7009); `refresh` tells which kind it presented.
     ByApp {
         /// A refresh token (else an access token).

@@ -4,7 +4,6 @@
 use crate::apps::{Doctor, LastUsed};
 use crate::audit::AuditTrail;
 use crate::clock::{Clock, SystemClock};
-use crate::config::GroupLookup;
 use crate::config::{DirectoryBackend, Settings, StoreBackend};
 use crate::directory::ldap::LdapDirectory;
 use crate::directory::ldif::LdifDirectory;
@@ -82,6 +81,9 @@ impl Application {
         directory: Arc<dyn Directory>,
     ) -> Result<Self, StartupError> {
         settings.check_store_secrets()?;
+        for notice in &settings.notices {
+            tracing::warn!("{notice}");
+        }
         let templates = Templates::new().map_err(StartupError::Templates)?;
         let mfa_key = crate::mfa::MfaKey::from_settings(&settings)?;
         let keys = crate::oidc::key_source::Keys::new(&settings.oidc, settings.store.backend)?;
@@ -259,17 +261,16 @@ fn build_directory(
                 LdapDirectory::new(&settings.directory, &settings.claims)
                     .map_err(|e| StartupError::Directory(Box::new(e)))?
                     .with_clock(Arc::clone(clock))
-                    .with_policy(
-                        &policy_attributes(settings),
-                        &settings.mfa.group_base,
-                        &group_filter(settings),
+                    .with_attributes(
+                        &settings
+                            .mfa
+                            .user_attribute
+                            .iter()
+                            .cloned()
+                            .collect::<Vec<_>>(),
                     )
-                    .with_membership(
-                        &settings.roles,
-                        &settings.claims.role,
-                        nested_member_attribute(settings),
-                        &settings.mfa.group_filter,
-                    ),
+                    .with_roles(&settings.roles, &settings.claims.role)
+                    .searching_unlisted(!settings.mfa.required_groups.is_empty()),
             )
         }
     })
@@ -295,31 +296,6 @@ fn warn_of_cleartext(settings: &Settings) {
             servers = %servers.join(" "),
             "directory.url is plain ldap:// to another machine without directory.starttls: the password of everyone who signs in crosses the network readable; use ldaps:// or set directory.starttls = true"
         );
-    }
-}
-
-/// User attributes the second-factor policy reads beyond the claims.
-fn policy_attributes(settings: &Settings) -> Vec<String> {
-    let mfa = &settings.mfa;
-    let mut attributes: Vec<String> = mfa.user_attribute.iter().cloned().collect();
-    if !mfa.required_groups.is_empty() && mfa.group_lookup == GroupLookup::Memberof {
-        attributes.push(mfa.member_attribute.clone());
-    }
-    attributes
-}
-
-/// The user attribute the policy reads groups from, when nested groups must be added to it.
-fn nested_member_attribute(settings: &Settings) -> Option<&str> {
-    let mfa = &settings.mfa;
-    (!mfa.required_groups.is_empty() && mfa.group_lookup == GroupLookup::Memberof)
-        .then_some(mfa.member_attribute.as_str())
-}
-
-/// The group search filter, when groups are found by search.
-fn group_filter(settings: &Settings) -> String {
-    match settings.mfa.group_lookup {
-        GroupLookup::Search => settings.mfa.group_filter.clone(),
-        GroupLookup::Memberof => String::new(),
     }
 }
 

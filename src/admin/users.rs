@@ -104,12 +104,12 @@ async fn subject_of(state: &AppState, name: &str) -> Result<String, DirectoryErr
     let mapping = &state.settings.claims;
     let known = state.directory.lookup(name).await?;
     if known
-        .and_then(|user| mapping.claims(&user.attributes))
+        .and_then(|user| mapping.claims_of(&user))
         .is_some_and(|claims| claims.sub() == name)
     {
         return Ok(name.to_owned());
     }
     let found = state.directory.find(name).await?;
-    let claims = found.and_then(|user| mapping.claims(&user.attributes));
+    let claims = found.and_then(|user| mapping.claims_of(&user));
     Ok(claims.map_or_else(|| name.to_owned(), |c| c.sub().to_owned()))
 }

@@ -114,6 +114,15 @@ fn entry_for(event: &Event) -> Option<AuditEvent> {
             }
             entry.failed(reason.clone())
         }
+        Event::AccessDenied {
+            sub,
+            client_id,
+            address,
+            at,
+        } => AuditEvent::new(Action::AccessDenied, Some(sub))
+            .app(client_id)
+            .from_address(address.as_deref())
+            .failed(format!("not among the roles and groups the app is for ({at})")),
         Event::SignedOut {
             sub,
             place,
@@ -197,6 +206,9 @@ fn revocation_detail(reason: Revocation) -> String {
         }
         Revocation::UserGone => {
             "refresh refused: the user is no longer in the directory, or disabled or expired there; the grant was revoked".into()
+        }
+        Revocation::AccessRemoved => {
+            "refresh refused: the user may no longer use the app (role, groups or the app's list changed); the grant was revoked".into()
         }
         Revocation::ByApp { refresh } => {
             let kind = if refresh {

@@ -3,6 +3,7 @@
 //! (OpenID Connect Back-Channel Logout 1.0).
 
 use super::claims::{Claims, Role};
+use super::dn::normalize_dn;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -184,10 +185,14 @@ pub fn allows(allowed_roles: &[Role], allowed_groups: &[String], claims: &Claims
         return true;
     }
     let member = |listed: &String| {
-        claims
-            .groups()
-            .chain(claims.group_dns())
-            .any(|g| g.eq_ignore_ascii_case(listed))
+        if listed.contains('=') {
+            let listed = normalize_dn(listed);
+            claims.group_dns().any(|dn| normalize_dn(dn) == listed)
+        } else {
+            claims
+                .groups()
+                .any(|name| name.eq_ignore_ascii_case(listed))
+        }
     };
     allowed_groups.iter().any(member)
 }
@@ -247,5 +252,27 @@ mod tests {
         let groups = parse_groups(&["finance-team".into(), "FINANCE-team".into(), " ".into()]);
         assert_eq!(groups.unwrap(), ["finance-team"]);
         assert!(parse_groups(&["bad\ngroup".into()]).is_err());
+    }
+
+    #[test]
+    fn a_listed_group_matches_by_name_or_by_dn_spelled_either_way() {
+        let claims = Claims::new(std::collections::BTreeMap::from([
+            ("sub".to_string(), "ken".to_string()),
+            ("role".to_string(), "staff".to_string()),
+        ]))
+        .unwrap()
+        .with_groups(
+            vec!["finance-team".into()],
+            vec!["cn=finance-team,ou=groups,dc=example,dc=com".into()],
+        );
+        let allows = |groups: &[&str]| {
+            let groups: Vec<String> = groups.iter().map(|g| g.to_string()).collect();
+            allows(&[], &groups, &claims)
+        };
+        assert!(allows(&["Finance-Team"]));
+        assert!(allows(&["CN=finance-team, OU=Groups,dc=example,dc=com"]));
+        assert!(!allows(&["cn=finance-team,ou=other,dc=example,dc=com"]));
+        assert!(!allows(&["people-team"]));
+        assert!(allows(&[]), "no list: everyone");
     }
 }

@@ -46,11 +46,13 @@ pub enum Action {
     /// A superadmin signed a user out everywhere: every SSO session ended, every code and token
     /// of every app revoked.
     UserRevoked,
+    /// A person was refused an app that only some roles or groups may use.
+    AccessDenied,
 }
 
 impl Action {
     /// Every action, for the filter of the audit page.
-    pub const ALL: [Action; 19] = [
+    pub const ALL: [Action; 20] = [
         Action::SignIn,
         Action::AdminSignIn,
         Action::AdminSignOut,
@@ -70,6 +72,7 @@ impl Action {
         Action::Lockout,
         Action::SignOut,
         Action::UserRevoked,
+        Action::AccessDenied,
     ];
 
     /// The snake_case name, as stored and filtered by.
@@ -94,6 +97,7 @@ impl Action {
             Action::Lockout => "lockout",
             Action::SignOut => "sign_out",
             Action::UserRevoked => "user_revoked",
+            Action::AccessDenied => "access_denied",
         }
     }
 }

@@ -111,6 +111,14 @@ async fn run(
         }
         None => (Due::Nothing, false),
     };
+    // Someone known (signed in, every factor in) whom the app is not for: refused here, before
+    // any consent page or code.
+    if let Some(s) = session.as_ref().filter(|_| due == Due::Nothing) {
+        if !client.allows(&s.claims) {
+            let sub = s.claims.sub().to_owned();
+            return super::access::refuse(state, &client, &request, &sub, from.ip(), None).await;
+        }
+    }
     let signed_on = session.as_ref().filter(|_| due == Due::Nothing && approved);
     if let Some(location) = without_pages(state, &request, session.as_ref(), due, signed_on).await?
     {

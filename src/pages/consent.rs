@@ -118,6 +118,12 @@ async fn show_run(
             if let Some(next) = second_factor_owed(state, &session, request_id).await? {
                 return Ok(redirect(StatusCode::FOUND, &next));
             }
+            if !client.allows(&session.claims) {
+                let sub = session.claims.sub();
+                let request = &pending.request;
+                let pending = Some((request_id, &pending));
+                return super::access::refuse(state, &client, request, sub, None, pending).await;
+            }
             consent_page(state, &client, &session, request_id, &pending)
         }
         None => signin_page(
@@ -188,6 +194,13 @@ async fn decide_run(
         return Ok(redirect(StatusCode::SEE_OTHER, &next));
     }
     let request = &pending.request;
+    if !client.allows(&session.claims) {
+        let (sub, pending) = (
+            session.claims.sub(),
+            Some((form.request_id.as_str(), &pending)),
+        );
+        return super::access::refuse(state, &client, request, sub, None, pending).await;
+    }
     let approve = match form.decision.as_str() {
         "approve" => true,
         "deny" => false,

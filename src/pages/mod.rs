@@ -1,6 +1,7 @@
 //! The pages of the sign-in flow: authorize, sign-in, second factor, consent and sign-out, and
 //! the page structs their templates show (rendered by `web`).
 
+pub mod access;
 pub mod authorize;
 pub mod consent;
 pub mod enrol;

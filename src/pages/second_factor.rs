@@ -120,6 +120,11 @@ pub async fn proceed(
 ) -> Result<Response, PageError> {
     let request = &pending.request;
     let sub = session.claims.sub();
+    let client = client_of(state, pending).await?;
+    if !client.allows(&session.claims) {
+        let pending = Some((request_id, pending));
+        return super::access::refuse(state, &client, request, sub, None, pending).await;
+    }
     // prompt=consent asks again even when the user approved these scopes before.
     let approved = request.oidc.remembered_consent_usable()
         && consent::covers(state, sub, &request.client_id, &request.scopes).await?;

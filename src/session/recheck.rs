@@ -55,7 +55,7 @@ pub async fn current_claims(
 ) -> Result<Option<Claims>, DirectoryError> {
     let user = cx.directory().lookup(sub).await?;
     Ok(user
-        .and_then(|u| cx.claim_mapping().claims(&u.attributes))
+        .and_then(|u| cx.claim_mapping().claims_of(&u))
         .filter(|claims| claims.sub() == sub))
 }
 

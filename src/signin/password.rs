@@ -95,7 +95,7 @@ pub async fn check_password(
             return Err(PasswordError::Unusable(state));
         }
     };
-    let Some(claims) = cx.claim_mapping().claims(&user.attributes) else {
+    let Some(claims) = cx.claim_mapping().claims_of(&user) else {
         let reason = "the directory entry has no subject attribute";
         failed(cx, at, name.as_str(), reason).await;
         return Err(PasswordError::NoSubject(user.dn));

@@ -138,6 +138,7 @@ fn count(metrics: &Metrics, event: &Event) {
         | Event::AppChanged { .. }
         | Event::SecondFactorRefused { .. }
         | Event::SecondFactorEnrolled { .. }
+        | Event::AccessDenied { .. }
         | Event::RecoveryCodeUsed { .. } => {}
     }
 }
@@ -146,6 +147,7 @@ fn revoked(metrics: &Metrics, reason: Revocation) {
     let (reason, replayed) = match reason {
         Revocation::ByApp { .. } => ("by_app", None),
         Revocation::UserGone => ("user_gone", None),
+        Revocation::AccessRemoved => ("access_removed", None),
         Revocation::CodeReplayed => ("code_replayed", Some("authorization_code")),
         Revocation::RefreshReused => ("refresh_reused", Some("refresh_token")),
     };

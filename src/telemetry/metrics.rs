@@ -298,7 +298,13 @@ impl Metrics {
         for grant in ["authorization_code", "refresh_token"] {
             drop(self.tokens_issued.get_or_create(&GrantLabel { grant }));
         }
-        for reason in ["by_app", "code_replayed", "refresh_reused", "user_gone"] {
+        for reason in [
+            "by_app",
+            "code_replayed",
+            "refresh_reused",
+            "user_gone",
+            "access_removed",
+        ] {
             drop(self.grants_revoked.get_or_create(&ReasonLabel { reason }));
         }
         for kind in ["authorization_code", "refresh_token"] {

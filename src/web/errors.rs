@@ -35,6 +35,17 @@ pub struct ErrorPage {
     pub message: String,
     /// Opaque id to quote to the help desk; matches the log line.
     pub request_id: Option<String>,
+    /// The one way on, when there is one.
+    pub back: Option<BackLink>,
+}
+
+/// A link out of an error page.
+#[derive(Debug, Clone, Serialize)]
+pub struct BackLink {
+    /// What it says.
+    pub text: String,
+    /// Where it goes.
+    pub url: String,
 }
 
 impl Page for ErrorPage {
@@ -62,6 +73,9 @@ pub enum PageError {
     /// The client's address group has as many unfinished sign-ins as it may.
     #[error("{0}")]
     TooManyWaiting(String),
+    /// The person may not use the app `app`; `back` returns `access_denied` to it.
+    #[error("no access to {app}")]
+    NoAccess { app: String, back: String },
     /// The store is down.
     #[error(transparent)]
     Store(#[from] StoreError),
@@ -175,6 +189,11 @@ impl PageError {
                 "Sign-on is busy",
                 "Sign-on has too many sign-ins under way right now. Nothing of yours was lost; please try again in a few minutes.".into(),
             ),
+            PageError::NoAccess { app, .. } => (
+                StatusCode::FORBIDDEN,
+                "No access",
+                format!("Your account does not give you access to {app}: it is only for some roles or groups. You are still signed in to your other apps. If you need {app}, ask the team that runs it."),
+            ),
             PageError::TooManyWaiting(_) => (
                 StatusCode::TOO_MANY_REQUESTS,
                 "Too many sign-ins under way",
@@ -226,7 +245,15 @@ impl PageError {
         let retry_later = matches!(self, PageError::Busy(_) | PageError::TooManyWaiting(_));
         let title = match &self {
             PageError::Untrusted { title, .. } => title.clone(),
+            PageError::NoAccess { app, .. } => format!("No access to {app}"),
             _ => title.to_owned(),
+        };
+        let back = match &self {
+            PageError::NoAccess { app, back } => Some(BackLink {
+                text: format!("Back to {app}"),
+                url: back.clone(),
+            }),
+            _ => None,
         };
         // The text may quote the request (an unregistered redirect_uri): escaped.
         let error = self.to_string();
@@ -240,6 +267,7 @@ impl PageError {
             title,
             message,
             request_id: Some(request_id),
+            back,
         };
         let mut response = match templates.page(&page) {
             Ok(body) => html(status, body),

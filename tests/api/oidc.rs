@@ -91,7 +91,7 @@ async fn both_discovery_documents_name_the_issuer_and_every_endpoint() {
         );
         assert_eq!(
             doc["scopes_supported"],
-            serde_json::json!(["openid", "profile", "email", "role"])
+            serde_json::json!(["openid", "profile", "email", "role", "groups"])
         );
         assert!(doc["claims_supported"]
             .as_array()

@@ -54,7 +54,7 @@ pub async fn exchange(
     };
 
     let user = cx.directory().lookup(&record.sub).await?;
-    let claims = user.and_then(|u| cx.claim_mapping().claims(&u.attributes));
+    let claims = user.and_then(|u| cx.claim_mapping().claims_of(&u));
     let Some(claims) = claims.filter(|c| c.sub() == record.sub) else {
         // The record may be the store's copy of what it issued: a token revoked since is
         // refused as spent, with no revocation to report.
@@ -70,6 +70,23 @@ pub async fn exchange(
         revoked(cx, client, &record.sub, address, Revocation::UserGone).await;
         return Err(invalid("the user is no longer valid"));
     };
+    // Whether the person may still use the app: their role and groups as just read, and the
+    // app's lists as they are now.
+    if !client.allows(&claims) {
+        if cx.store().refresh_token(&digest).await?.is_none() {
+            return Err(invalid(SPENT));
+        }
+        cx.store().revoke_grant(&record.grant_id).await?;
+        let event = Event::AccessDenied {
+            sub: record.sub.clone(),
+            client_id: client.client_id.clone(),
+            address: address.clone(),
+            at: "refresh",
+        };
+        cx.events().publish(event).await;
+        revoked(cx, client, &record.sub, address, Revocation::AccessRemoved).await;
+        return Err(invalid("the user may no longer use this application"));
+    }
 
     // OpenID Connect Core §12.2: same iss, sub, aud, azp and auth_time; no nonce.
     let grant = TokenGrant {

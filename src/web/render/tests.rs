@@ -17,6 +17,7 @@ fn error_page() -> ErrorPage {
         title: "Unknown application".into(),
         message: "The app that sent you here is not registered.".into(),
         request_id: Some("01HZX-REQ".into()),
+        back: None,
     }
 }
 
@@ -84,6 +85,28 @@ fn error_page_shows_the_request_id_and_no_links() {
         assert!(!html.contains("<a "), "{html}");
         assert!(!html.contains("<form"), "{html}");
     }
+}
+
+#[test]
+fn a_way_back_to_the_app_is_one_escaped_link() {
+    let html = templates()
+        .page(&ErrorPage {
+            back: Some(crate::web::errors::BackLink {
+                text: "Back to <Payroll>".into(),
+                url: "https://app.example.com/cb?error=access_denied&x=<y>".into(),
+            }),
+            ..error_page()
+        })
+        .expect("renders");
+
+    assert_eq!(html.matches("<a ").count(), 1, "{html}");
+    assert!(html.contains("Back to &lt;Payroll&gt;"), "{html}");
+    assert!(
+        html.contains(
+            "href=\"https://app.example.com/cb?error&#x3D;access_denied&amp;x&#x3D;&lt;y&gt;\""
+        ),
+        "{html}"
+    );
 }
 
 #[test]

@@ -154,6 +154,10 @@ impl Samba {
             help_url: None,
             password_change_url: None,
             password_policy_dn: None,
+            groups: sso_bridge::config::Settings::load_from(None, Vec::new())
+                .expect("the built-in defaults load")
+                .directory
+                .groups,
         }
     }
 
