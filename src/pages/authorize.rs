@@ -200,7 +200,8 @@ fn untrusted(why: Untrusted) -> PageError {
     let (title, message) = match why {
         Untrusted::TooLong { max } => (
             invalid(),
-            Text::new("error-request-too-long").arg("max", max),
+            // A byte count for developers: plain digits, as the error says it everywhere.
+            Text::new("error-request-too-long").arg("max", max.to_string()),
         ),
         Untrusted::Malformed(detail) => (
             invalid(),

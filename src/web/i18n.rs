@@ -62,12 +62,20 @@ impl Text {
     }
 }
 
-/// For the log: the id, and the values as JSON.
+/// For the log: the id, and the values as given (`id (name=value, ...)`); whoever logs it
+/// escapes what a request may have sent.
 impl std::fmt::Display for Text {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.id)?;
+        for (i, (name, value)) in self.args.iter().enumerate() {
+            f.write_str(if i == 0 { " (" } else { ", " })?;
+            match value {
+                Value::String(s) => write!(f, "{name}={s}")?,
+                other => write!(f, "{name}={other}")?,
+            }
+        }
         if !self.args.is_empty() {
-            write!(f, " {}", Value::Object(self.args.clone()))?;
+            f.write_str(")")?;
         }
         Ok(())
     }

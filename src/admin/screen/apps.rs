@@ -63,7 +63,7 @@ fn uri_error(err: &RedirectUriError) -> Text {
         RedirectUriError::TooLong(u) => {
             return Text::new("admin-uri-too-long")
                 .arg("uri", u.as_str())
-                .arg("max", crate::domain::bounds::REDIRECT_URI)
+                .arg("max", crate::domain::bounds::REDIRECT_URI.to_string())
         }
     };
     Text::new(id).arg("uri", uri.as_str())
