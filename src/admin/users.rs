@@ -3,8 +3,8 @@
 //! stolen laptop). Shared by the admin API and the screen.
 
 use crate::apps::Actor;
-use crate::events::Event;
 use crate::directory::DirectoryError;
+use crate::events::Event;
 use crate::mfa::{enrolment, MfaError};
 use crate::state::AppState;
 use crate::store::StoreError;

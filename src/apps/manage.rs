@@ -11,10 +11,10 @@
 
 use super::Context;
 use crate::domain::audit::Action;
-use crate::events::Event;
 use crate::domain::bounds;
 use crate::domain::redirect_uri::RedirectUriError;
 use crate::domain::{ClientId, ClientRecord, RedirectUri, SecretToken, SigningAlg};
+use crate::events::Event;
 use crate::store::{Replaced, StoreError};
 
 /// What a superadmin asks for when registering an app.

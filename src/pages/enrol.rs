@@ -6,10 +6,10 @@
 
 use super::second_factor::{codes_page, elevate, open, Flow, FlowQuery, OtpForm};
 use super::views::EnrolPage;
-use crate::mfa::enrolment::{self, Holder};
 use crate::events::Place;
-use crate::signin::{self, CodeError, Where};
+use crate::mfa::enrolment::{self, Holder};
 use crate::mfa::{MfaError, AMR_OTP};
+use crate::signin::{self, CodeError, Where};
 use crate::state::AppState;
 use crate::web::address::ClientAddr;
 use crate::web::errors::PageError;

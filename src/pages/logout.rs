@@ -7,9 +7,9 @@
 //! app; an unregistered one is refused on a page, never followed.
 
 use super::views::LogoutPage;
-use crate::events::{Event, Place};
 use crate::domain::bounds;
 use crate::domain::{ClientId, ClientRecord, Digest};
+use crate::events::{Event, Place};
 use crate::oauth::authorize::redirect_with;
 use crate::oidc::id_token::verify_hint;
 use crate::session::{self, SESSION_COOKIE};

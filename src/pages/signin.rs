@@ -184,9 +184,13 @@ async fn run(
     signin::succeeded(state, at, passed.claims.sub()).await;
     let amr = vec![AMR_PWD.to_owned()];
     let replaced = respond::cookie_value(&state.settings, jar, SESSION_COOKIE);
-    let (session_id, session) =
-        signin::start_session(state, replaced.as_deref(), passed.claims.clone(), amr.clone())
-            .await?;
+    let (session_id, session) = signin::start_session(
+        state,
+        replaced.as_deref(),
+        passed.claims.clone(),
+        amr.clone(),
+    )
+    .await?;
     jar.add(respond::cookie(
         &state.settings,
         SESSION_COOKIE,

@@ -4,8 +4,8 @@
 //! published, and so audited.
 
 use super::password::failed;
-use super::{check_code, check_password, succeeded, CodeError, Context, PasswordError, Where};
 use super::AMR_PWD;
+use super::{check_code, check_password, succeeded, CodeError, Context, PasswordError, Where};
 use crate::domain::{Claims, Role};
 use crate::events::Place;
 use crate::mfa::{self, Due, MfaError, AMR_OTP};

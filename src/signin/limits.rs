@@ -15,11 +15,11 @@
 use super::lockout_guard::{password_limit, PasswordLimit};
 use super::Context;
 use crate::directory::{AccountState, DirectoryError};
-use crate::mfa::MfaError;
 use crate::domain::bounds;
 use crate::domain::secret::random_id;
 use crate::domain::{AddressGroup, Username};
 use crate::events::Event;
+use crate::mfa::MfaError;
 use crate::store::{AttemptCount, StoreError};
 use secrecy::ExposeSecret;
 use std::net::IpAddr;

@@ -5,7 +5,7 @@ use super::limits::{self, PasswordCheck};
 use super::Context;
 use crate::directory::{AccountState, DirectoryUser};
 use crate::domain::username::{Username, UsernameError};
-use crate::domain::{ClientId, Claims};
+use crate::domain::{Claims, ClientId};
 use crate::events::{Event, Place, SignInOutcome};
 use crate::mfa::MfaError;
 use crate::session::{self, SessionRecord};

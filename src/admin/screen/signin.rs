@@ -9,11 +9,11 @@ use super::page;
 use super::session::{self, Ctx};
 use super::views::SignInView;
 use crate::admin::guard::GuardError;
-use crate::signin::admin;
-use crate::events::{Event, Place};
 use crate::domain::secret::random_id;
 use crate::domain::{Claims, Digest};
+use crate::events::{Event, Place};
 use crate::mfa::{Due, AMR_OTP};
+use crate::signin::admin;
 use crate::signin::AMR_PWD;
 use crate::state::AppState;
 use crate::store::HalfwaySignIn;
@@ -177,7 +177,10 @@ async fn second_step(
         return show(state, jar, "", Some(message), StatusCode::BAD_REQUEST);
     };
     let sub = halfway.claims.sub().to_owned();
-    match admin::second_factor(state, &sub, otp, address).await.map_err(GuardError::from) {
+    match admin::second_factor(state, &sub, otp, address)
+        .await
+        .map_err(GuardError::from)
+    {
         Ok(()) => {
             state.store.delete_halfway_sign_in(&key).await?;
             let amr = vec![AMR_PWD.to_owned(), AMR_OTP.to_owned()];

@@ -30,7 +30,9 @@ pub(super) fn check(
         (_, Some(m)) if m != "S256" => Err(refuse(format!(
             "code_challenge_method `{m}` is not supported; use S256"
         ))),
-        (None, Some(_)) => Err(refuse("code_challenge_method without code_challenge".into())),
+        (None, Some(_)) => Err(refuse(
+            "code_challenge_method without code_challenge".into(),
+        )),
         (Some(_), Some(_)) => Err(refuse("code_challenge_method must be S256".into())),
         (None, None) if client.require_pkce || client.is_public() => Err(refuse(
             "this application must use PKCE (code_challenge with S256)".into(),

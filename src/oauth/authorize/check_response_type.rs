@@ -6,7 +6,10 @@ use crate::oauth::OAuthError;
 
 /// `response_type=code`, or the error that goes back to the app.
 pub(super) fn check(params: &Params, back: &Back) -> Result<(), AuthorizeError> {
-    match params.non_empty("response_type").map_err(|m| back.invalid(m))? {
+    match params
+        .non_empty("response_type")
+        .map_err(|m| back.invalid(m))?
+    {
         None => Err(back.invalid("response_type is required".into())),
         Some("code") => Ok(()),
         Some(other) => Err(back.other(OAuthError::UnsupportedResponseType(format!(
