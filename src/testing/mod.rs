@@ -19,6 +19,7 @@ mod interleaving_store;
 
 mod grants;
 mod limits;
+mod session_recheck;
 
 pub use hiding_directory::HidingDirectory;
 pub use interleaving_store::InterleavingStore;
