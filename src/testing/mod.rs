@@ -20,6 +20,7 @@ mod interleaving_store;
 mod grants;
 mod limits;
 mod session_recheck;
+mod signin;
 
 pub use hiding_directory::HidingDirectory;
 pub use interleaving_store::InterleavingStore;
