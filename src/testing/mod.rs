@@ -17,6 +17,7 @@
 mod hiding_directory;
 mod interleaving_store;
 
+mod apps;
 mod grants;
 mod limits;
 mod session_recheck;
