@@ -1,9 +1,9 @@
 //! App management: register, update, rotate the secret, disable, delete; changes made at the
 //! same moment all kept, and every change published.
 
-use super::{new_app, refusal, Actor, TestContext, ADA};
+use super::{new_app, refusal, TestContext, ADA};
 use crate::apps::manage::{self, Changes};
-use crate::apps::AppError;
+use crate::apps::{Actor, AppError, NewApp};
 use crate::domain::audit::Action;
 use crate::events::Event;
 use crate::oauth::client_auth;
@@ -52,7 +52,7 @@ async fn a_confidential_app_is_registered_with_a_secret_shown_once_and_pkce_requ
 #[tokio::test]
 async fn a_public_app_requires_pkce_even_when_registered_without_it() {
     let cx = TestContext::new();
-    let public = crate::apps::NewApp {
+    let public = NewApp {
         public: true,
         require_pkce: false,
         ..new_app("Phone")
