@@ -23,4 +23,6 @@ pub mod startup;
 pub mod state;
 pub mod store;
 pub mod telemetry;
+#[cfg(test)]
+mod testing;
 pub mod web;

@@ -151,6 +151,8 @@ pub struct MetadataBody {
     pub introspection_endpoint_auth_methods_supported: Vec<String>,
     pub code_challenge_methods_supported: Vec<String>,
     pub prompt_values_supported: Vec<String>,
+    /// The languages of the pages, which `ui_locales` may ask for.
+    pub ui_locales_supported: Vec<String>,
     pub claims_parameter_supported: bool,
     pub request_parameter_supported: bool,
     pub request_uri_parameter_supported: bool,
@@ -183,6 +185,7 @@ impl From<crate::oidc::discovery::ProviderMetadata> for MetadataBody {
                 .introspection_endpoint_auth_methods_supported,
             code_challenge_methods_supported: value.code_challenge_methods_supported,
             prompt_values_supported: value.prompt_values_supported,
+            ui_locales_supported: value.ui_locales_supported,
             claims_parameter_supported: value.claims_parameter_supported,
             request_parameter_supported: value.request_parameter_supported,
             request_uri_parameter_supported: value.request_uri_parameter_supported,

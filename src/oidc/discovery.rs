@@ -2,7 +2,7 @@
 //! and RFC 8414 (`/.well-known/oauth-authorization-server`). One document serves both.
 
 use crate::domain::claims::CLAIM_SCOPES;
-use crate::domain::{Scope, SigningAlg};
+use crate::domain::{Language, Scope, SigningAlg};
 
 /// Paths of every endpoint, shared by the router and the documents.
 pub mod paths {
@@ -41,6 +41,8 @@ pub struct ProviderMetadata {
     pub introspection_endpoint_auth_methods_supported: Vec<String>,
     pub code_challenge_methods_supported: Vec<String>,
     pub prompt_values_supported: Vec<String>,
+    /// The languages the pages are in, which `ui_locales` may ask for.
+    pub ui_locales_supported: Vec<String>,
     pub claims_parameter_supported: bool,
     pub request_parameter_supported: bool,
     pub request_uri_parameter_supported: bool,
@@ -96,6 +98,7 @@ pub fn metadata(issuer: &str, algs: &[SigningAlg]) -> ProviderMetadata {
         introspection_endpoint_auth_methods_supported: strings(&client_auth[..2]),
         code_challenge_methods_supported: strings(&["S256"]),
         prompt_values_supported: strings(&["none", "login", "consent"]),
+        ui_locales_supported: Language::ALL.iter().map(|l| l.code().to_owned()).collect(),
         claims_parameter_supported: false,
         request_parameter_supported: false,
         request_uri_parameter_supported: false,

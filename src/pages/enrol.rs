@@ -13,7 +13,8 @@ use crate::signin::{self, CodeError, Where};
 use crate::state::AppState;
 use crate::web::address::ClientAddr;
 use crate::web::errors::PageError;
-use crate::web::messages::LOCKED;
+use crate::web::i18n::{self, Text};
+use crate::web::messages;
 use crate::web::respond::{self, redirect};
 use poem::http::StatusCode;
 use poem::web::cookie::CookieJar;
@@ -45,9 +46,10 @@ async fn allowed(state: &AppState, flow: &Flow) -> Result<Option<Response>, Page
 async fn enrol_page(
     state: &AppState,
     flow: &Flow,
-    error: Option<&str>,
+    error: Option<Text>,
     status: StatusCode,
 ) -> Result<Response, PageError> {
+    i18n::return_to(format!("{PATH}?request_id={}", flow.request_id));
     let sub = flow.session.claims.sub();
     let setup =
         enrolment::setup(state, sub, Holder::browser(flow.pending.browser.as_hex())).await?;
@@ -59,7 +61,7 @@ async fn enrol_page(
         action: respond::url(&state.settings, PATH),
         request_id: flow.request_id.clone(),
         csrf_token: flow.pending.csrf_token.clone(),
-        error: error.map(str::to_owned),
+        error,
     };
     respond::page(&state.templates, status, &page)
 }
@@ -119,14 +121,15 @@ async fn confirm_run(
     let codes = match signin::confirm_enrolment(state, at, &sub, holder, &form.otp).await {
         Ok(codes) => codes,
         Err(CodeError::Locked) => {
-            return enrol_page(state, &flow, Some(LOCKED), StatusCode::TOO_MANY_REQUESTS).await
+            let locked = messages::locked();
+            return enrol_page(state, &flow, Some(locked), StatusCode::TOO_MANY_REQUESTS).await;
         }
         Err(CodeError::Wrong | CodeError::Replayed) => {
-            let message = "That code is not right. Check that the app shows this account and enter its current code.";
+            let message = Text::new("enrol-wrong");
             return enrol_page(state, &flow, Some(message), StatusCode::UNAUTHORIZED).await;
         }
         Err(CodeError::Unchecked(MfaError::NoSetup)) => {
-            let message = "The set-up took too long and has been renewed. Scan the new code.";
+            let message = Text::new("enrol-renewed");
             return enrol_page(state, &flow, Some(message), StatusCode::BAD_REQUEST).await;
         }
         Err(CodeError::Unchecked(e)) => return Err(e.into()),

@@ -15,7 +15,8 @@ use crate::signin::{self, CodeError, Where};
 use crate::state::AppState;
 use crate::web::address::ClientAddr;
 use crate::web::errors::PageError;
-use crate::web::messages::LOCKED;
+use crate::web::i18n::{self, Text};
+use crate::web::messages;
 use crate::web::respond::{self, redirect};
 use poem::http::StatusCode;
 use poem::web::cookie::CookieJar;
@@ -30,8 +31,8 @@ pub const PATH: &str = "/oauth/second-factor";
 pub const CONTINUE_PATH: &str = "/oauth/second-factor/continue";
 
 /// Message for a wrong code; also used for a refused one.
-const WRONG: &str = "That code is not right. Enter the current code from your authenticator app, or a recovery code.";
-const REPLAYED: &str = "That code was already used. Wait for the next code and enter it.";
+const WRONG: &str = "otp-wrong";
+const REPLAYED: &str = "otp-replayed";
 
 /// A signed-in browser in the middle of an authorize request.
 pub struct Flow {
@@ -81,6 +82,8 @@ pub async fn open(
             pending
         }
     };
+    let oidc = &pending.request.oidc;
+    i18n::for_sign_in(oidc.ui_locales.as_deref(), pending.admitted_at);
     let client = client_of(state, &pending).await?;
     let cookie = respond::cookie_value(&state.settings, jar, SESSION_COOKIE).unwrap_or_default();
     let now = state.now();
@@ -166,16 +169,17 @@ pub async fn elevate(state: &AppState, jar: &CookieJar, flow: &mut Flow) -> Resu
 fn verify_page(
     state: &AppState,
     flow: &Flow,
-    error: Option<&str>,
+    error: Option<Text>,
     status: StatusCode,
 ) -> Result<Response, PageError> {
+    i18n::return_to(format!("{PATH}?request_id={}", flow.request_id));
     let page = SecondFactorPage {
         app_name: flow.client.name.clone(),
         username: flow.session.claims.sub().to_owned(),
         action: respond::url(&state.settings, PATH),
         request_id: flow.request_id.clone(),
         csrf_token: flow.pending.csrf_token.clone(),
-        error: error.map(str::to_owned),
+        error,
     };
     respond::page(&state.templates, status, &page)
 }
@@ -193,6 +197,8 @@ pub fn codes_page(
             &format!("{}?request_id={}", super::enrol::PATH, flow.request_id),
         )
     });
+    // Shown once: there is no address that shows these codes again.
+    i18n::no_return();
     let page = RecoveryCodesPage {
         codes,
         left,
@@ -257,13 +263,19 @@ async fn verify_run(
     let proof = match signin::check_code(state, at, &sub, &form.otp).await {
         Ok(proof) => proof,
         Err(CodeError::Locked) => {
-            return verify_page(state, &flow, Some(LOCKED), StatusCode::TOO_MANY_REQUESTS)
+            let locked = messages::locked();
+            return verify_page(state, &flow, Some(locked), StatusCode::TOO_MANY_REQUESTS);
         }
         Err(CodeError::Wrong) => {
-            return verify_page(state, &flow, Some(WRONG), StatusCode::UNAUTHORIZED)
+            return verify_page(state, &flow, Some(WRONG.into()), StatusCode::UNAUTHORIZED)
         }
         Err(CodeError::Replayed) => {
-            return verify_page(state, &flow, Some(REPLAYED), StatusCode::UNAUTHORIZED)
+            return verify_page(
+                state,
+                &flow,
+                Some(REPLAYED.into()),
+                StatusCode::UNAUTHORIZED,
+            )
         }
         Err(CodeError::Unchecked(MfaError::NotEnrolled)) => {
             let url = respond::url(

@@ -19,6 +19,7 @@
 mod admin_sessions;
 mod capabilities;
 mod codec;
+pub(crate) mod decorator;
 pub mod memory;
 mod namespace;
 pub mod records;

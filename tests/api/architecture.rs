@@ -24,6 +24,8 @@ const LAYERS: [(&str, &[&str]); 4] = [
             "startup",
             "state",
             "telemetry",
+            // The test tier (`#[cfg(test)]`): a second context for the flows, and their tests.
+            "testing",
         ],
     ),
 ];

@@ -138,7 +138,9 @@ async fn referrals_among_the_people_and_groups_are_dropped_and_never_followed() 
 
 #[tokio::test]
 async fn on_the_domain_controller_nested_groups_come_page_by_page() {
-    let samba = Samba::shared();
+    let Some(samba) = Samba::shared() else {
+        return;
+    };
     let person = samba.add_user(&Samba::unique("pages"), &[]);
     let mut groups = Vec::new();
     for _ in 0..5 {

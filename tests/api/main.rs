@@ -24,6 +24,7 @@ mod host_cookies;
 mod id_token_algs;
 mod input_limits;
 mod interop;
+mod languages;
 mod leavers;
 mod lockout_guard;
 mod logging;

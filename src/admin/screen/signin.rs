@@ -19,7 +19,8 @@ use crate::state::AppState;
 use crate::store::HalfwaySignIn;
 use crate::web::address::ClientAddr;
 use crate::web::errors::PageError;
-use crate::web::messages::LOCKED;
+use crate::web::i18n::{self, Text};
+use crate::web::messages;
 use crate::web::respond::{clear_cookie, cookie, cookie_value, redirect};
 use poem::http::StatusCode;
 use poem::web::cookie::CookieJar;
@@ -30,11 +31,14 @@ use serde::Deserialize;
 use std::net::IpAddr;
 use subtle::ConstantTimeEq;
 
+/// The admin screen's sign-in form.
+const SIGN_IN_PATH: &str = "/admin/login";
+
 /// Cookie carrying the sign-in form's CSRF token.
 const LOGIN_COOKIE: &str = "sso_admin_login";
 
-const ENROL_FIRST: &str = "Your account must set up two-step verification before it can administer. Sign in to any connected app in this browser to set it up, or run `sso-bridge users enrol-mfa`.";
-const WRONG_CODE: &str = "That code is not right or was already used. Enter the current code from your authenticator app, or a recovery code.";
+const ENROL_FIRST: &str = "admin-enrol-first";
+const WRONG_CODE: &str = "admin-wrong-code";
 
 /// The sign-in form: username and password, then (second step) `otp`. No `Debug`: it holds a
 /// password.
@@ -55,9 +59,10 @@ fn show(
     state: &AppState,
     jar: &CookieJar,
     username: &str,
-    error: Option<&str>,
+    error: Option<Text>,
     status: StatusCode,
 ) -> Result<Response, PageError> {
+    i18n::return_to(SIGN_IN_PATH);
     let token = random_id(32);
     let ttl = state.settings.session.request_ttl.as_secs();
     jar.add(cookie(
@@ -70,10 +75,8 @@ fn show(
     let view = SignInView {
         csrf_token: token,
         username: username.to_owned(),
-        error: error.map(str::to_owned),
-        notice: Some(format!(
-            "For safety the admin screen signs you out after {idle_minutes} minutes without activity."
-        )),
+        error,
+        notice: Some(Text::new("admin-signin-idle").arg("minutes", idle_minutes)),
         otp_step: false,
     };
     page(state, status, &view)
@@ -84,13 +87,16 @@ fn show_otp(
     state: &AppState,
     login_cookie: &str,
     username: &str,
-    error: Option<&str>,
+    error: Option<Text>,
     status: StatusCode,
 ) -> Result<Response, PageError> {
+    // The code step cannot be shown again by an address: choosing a language there would
+    // start the sign-in over.
+    i18n::no_return();
     let view = SignInView {
         csrf_token: login_cookie.to_owned(),
         username: username.to_owned(),
-        error: error.map(str::to_owned),
+        error,
         notice: None,
         otp_step: true,
     };
@@ -136,7 +142,7 @@ async fn run(
     }
     let username = form.username.trim();
     let Some(password) = form.password.filter(|_| !username.is_empty()) else {
-        let message = "Enter your username and password.";
+        let message = Text::new("signin-missing");
         return show(state, jar, username, Some(message), StatusCode::BAD_REQUEST);
     };
     let (claims, due) = match admin::first_factor(state, username, &password, address).await {
@@ -149,7 +155,7 @@ async fn run(
             state,
             jar,
             username,
-            Some(ENROL_FIRST),
+            Some(ENROL_FIRST.into()),
             StatusCode::FORBIDDEN,
         ),
         Due::Verify => {
@@ -173,7 +179,7 @@ async fn second_step(
 ) -> Result<Response, PageError> {
     let key = Digest::of(cookie);
     let Some(halfway) = state.store.halfway_sign_in(&key).await? else {
-        let message = "Your sign-in expired. Sign in again.";
+        let message = Text::new("signin-expired");
         return show(state, jar, "", Some(message), StatusCode::BAD_REQUEST);
     };
     let sub = halfway.claims.sub().to_owned();
@@ -190,7 +196,7 @@ async fn second_step(
             state,
             cookie,
             &sub,
-            Some(WRONG_CODE),
+            Some(WRONG_CODE.into()),
             StatusCode::UNAUTHORIZED,
         ),
         Err(e) => {
@@ -209,7 +215,7 @@ fn refused(
 ) -> Result<Response, PageError> {
     match err {
         GuardError::Unauthenticated => {
-            let message = "The username or password is incorrect.";
+            let message = Text::new("signin-wrong");
             show(
                 state,
                 jar,
@@ -222,21 +228,21 @@ fn refused(
             state,
             jar,
             username,
-            Some(LOCKED),
+            Some(messages::locked()),
             StatusCode::TOO_MANY_REQUESTS,
         ),
         GuardError::EnrolmentRequired => show(
             state,
             jar,
             username,
-            Some(ENROL_FIRST),
+            Some(ENROL_FIRST.into()),
             StatusCode::FORBIDDEN,
         ),
         GuardError::AccountUnusable(account) => show(
             state,
             jar,
             username,
-            Some(crate::web::messages::account_state(account)),
+            Some(messages::account_state(account)),
             StatusCode::FORBIDDEN,
         ),
         GuardError::Forbidden => Err(PageError::AdminForbidden),

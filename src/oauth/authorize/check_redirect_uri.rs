@@ -1,7 +1,7 @@
 //! The return address: `redirect_uri` is one the app registered, matched exactly (a public
 //! app's loopback address on any port, RFC 8252 §7.3); otherwise a page, never a redirect.
 
-use super::{untrusted, AuthorizeError, Params};
+use super::{untrusted, AuthorizeError, Params, Untrusted};
 use crate::domain::bounds;
 use crate::domain::ClientRecord;
 
@@ -9,20 +9,12 @@ use crate::domain::ClientRecord;
 pub(super) fn check(client: &ClientRecord, params: &Params) -> Result<String, AuthorizeError> {
     let redirect_uri = params
         .bounded("redirect_uri", bounds::REDIRECT_URI)
-        .map_err(|m| untrusted("Invalid request", m))?
-        .ok_or_else(|| {
-            untrusted(
-                "Invalid request",
-                "The request names no return address (redirect_uri is missing).".into(),
-            )
-        })?;
+        .map_err(|m| untrusted(Untrusted::Malformed(m)))?
+        .ok_or_else(|| untrusted(Untrusted::NoRedirectUri))?;
     if !client.allows_redirect(redirect_uri) {
-        return Err(untrusted(
-            "Unregistered return address",
-            format!(
-                "The application asked to send you back to an address that is not registered for it. Nothing was sent there. The application's developers should register the exact callback URL (received: {redirect_uri})."
-            ),
-        ));
+        return Err(untrusted(Untrusted::UnregisteredRedirectUri {
+            received: redirect_uri.to_owned(),
+        }));
     }
     Ok(redirect_uri.to_owned())
 }

@@ -27,12 +27,7 @@ pub use crate::domain::AuthorizationRequest;
 #[derive(Debug)]
 pub enum AuthorizeError {
     /// The client or redirect URI is not trustworthy: show this on a page, never redirect.
-    Untrusted {
-        /// Short title.
-        title: &'static str,
-        /// Plain-words explanation.
-        message: String,
-    },
+    Untrusted(Untrusted),
     /// The client and redirect URI are known-good: send the error there, with the state.
     Redirect {
         /// Where to send the error.
@@ -46,6 +41,36 @@ pub enum AuthorizeError {
     },
     /// The store could not be read.
     Store(StoreError),
+}
+
+/// Why a request cannot be trusted enough to send anything back to it; the page that says so
+/// is the web layer's.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Untrusted {
+    /// The whole request is longer than [`bounds::AUTHORIZE_REQUEST`].
+    #[error("the request is longer than {max} bytes")]
+    TooLong {
+        /// The bound.
+        max: usize,
+    },
+    /// `client_id` or `redirect_uri` does not read (too long, repeated).
+    #[error("{0}")]
+    Malformed(String),
+    /// No `client_id`.
+    #[error("client_id is missing")]
+    NoClient,
+    /// No registered, enabled app has this `client_id`.
+    #[error("unknown or disabled application")]
+    UnknownClient,
+    /// No `redirect_uri`.
+    #[error("redirect_uri is missing")]
+    NoRedirectUri,
+    /// The `redirect_uri` is not one the app registered.
+    #[error("unregistered redirect_uri (received: {received})")]
+    UnregisteredRedirectUri {
+        /// What the request sent.
+        received: String,
+    },
 }
 
 impl From<StoreError> for AuthorizeError {
@@ -63,13 +88,9 @@ pub async fn validate(
 ) -> Result<(ClientRecord, AuthorizationRequest), AuthorizeError> {
     // Before anything is parsed: no parameter could make a longer request legitimate.
     if raw_query.len() > bounds::AUTHORIZE_REQUEST {
-        return Err(untrusted(
-            "Invalid request",
-            format!(
-                "The request is longer than {} bytes. Nothing was sent back to the application.",
-                bounds::AUTHORIZE_REQUEST
-            ),
-        ));
+        return Err(AuthorizeError::Untrusted(Untrusted::TooLong {
+            max: bounds::AUTHORIZE_REQUEST,
+        }));
     }
     let params = Params::parse(raw_query);
     let client = check_client::check(store, &params).await?;
@@ -97,8 +118,8 @@ pub async fn validate(
 }
 
 /// An error shown on a page: the request cannot be trusted enough to redirect.
-fn untrusted(title: &'static str, message: String) -> AuthorizeError {
-    AuthorizeError::Untrusted { title, message }
+fn untrusted(why: Untrusted) -> AuthorizeError {
+    AuthorizeError::Untrusted(why)
 }
 
 /// Where errors go once the app and its redirect URI are known-good: back to it, with the

@@ -162,6 +162,7 @@ pub fn pending_request() -> PendingRequest {
             oidc: OidcParams {
                 nonce: Some("n-0S6_WzA2Mj".into()),
                 max_age: Some(300),
+                ui_locales: Some("de-CH fr".into()),
                 ..OidcParams::default()
             },
         },
