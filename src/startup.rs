@@ -1,7 +1,7 @@
 //! Building the application from settings: backends (timed for the metrics), state,
 //! listeners; serving until stopped.
 
-use crate::apps::{Doctor, LastUsed};
+use crate::apps::{Doctor, LastUsed, Origins, OriginsListener};
 use crate::audit::AuditTrail;
 use crate::clock::{Clock, SystemClock};
 use crate::config::GroupLookup;
@@ -95,7 +95,8 @@ impl Application {
         let store: Arc<dyn Store> = Arc::new(MeteredStore::new(store, Arc::clone(&metrics)));
         let directory: Arc<dyn Directory> =
             Arc::new(MeteredDirectory::new(directory, Arc::clone(&metrics)));
-        let events = Arc::new(listeners(&settings, &store, &clock, &metrics));
+        let origins = Origins::new(Arc::clone(&store));
+        let events = Arc::new(listeners(&settings, &store, &clock, &metrics, &origins));
         let state = AppState {
             settings: Arc::new(settings),
             store,
@@ -106,6 +107,7 @@ impl Application {
             keys: Arc::new(keys),
             events,
             metrics,
+            origins,
         };
         Ok(Self {
             acceptor,
@@ -207,12 +209,13 @@ async fn stopped(mut stopping: watch::Receiver<bool>) {
 }
 
 /// Who hears what the flows publish: the audit log, the app doctor, the last-used marks, the
-/// metrics.
+/// metrics, the copy of the apps' origins.
 fn listeners(
     settings: &Settings,
     store: &Arc<dyn Store>,
     clock: &Arc<dyn Clock>,
     metrics: &Arc<Metrics>,
+    origins: &Arc<Origins>,
 ) -> Events {
     let base = WithClock {
         store: Arc::clone(store),
@@ -223,6 +226,7 @@ fn listeners(
         Arc::new(Doctor(base.clone())),
         Arc::new(LastUsed::new(base)),
         Arc::new(MetricsListener::new(Arc::clone(metrics))),
+        Arc::new(OriginsListener(Arc::clone(origins))),
     ])
 }
 

@@ -15,6 +15,7 @@ mod authorize;
 mod book;
 mod bounds;
 mod compose;
+mod cors;
 mod directory_failover;
 mod directory_ldap;
 mod directory_scale;
