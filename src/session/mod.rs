@@ -47,11 +47,17 @@ pub async fn create(
         amr,
         expires_at: now + ttl,
         checked_at: Some(now),
+        sid: Some(public_id()),
     };
     cx.store()
         .put_session(&Digest::of(&id), &record, ttl)
         .await?;
     Ok((id, record))
+}
+
+/// A fresh public id for a session (its `sid`): 128 random bits, unrelated to the cookie.
+pub fn public_id() -> String {
+    random_id(16)
 }
 
 /// The live session behind a cookie value, if any, as stored: what yields a code or the admin

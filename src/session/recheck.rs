@@ -73,6 +73,15 @@ pub async fn current(
         return Ok(None);
     };
     if !due(cx, record.last_checked()) {
+        if record.sid.is_none() {
+            // A session written before sessions had a public id gets one before it yields a
+            // code, so that the tokens issued in it name it.
+            record.sid = Some(super::public_id());
+            let ttl = record.expires_at.saturating_sub(cx.now()).max(1);
+            cx.store()
+                .put_session(&Digest::of(cookie), &record, ttl)
+                .await?;
+        }
         return Ok(Some(record));
     }
     let sub = record.claims.sub().to_owned();
@@ -89,6 +98,7 @@ pub async fn current(
     let now = cx.now();
     record.claims = claims;
     record.checked_at = Some(now);
+    record.sid.get_or_insert_with(super::public_id);
     let ttl = record.expires_at.saturating_sub(now).max(1);
     cx.store()
         .put_session(&Digest::of(cookie), &record, ttl)

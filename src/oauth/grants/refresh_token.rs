@@ -81,6 +81,7 @@ pub async fn exchange(
         auth_time: record.auth_time,
         amr: &record.amr,
         id_token_alg: client.id_token_signed_response_alg,
+        sid: record.sid.as_deref(),
     };
     let (issuance, mut response) = issue_tokens(cx, grant, None).await?;
     // The successor is sealed without its id_token, most of its size: the store keeps the seal
