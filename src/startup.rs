@@ -3,6 +3,7 @@
 
 use crate::apps::{Doctor, LastUsed, Origins, OriginsListener};
 use crate::audit::AuditTrail;
+use crate::backchannel::deliver::Sender;
 use crate::clock::{Clock, SystemClock};
 use crate::config::GroupLookup;
 use crate::config::{DirectoryBackend, Settings, StoreBackend};
@@ -134,9 +135,17 @@ impl Application {
 
     /// Serves until the process gets Ctrl-C / SIGTERM, then stops accepting connections (on
     /// the metrics' address too) and lets the requests in flight finish, for at most
-    /// `server.shutdown_grace_secs`.
+    /// `server.shutdown_grace_secs`. Meanwhile it watches the directory's lockout policy and
+    /// delivers the back-channel logouts queued in the store.
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
         let watch_policy = tokio::spawn(watch_lockout_policy(self.state.clone()));
+        let logouts = match Sender::new() {
+            Ok(sender) => Some(tokio::spawn(sender.run(self.state.clone()))),
+            Err(err) => {
+                tracing::error!(error = %err, "back-channel logouts cannot be sent by this node; other nodes send what is queued");
+                None
+            }
+        };
         let grace = self.state.settings.server.shutdown_grace;
         let (stop, stopping) = watch::channel(false);
         tokio::spawn(async move {
@@ -165,6 +174,10 @@ impl Application {
             }
         };
         watch_policy.abort();
+        // A logout being sent stays claimed; it is sent again when its claim ends.
+        if let Some(logouts) = logouts {
+            logouts.abort();
+        }
         tracing::info!("stopped");
         served
     }

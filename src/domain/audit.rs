@@ -46,11 +46,14 @@ pub enum Action {
     /// A superadmin signed a user out everywhere: every SSO session ended, every code and token
     /// of every app revoked.
     UserRevoked,
+    /// An app was sent a back-channel logout: delivered, refused, failed (and tried again), or
+    /// given up.
+    BackchannelLogout,
 }
 
 impl Action {
     /// Every action, for the filter of the audit page.
-    pub const ALL: [Action; 19] = [
+    pub const ALL: [Action; 20] = [
         Action::SignIn,
         Action::AdminSignIn,
         Action::AdminSignOut,
@@ -70,6 +73,7 @@ impl Action {
         Action::Lockout,
         Action::SignOut,
         Action::UserRevoked,
+        Action::BackchannelLogout,
     ];
 
     /// The snake_case name, as stored and filtered by.
@@ -94,6 +98,7 @@ impl Action {
             Action::Lockout => "lockout",
             Action::SignOut => "sign_out",
             Action::UserRevoked => "user_revoked",
+            Action::BackchannelLogout => "backchannel_logout",
         }
     }
 }

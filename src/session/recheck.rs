@@ -4,6 +4,7 @@
 //! `directory.lookup_filter`) is signed out; an unanswered directory signs no one out.
 
 use super::{destroy, load, Context, SessionRecord};
+use crate::backchannel;
 use crate::clock::UnixTime;
 use crate::directory::DirectoryError;
 use crate::domain::{Claims, Digest};
@@ -86,9 +87,17 @@ pub async fn current(
     }
     let sub = record.claims.sub().to_owned();
     let Some(claims) = current_claims(cx, &sub).await? else {
-        cx.store().end_sessions(&sub).await?;
+        // Every session of theirs ends, and the apps that got tokens in them are told.
+        let ended = backchannel::end_sessions(cx, &sub).await?;
         // A session written before the per-user index existed is not in it.
         destroy(cx, cookie).await?;
+        if let Some(sid) = record
+            .sid
+            .as_deref()
+            .filter(|s| !ended.sids.iter().any(|e| e == s))
+        {
+            backchannel::session_ended(cx, &sub, sid).await?;
+        }
         tracing::info!(
             sub,
             "session ended: the user is no longer in the directory, or disabled or expired there"

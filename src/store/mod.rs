@@ -87,6 +87,7 @@ pub trait Store:
     + LimitStore
     + AuditStore
     + KeyStore
+    + LogoutQueue
     + 'static
 {
 }
@@ -101,6 +102,7 @@ impl<T> Store for T where
         + LimitStore
         + AuditStore
         + KeyStore
+        + LogoutQueue
         + 'static
 {
 }

@@ -9,10 +9,11 @@ use crate::clock::UnixTime;
 use crate::domain::{ClientId, ClientRecord, Digest, PoolUsage, ScopeSet};
 use crate::store::{
     AccessRecord, AdminSession, AdminSessionStore, AttemptCount, AuditFrom, AuditIndex, AuditPage,
-    AuditRecord, AuditStore, ClientStore, CodeRecord, DoctorEntry, EnrolmentRecord, GrantStore,
-    HalfwaySignIn, Issuance, KeyStore, LimitStore, PendingBound, PendingLimits, PendingPut,
-    PendingRequest, Ping, Redemption, RefreshRecord, Replaced, Rotation, ScreenSignIn,
-    SecondFactorStore, SessionRecord, SessionStore, Store, StoreError, StoredCode, StoredRefresh,
+    AuditRecord, AuditStore, ClientStore, CodeRecord, DoctorEntry, EndedSessions, EnrolmentRecord,
+    GrantStore, HalfwaySignIn, Issuance, KeyStore, LimitStore, LogoutJob, LogoutQueue,
+    PendingBound, PendingLimits, PendingPut, PendingRequest, Ping, Redemption, RefreshRecord,
+    Replaced, Rotation, ScreenSignIn, SecondFactorStore, SessionRecord, SessionStore, Store,
+    StoreError, StoredCode, StoredRefresh,
 };
 use async_trait::async_trait;
 use std::future::Future;
@@ -96,13 +97,14 @@ timed!(GrantStore {
     fn revoke_grant(grant_id: &str) -> ();
     fn revoke_client(id: &ClientId) -> ();
     fn revoke_user(sub: &str) -> u64;
+    fn revoke_session(sid: &str) -> Vec<ClientId>;
 });
 
 timed!(SessionStore {
     fn put_session(id: &Digest, session: &SessionRecord, ttl: u64) -> ();
     fn session(id: &Digest) -> Option<SessionRecord>;
     fn delete_session(id: &Digest) -> ();
-    fn end_sessions(sub: &str) -> u64;
+    fn end_sessions(sub: &str) -> EndedSessions;
     fn put_pending(
         id: &str,
         pending: &PendingRequest,
@@ -156,6 +158,12 @@ timed!(AuditStore {
     fn failures(id: &ClientId) -> Vec<DoctorEntry>;
     fn mark_used(id: &ClientId, at: UnixTime, ttl: u64) -> ();
     fn last_used(id: &ClientId) -> Option<UnixTime>;
+});
+
+timed!(LogoutQueue {
+    fn put_logout(job: &LogoutJob, due: UnixTime, ttl: u64) -> ();
+    fn claim_logouts(now: UnixTime, lease: u64, max: usize) -> Vec<LogoutJob>;
+    fn delete_logout(id: &str) -> ();
 });
 
 timed!(KeyStore {

@@ -32,6 +32,7 @@ macro_rules! on_both_backends {
 mod admin;
 mod audit;
 mod leavers;
+mod logouts;
 mod second_factor;
 mod sessions;
 

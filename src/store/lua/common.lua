@@ -7,6 +7,8 @@
 --   KEYS[5] the index of everything issued to the client (codes and grant indexes)
 --   KEYS[6] the index of everything issued to the user (codes and grant indexes)
 --   KEYS[7] the registered apps (hash: client id -> client JSON)
+--   KEYS[8] (optional) the index of the SSO session the grant came from (hash: `g<grant id>`
+--           -> client id, `c<code key>` -> client id)
 --   ARGV[1] grant id   ARGV[2] access JSON   ARGV[3] access TTL
 --   ARGV[4] refresh JSON   ARGV[5] refresh TTL   ARGV[6] prefix of every grant index key
 --   ARGV[#ARGV] the client id of the issuance
@@ -185,6 +187,15 @@ local function issue(marks)
     if not listed or listed + 0 < now + keep then
       listed = math.min(reindex(KEYS[5], KEYS[4], keep, now), reindex(KEYS[6], KEYS[4], keep, now))
     end
+  end
+  if KEYS[8] then
+    -- The session's index names the grant from its first issuance on, and lives as long as
+    -- any token of it: ending the session finds every grant it gave. (Once the session's
+    -- index is gone, the lengthening does nothing.)
+    if not marks then
+      redis.call('HSET', KEYS[8], 'g' .. ARGV[1], ARGV[#ARGV])
+    end
+    lengthen(KEYS[8], keep, now)
   end
   -- The new refresh token's key is fresh (a random 256-bit token's digest): nothing to clear.
   redis.call('HSET', KEYS[3], 'data', ARGV[4], 'grant', ARGV[1], 'listed', text(listed),
