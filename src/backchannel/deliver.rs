@@ -237,6 +237,22 @@ async fn forget<C: Context>(cx: &C, job: &LogoutJob) {
 }
 
 async fn publish<C: Context>(cx: &C, job: &LogoutJob, outcome: LogoutOutcome) {
+    let (client_id, attempts) = (&job.client_id, job.attempts);
+    match &outcome {
+        LogoutOutcome::Delivered { status } => {
+            tracing::info!(%client_id, status, attempts, "back-channel logout delivered");
+        }
+        LogoutOutcome::Retrying { problem, .. } => {
+            tracing::info!(%client_id, attempts, problem, "back-channel logout attempt failed; tried again later");
+        }
+        LogoutOutcome::Refused { status, .. } => {
+            tracing::warn!(%client_id, status, "back-channel logout refused by the app; not tried again");
+        }
+        LogoutOutcome::GaveUp { problem, .. } => {
+            tracing::warn!(%client_id, attempts, problem, "back-channel logout given up");
+        }
+        LogoutOutcome::Queued | LogoutOutcome::Dropped => {}
+    }
     let event = Event::BackchannelLogout {
         client_id: job.client_id.clone(),
         sub: job.sub.clone(),

@@ -12,6 +12,7 @@ mod architecture;
 mod audit;
 mod audit_search;
 mod authorize;
+mod backchannel;
 mod book;
 mod bounds;
 mod compose;

@@ -5,6 +5,7 @@ pub mod logs;
 pub mod metrics;
 pub mod node;
 pub mod ports;
+pub mod receiver;
 pub mod redis;
 pub mod samba;
 pub mod samba_accounts;
