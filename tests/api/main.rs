@@ -6,6 +6,7 @@ mod active_directory;
 mod address_groups;
 mod admin;
 mod admin_policy;
+mod apache_rp;
 mod app_doctor;
 mod app_management;
 mod architecture;
