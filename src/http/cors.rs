@@ -110,8 +110,11 @@ impl<E: Endpoint> Endpoint for CorsEndpoint<E> {
         if req.method() == Method::OPTIONS {
             return Ok(self.preflight(kind, path, origin.as_ref()).await);
         }
-        let concerned = ConcernedApp::default();
-        req.set_data(concerned.clone());
+        // An app's backend sends no Origin: nothing to decide, nothing to note.
+        let concerned = (kind == Kind::App && origin.is_some()).then(ConcernedApp::default);
+        if let Some(concerned) = &concerned {
+            req.set_data(concerned.clone());
+        }
         let mut response = match self.inner.call(req).await {
             Ok(r) => r.into_response(),
             Err(e) => answer_of(e),
@@ -126,8 +129,8 @@ impl<E: Endpoint> Endpoint for CorsEndpoint<E> {
                     let index = self.origins.current().await;
                     let allowed = if response.status().is_success() {
                         concerned
-                            .0
-                            .get()
+                            .as_ref()
+                            .and_then(|c| c.0.get())
                             .is_some_and(|app| index.app_allows(app, &origin))
                     } else {
                         index.any_allows(&origin)
