@@ -590,6 +590,11 @@ async fn a_4xx_is_not_tried_again() {
     let problems = doctor(&app, &reg).await;
     assert_eq!(problems.len(), 1, "{problems:#?}");
     assert!(problems[0]["fix"].as_str().unwrap().contains("logout+jwt"));
+    let (user, pw) = app.superadmin();
+    let (browser, _) = screen::sign_in(&app, user, pw).await;
+    let (_, shown) = screen::get(&browser, &app, &format!("/admin/apps/{}", reg.client_id)).await;
+    assert!(shown.contains("backchannel_logout"), "{shown}");
+    assert!(shown.contains("sent by sso-bridge"), "{shown}");
     let (m, _) = scrape(&app.api, &app.url("/metrics")).await;
     let logouts = "sso_bridge_backchannel_logouts_total";
     assert_eq!(count(&m, logouts, &[("outcome", "refused")]), 1.0);
