@@ -92,6 +92,7 @@ async fn fresh_code(state: &AppState, client_id: &str) -> String {
             claims: &claims,
             auth_time: state.now(),
             amr: &["pwd".to_owned()],
+            sid: Some("bench-session"),
         },
     )
     .await

@@ -199,6 +199,16 @@ pub enum Event {
         /// The most bytes the store may keep.
         max_bytes: u64,
     },
+    /// A back-channel logout (OpenID Connect Back-Channel Logout 1.0) was queued for an app,
+    /// or an attempt to deliver one ended.
+    BackchannelLogout {
+        /// The app told.
+        client_id: ClientId,
+        /// The person signed out.
+        sub: String,
+        /// What happened.
+        outcome: LogoutOutcome,
+    },
     /// A password or second-factor attempt failed, and counts against the limits.
     AttemptFailed {
         /// What was guessed.
@@ -206,6 +216,57 @@ pub enum Event {
         /// The kinds of counter it counts in (`account`, `ipv4`, `ipv6_64`, `ipv6_48`).
         counters: Vec<&'static str>,
     },
+}
+
+/// What became of a back-channel logout.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LogoutOutcome {
+    /// Queued, to be sent by whichever node claims it first.
+    Queued,
+    /// The app answered 2xx.
+    Delivered {
+        /// The HTTP status.
+        status: u16,
+    },
+    /// An attempt failed (a 5xx, no answer in time, no connection): it is tried again later.
+    Retrying {
+        /// Attempts so far.
+        attempt: u32,
+        /// What went wrong, in plain words.
+        problem: String,
+        /// Seconds until the next attempt.
+        retry_in: u64,
+    },
+    /// The app refused it (a 4xx, or a redirect, which is not followed): not tried again.
+    Refused {
+        /// The HTTP status.
+        status: u16,
+        /// The start of the answer's body, as the app sent it (data, never advice).
+        said: String,
+    },
+    /// Attempts failed for as long as a logout is retried: given up.
+    GaveUp {
+        /// Attempts made.
+        attempts: u32,
+        /// What went wrong last, in plain words.
+        problem: String,
+    },
+    /// Not sent: the app was deleted, or no longer has a back-channel logout URI.
+    Dropped,
+}
+
+impl LogoutOutcome {
+    /// The outcome as a word, for metric labels.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            LogoutOutcome::Queued => "queued",
+            LogoutOutcome::Delivered { .. } => "delivered",
+            LogoutOutcome::Retrying { .. } => "retrying",
+            LogoutOutcome::Refused { .. } => "refused",
+            LogoutOutcome::GaveUp { .. } => "gave_up",
+            LogoutOutcome::Dropped => "dropped",
+        }
+    }
 }
 
 /// What an attempt under the limits guesses.

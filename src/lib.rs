@@ -6,6 +6,7 @@
 pub mod admin;
 pub mod apps;
 pub mod audit;
+pub mod backchannel;
 pub mod cli;
 pub mod clock;
 pub mod config;

@@ -1,8 +1,9 @@
 //! Building the application from settings: backends (timed for the metrics), state,
 //! listeners; serving until stopped.
 
-use crate::apps::{Doctor, LastUsed};
+use crate::apps::{Doctor, LastUsed, Origins, OriginsListener};
 use crate::audit::AuditTrail;
+use crate::backchannel::deliver::Sender;
 use crate::clock::{Clock, SystemClock};
 use crate::config::{DirectoryBackend, Settings, StoreBackend};
 use crate::directory::ldap::LdapDirectory;
@@ -97,7 +98,8 @@ impl Application {
         let store: Arc<dyn Store> = Arc::new(MeteredStore::new(store, Arc::clone(&metrics)));
         let directory: Arc<dyn Directory> =
             Arc::new(MeteredDirectory::new(directory, Arc::clone(&metrics)));
-        let events = Arc::new(listeners(&settings, &store, &clock, &metrics));
+        let origins = Origins::new(Arc::clone(&store));
+        let events = Arc::new(listeners(&settings, &store, &clock, &metrics, &origins));
         let state = AppState {
             settings: Arc::new(settings),
             store,
@@ -108,6 +110,7 @@ impl Application {
             keys: Arc::new(keys),
             events,
             metrics,
+            origins,
         };
         Ok(Self {
             acceptor,
@@ -134,9 +137,17 @@ impl Application {
 
     /// Serves until the process gets Ctrl-C / SIGTERM, then stops accepting connections (on
     /// the metrics' address too) and lets the requests in flight finish, for at most
-    /// `server.shutdown_grace_secs`.
+    /// `server.shutdown_grace_secs`. Meanwhile it watches the directory's lockout policy and
+    /// delivers the back-channel logouts queued in the store.
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
         let watch_policy = tokio::spawn(watch_lockout_policy(self.state.clone()));
+        let logouts = match Sender::new() {
+            Ok(sender) => Some(tokio::spawn(sender.run(self.state.clone()))),
+            Err(err) => {
+                tracing::error!(error = %err, "back-channel logouts cannot be sent by this node; other nodes send what is queued");
+                None
+            }
+        };
         let grace = self.state.settings.server.shutdown_grace;
         let (stop, stopping) = watch::channel(false);
         tokio::spawn(async move {
@@ -165,6 +176,10 @@ impl Application {
             }
         };
         watch_policy.abort();
+        // A logout being sent stays claimed; it is sent again when its claim ends.
+        if let Some(logouts) = logouts {
+            logouts.abort();
+        }
         tracing::info!("stopped");
         served
     }
@@ -209,12 +224,13 @@ async fn stopped(mut stopping: watch::Receiver<bool>) {
 }
 
 /// Who hears what the flows publish: the audit log, the app doctor, the last-used marks, the
-/// metrics.
+/// metrics, the copy of the apps' origins.
 fn listeners(
     settings: &Settings,
     store: &Arc<dyn Store>,
     clock: &Arc<dyn Clock>,
     metrics: &Arc<Metrics>,
+    origins: &Arc<Origins>,
 ) -> Events {
     let base = WithClock {
         store: Arc::clone(store),
@@ -225,6 +241,7 @@ fn listeners(
         Arc::new(Doctor(base.clone())),
         Arc::new(LastUsed::new(base)),
         Arc::new(MetricsListener::new(Arc::clone(metrics))),
+        Arc::new(OriginsListener(Arc::clone(origins))),
     ])
 }
 

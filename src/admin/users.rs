@@ -3,6 +3,7 @@
 //! stolen laptop). Shared by the admin API and the screen.
 
 use crate::apps::Actor;
+use crate::backchannel;
 use crate::directory::DirectoryError;
 use crate::events::Event;
 use crate::mfa::{enrolment, MfaError};
@@ -76,10 +77,11 @@ pub async fn sign_out_everywhere(
     name: &str,
 ) -> Result<SignedOut, RevokeError> {
     let sub = subject_of(state, name.trim()).await?;
-    // Sessions first, so no browser of theirs is handed a new code meanwhile.
-    let sessions = state.store.end_sessions(&sub).await?;
-    let admin_sessions = state.store.end_admin_sessions(&sub).await?;
     let grants = state.store.revoke_user(&sub).await?;
+    // Then the sessions: a code one of them was handed meanwhile, redeemed or not, is revoked
+    // with it; the apps that got tokens in them are told (back-channel logout).
+    let sessions = backchannel::end_sessions(state, &sub).await?.count;
+    let admin_sessions = state.store.end_admin_sessions(&sub).await?;
     let event = Event::SignedOutEverywhere {
         by: actor.sub.to_owned(),
         address: actor.address.map(str::to_owned),

@@ -3,14 +3,17 @@
 //!
 //! The admin API and the admin screen call [`manage`]; [`LastUsed`] and [`Doctor`] listen to
 //! what the OAuth flows publish, so those flows never call back into the admin side.
+//! [`Origins`] keeps every app's browser origins in memory for the CORS answers.
 
 pub mod doctor;
 pub mod last_used;
 pub mod manage;
+pub mod origins;
 
 pub use doctor::Doctor;
 pub use last_used::LastUsed;
 pub use manage::{Actor, AppError, Changes, NewApp};
+pub use origins::{Origins, OriginsListener};
 
 use crate::clock::HasClock;
 use crate::domain::SigningAlg;

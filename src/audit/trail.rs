@@ -4,7 +4,7 @@
 use super::{record, Action, AuditEvent, Context};
 use crate::clock::{Clock, HasClock};
 use crate::config::AuditSettings;
-use crate::events::{Event, Grant, Listener, Place, Revocation, SignInOutcome};
+use crate::events::{Event, Grant, Listener, LogoutOutcome, Place, Revocation, SignInOutcome};
 use crate::store::{HasStore, Store, WithClock};
 use async_trait::async_trait;
 
@@ -186,6 +186,36 @@ fn entry_for(event: &Event) -> Option<AuditEvent> {
         } => AuditEvent::new(Action::Lockout, Some(account.trim()))
             .from_address(address.as_deref())
             .failed(format!("too many failed attempts ({counter})")),
+        Event::BackchannelLogout {
+            client_id,
+            sub,
+            outcome,
+        } => {
+            let entry = AuditEvent::new(Action::BackchannelLogout, Some(sub)).app(client_id);
+            match outcome {
+                // Counted by the metrics; what becomes of it is what the log keeps.
+                LogoutOutcome::Queued => return None,
+                LogoutOutcome::Delivered { status } => {
+                    entry.detail(format!("back-channel logout delivered (HTTP {status})"))
+                }
+                LogoutOutcome::Retrying {
+                    attempt,
+                    problem,
+                    retry_in,
+                } => entry.failed(format!(
+                    "back-channel logout attempt {attempt} failed: {problem}; tried again in {retry_in} s"
+                )),
+                LogoutOutcome::Refused { status, said } => entry.failed(format!(
+                    "back-channel logout refused by the app with HTTP {status}, not tried again; it said {said:?}"
+                )),
+                LogoutOutcome::GaveUp { attempts, problem } => entry.failed(format!(
+                    "back-channel logout given up after {attempts} attempts over about two minutes: {problem}"
+                )),
+                LogoutOutcome::Dropped => entry.detail(
+                    "back-channel logout not sent: the app was deleted or no longer has a back-channel logout URI",
+                ),
+            }
+        }
         // Refusals and second-factor failures are audited where their context is known
         // (`SecondFactorRefused`, the admin sign-in); the metrics count these.
         Event::TokenRefused { .. }

@@ -5,6 +5,7 @@
 use super::claims::{Claims, Role};
 use super::dn::normalize_dn;
 use serde::{Deserialize, Serialize};
+use std::collections::HashSet;
 use std::fmt;
 
 /// Most roles or groups one app may name, and the longest group name or DN.
@@ -89,16 +90,64 @@ impl WebOrigin {
     /// Whether this is `http` to a loopback IP literal, which a public app's loopback redirect
     /// URI matches on any port (RFC 8252 §7.3).
     pub fn same_loopback_host(&self, other: &WebOrigin) -> bool {
-        let host = |o: &WebOrigin| -> Option<String> {
-            let url = url::Url::parse(o.as_str()).ok()?;
-            let loopback = match url.host()? {
-                url::Host::Ipv4(ip) => ip.is_loopback(),
-                url::Host::Ipv6(ip) => ip.is_loopback(),
-                url::Host::Domain(_) => false,
-            };
-            (loopback && url.scheme() == "http").then(|| url.host_str().unwrap_or("").to_owned())
+        self.loopback_host()
+            .is_some_and(|h| other.loopback_host() == Some(h))
+    }
+
+    /// The host of an `http` origin on a loopback IP literal (`127.0.0.1`, `[::1]`), without
+    /// its port; `None` for any other origin.
+    fn loopback_host(&self) -> Option<&str> {
+        let rest = self.0.strip_prefix("http://")?;
+        let host = match rest.strip_prefix('[') {
+            Some(v6) => &rest[..v6.find(']')? + 2],
+            None => rest.split(':').next()?,
         };
-        host(self).is_some_and(|h| host(other) == Some(h))
+        let ip = host.trim_start_matches('[').trim_end_matches(']');
+        let loopback = ip
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback());
+        loopback.then_some(host)
+    }
+}
+
+/// The browser origins whose scripts may call an app's endpoints (or any of several apps'),
+/// ready to be matched: exact origins, and loopback hosts whose every port matches (a public
+/// app's loopback redirect URI, RFC 8252 §7.3).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct OriginSet {
+    exact: HashSet<WebOrigin>,
+    any_port: HashSet<String>,
+}
+
+impl OriginSet {
+    /// Whether `origin` is in the set.
+    pub fn contains(&self, origin: &WebOrigin) -> bool {
+        self.exact.contains(origin)
+            || origin
+                .loopback_host()
+                .is_some_and(|host| self.any_port.contains(host))
+    }
+
+    /// Adds `origin`; on every port of its host when `any_port` and it is a loopback origin.
+    pub fn insert(&mut self, origin: WebOrigin, any_port: bool) {
+        if any_port {
+            if let Some(host) = origin.loopback_host() {
+                self.any_port.insert(host.to_owned());
+                return;
+            }
+        }
+        self.exact.insert(origin);
+    }
+
+    /// Adds every origin of `other`.
+    pub fn extend(&mut self, other: &OriginSet) {
+        self.exact.extend(other.exact.iter().cloned());
+        self.any_port.extend(other.any_port.iter().cloned());
+    }
+
+    /// Whether the set holds no origin.
+    pub fn is_empty(&self) -> bool {
+        self.exact.is_empty() && self.any_port.is_empty()
     }
 }
 
@@ -234,6 +283,26 @@ mod tests {
         ] {
             assert!(origin(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn an_origin_set_matches_exact_origins_and_loopback_hosts_on_any_port() {
+        let o = |raw: &str| WebOrigin::parse(raw).unwrap();
+        let mut set = OriginSet::default();
+        assert!(set.is_empty());
+        set.insert(o("https://spa.example.com"), true);
+        set.insert(o("http://127.0.0.1:8080"), true);
+        set.insert(o("http://[::1]:8080"), true);
+        set.insert(o("http://127.0.0.2:8080"), false);
+        assert!(set.contains(&o("https://spa.example.com")));
+        assert!(!set.contains(&o("https://spa.example.com:8443")));
+        assert!(set.contains(&o("http://127.0.0.1:5173")));
+        assert!(set.contains(&o("http://127.0.0.1")));
+        assert!(set.contains(&o("http://[::1]:9")));
+        assert!(set.contains(&o("http://127.0.0.2:8080")));
+        assert!(!set.contains(&o("http://127.0.0.2:8081")));
+        assert!(!set.contains(&o("https://127.0.0.1:5173")));
+        assert!(!set.contains(&o("http://localhost:5173")));
     }
 
     #[test]

@@ -48,11 +48,14 @@ pub enum Action {
     UserRevoked,
     /// A person was refused an app that only some roles or groups may use.
     AccessDenied,
+    /// An app was sent a back-channel logout: delivered, refused, failed (and tried again), or
+    /// given up.
+    BackchannelLogout,
 }
 
 impl Action {
     /// Every action, for the filter of the audit page.
-    pub const ALL: [Action; 20] = [
+    pub const ALL: [Action; 21] = [
         Action::SignIn,
         Action::AdminSignIn,
         Action::AdminSignOut,
@@ -73,6 +76,7 @@ impl Action {
         Action::SignOut,
         Action::UserRevoked,
         Action::AccessDenied,
+        Action::BackchannelLogout,
     ];
 
     /// The snake_case name, as stored and filtered by.
@@ -98,6 +102,7 @@ impl Action {
             Action::SignOut => "sign_out",
             Action::UserRevoked => "user_revoked",
             Action::AccessDenied => "access_denied",
+            Action::BackchannelLogout => "backchannel_logout",
         }
     }
 }

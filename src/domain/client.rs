@@ -1,6 +1,6 @@
 //! Connected apps (OAuth clients) as the store keeps them.
 
-use super::app_access::{self, WebOrigin};
+use super::app_access::{self, OriginSet, WebOrigin};
 use super::claims::{Claims, Role};
 use super::redirect_uri::RedirectUri;
 use super::secret::Digest;
@@ -126,18 +126,25 @@ impl ClientRecord {
     /// Whether scripts of `origin` may call the app's endpoints: an origin of a redirect URI
     /// (a public app's loopback one on any port, as RFC 8252 matching allows), or one given.
     pub fn allows_origin(&self, origin: &WebOrigin) -> bool {
-        if self.web_origins.contains(origin) {
-            return true;
+        self.origins().contains(origin)
+    }
+
+    /// Every origin whose scripts may call the app's endpoints (see
+    /// [`ClientRecord::allows_origin`]).
+    pub fn origins(&self) -> OriginSet {
+        let mut set = OriginSet::default();
+        for origin in &self.web_origins {
+            set.insert(origin.clone(), false);
         }
-        self.redirect_uris.iter().any(|r| {
-            let Some(of_uri) = url::Url::parse(r.as_str())
+        for uri in &self.redirect_uris {
+            let origin = url::Url::parse(uri.as_str())
                 .ok()
-                .and_then(|u| WebOrigin::of_url(&u))
-            else {
-                return false;
-            };
-            of_uri == *origin || (self.is_public() && of_uri.same_loopback_host(origin))
-        })
+                .and_then(|u| WebOrigin::of_url(&u));
+            if let Some(origin) = origin {
+                set.insert(origin, self.is_public());
+            }
+        }
+        set
     }
 
     /// Whether `uri` is a registered post-logout redirect URI, by exact string comparison.

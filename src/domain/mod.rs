@@ -21,7 +21,7 @@ pub mod signing_alg;
 pub mod username;
 
 pub use address_group::AddressGroup;
-pub use app_access::WebOrigin;
+pub use app_access::{OriginSet, WebOrigin};
 pub use authorize::{AuthorizationRequest, OidcParams};
 pub use claims::{Claims, Role};
 pub use client::{ClientId, ClientRecord};

@@ -1,7 +1,8 @@
 //! `/oauth/token` and `/oauth/userinfo`: thin handlers over `crate::oauth`.
 
+use super::cors::ConcernedApp;
 use super::schema::TokenBody;
-use crate::domain::SecretToken;
+use crate::domain::{ClientId, SecretToken};
 use crate::oauth::client_auth::ClientCredentials;
 use crate::oauth::token::{self, TokenParams, TokenRequest};
 use crate::oauth::{userinfo, OAuthError, Refused};
@@ -243,8 +244,15 @@ impl OAuthApi {
             }
         };
         let address = crate::web::address::ClientAddr::of(req).shown();
+        let client_id = credentials.client_id.as_deref().and_then(ClientId::parse);
         match token::exchange(state, credentials, request, address).await {
-            Ok(success) => TokenResponse::Ok(Json(success.into())),
+            Ok(success) => {
+                // Tokens are issued only to the app that authenticated as this client id.
+                if let Some(id) = &client_id {
+                    ConcernedApp::tell(req, id);
+                }
+                TokenResponse::Ok(Json(success.into()))
+            }
             Err(e) => e.into(),
         }
     }
@@ -292,7 +300,10 @@ async fn userinfo_for(req: &Request, state: &AppState) -> UserInfoResponse {
         Err(e) => return e.into(),
     };
     match userinfo::claims(state, &token).await {
-        Ok(claims) => UserInfoResponse::Ok(Json(claims.into())),
+        Ok((client_id, claims)) => {
+            ConcernedApp::tell(req, &client_id);
+            UserInfoResponse::Ok(Json(claims.into()))
+        }
         Err(e) => e.into(),
     }
 }

@@ -1,5 +1,6 @@
 //! The router: pages, APIs, docs, assets.
 
+use super::cors::Cors;
 use super::openapi;
 use super::probes::{self, HEALTH_PATH, METRICS_PATH, READY_PATH};
 use crate::oidc::discovery::paths;
@@ -111,6 +112,9 @@ pub fn routes(state: AppState) -> impl Endpoint {
         // Outside the error pages, so that its 413 replaces whatever a handler answered to a
         // body cut off at the limit.
         .with(BodyLimit::new(body_limit))
+        // Outside the body limit, so that a refusal of a browser app's request carries the
+        // CORS headers that let the app read it.
+        .with(Cors::new(Arc::clone(&state.origins)))
         .with(CookieJarManager::new())
         .with(CatchPanic::new())
         .with(HttpMetrics::new(Arc::clone(&state.metrics)))

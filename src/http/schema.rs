@@ -158,6 +158,11 @@ pub struct MetadataBody {
     pub request_uri_parameter_supported: bool,
     /// RFC 9207: every authorization response carries `iss`.
     pub authorization_response_iss_parameter_supported: bool,
+    /// OpenID Connect Back-Channel Logout 1.0: apps with a `backchannel_logout_uri` are told
+    /// when a session ends.
+    pub backchannel_logout_supported: bool,
+    /// The logout token carries `sid`, as the id_tokens do.
+    pub backchannel_logout_session_supported: bool,
 }
 
 impl From<crate::oidc::discovery::ProviderMetadata> for MetadataBody {
@@ -191,6 +196,8 @@ impl From<crate::oidc::discovery::ProviderMetadata> for MetadataBody {
             request_uri_parameter_supported: value.request_uri_parameter_supported,
             authorization_response_iss_parameter_supported: value
                 .authorization_response_iss_parameter_supported,
+            backchannel_logout_supported: value.backchannel_logout_supported,
+            backchannel_logout_session_supported: value.backchannel_logout_session_supported,
         }
     }
 }

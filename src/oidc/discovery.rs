@@ -48,6 +48,11 @@ pub struct ProviderMetadata {
     pub request_uri_parameter_supported: bool,
     /// RFC 9207: every authorization response carries `iss`.
     pub authorization_response_iss_parameter_supported: bool,
+    /// OpenID Connect Back-Channel Logout 1.0: apps with a `backchannel_logout_uri` are told
+    /// when a session ends.
+    pub backchannel_logout_supported: bool,
+    /// The logout token carries `sid`, as the id_tokens do.
+    pub backchannel_logout_session_supported: bool,
 }
 
 fn strings(items: &[&str]) -> Vec<String> {
@@ -67,6 +72,7 @@ fn claims_supported() -> Vec<String> {
         "azp",
         "at_hash",
         "amr",
+        "sid",
     ]));
     claims
 }
@@ -103,5 +109,7 @@ pub fn metadata(issuer: &str, algs: &[SigningAlg]) -> ProviderMetadata {
         request_parameter_supported: false,
         request_uri_parameter_supported: false,
         authorization_response_iss_parameter_supported: true,
+        backchannel_logout_supported: true,
+        backchannel_logout_session_supported: true,
     }
 }

@@ -28,6 +28,8 @@ pub struct IdTokenFacts<'a> {
     pub amr: &'a [String],
     /// The algorithm the app registered for; `None`: the service's default.
     pub alg: Option<SigningAlg>,
+    /// The public id of the SSO session the tokens came from.
+    pub sid: Option<&'a str>,
 }
 
 #[derive(Serialize)]
@@ -44,6 +46,8 @@ struct IdTokenClaims<'a> {
     at_hash: String,
     #[serde(skip_serializing_if = "<[String]>::is_empty")]
     amr: &'a [String],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sid: Option<&'a str>,
     #[serde(flatten)]
     released: BTreeMap<&'a str, &'a ClaimValue>,
 }
@@ -83,6 +87,7 @@ pub async fn sign(
         azp: facts.client_id,
         at_hash: at_hash(access_token),
         amr: facts.amr,
+        sid: facts.sid,
         released,
     };
     let signer = keys.signer(facts.alg)?;

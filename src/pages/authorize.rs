@@ -175,11 +175,7 @@ async fn without_pages(
     approved: Option<&SessionRecord>,
 ) -> Result<Option<String>, PageError> {
     if let Some(session) = approved {
-        let subject = Subject {
-            claims: &session.claims,
-            auth_time: session.auth_time,
-            amr: &session.amr,
-        };
+        let subject = Subject::of(session);
         return Ok(Some(issue_code(state, request, subject).await?));
     }
     if !request.oidc.prompt_none {

@@ -233,16 +233,7 @@ async fn decide_run(
     }
     consent::remember(state, sub, &client.client_id, &request.scopes).await?;
     tracing::info!(sub = ?Escaped(sub), client_id = %client.client_id, scopes = %request.scopes, "access approved");
-    let location = issue_code(
-        state,
-        request,
-        Subject {
-            claims: &session.claims,
-            auth_time: session.auth_time,
-            amr: &session.amr,
-        },
-    )
-    .await?;
+    let location = issue_code(state, request, Subject::of(&session)).await?;
     Ok(redirect(StatusCode::SEE_OTHER, &location))
 }
 

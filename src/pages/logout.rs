@@ -147,7 +147,9 @@ async fn finish(
     cookie: Option<&str>,
 ) -> Result<Response, PageError> {
     if let Some(cookie) = cookie {
-        session::destroy(state, cookie).await?;
+        // The apps that got tokens in the session are told (back-channel logout), the one that
+        // asked included.
+        session::end(state, cookie).await?;
     }
     respond::clear_cookie(&state.settings, jar, SESSION_COOKIE);
     if let Some(uri) = &checked.return_to {

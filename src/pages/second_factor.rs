@@ -135,11 +135,7 @@ pub async fn proceed(
         if !pending::finish(state, request_id, pending).await? {
             return Err(PageError::Expired);
         }
-        let subject = Subject {
-            claims: &session.claims,
-            auth_time: session.auth_time,
-            amr: &session.amr,
-        };
+        let subject = Subject::of(session);
         let location = issue_code(state, request, subject).await?;
         return Ok(redirect(StatusCode::SEE_OTHER, &location));
     }

@@ -56,13 +56,14 @@ macro_rules! decorate {
             fn revoke_grant(grant_id: &str) -> ();
             fn revoke_client(id: &ClientId) -> ();
             fn revoke_user(sub: &str) -> u64;
+            fn revoke_session(sid: &str) -> Vec<ClientId>;
         });
 
         $crate::store::decorator::capability!($decorator, $around, SessionStore {
             fn put_session(id: &Digest, session: &SessionRecord, ttl: u64) -> ();
             fn session(id: &Digest) -> Option<SessionRecord>;
             fn delete_session(id: &Digest) -> ();
-            fn end_sessions(sub: &str) -> u64;
+            fn end_sessions(sub: &str) -> EndedSessions;
             fn put_pending(
                 id: &str,
                 pending: &PendingRequest,
@@ -116,6 +117,12 @@ macro_rules! decorate {
             fn failures(id: &ClientId) -> Vec<DoctorEntry>;
             fn mark_used(id: &ClientId, at: UnixTime, ttl: u64) -> ();
             fn last_used(id: &ClientId) -> Option<UnixTime>;
+        });
+
+        $crate::store::decorator::capability!($decorator, $around, LogoutQueue {
+            fn put_logout(job: &LogoutJob, due: UnixTime, ttl: u64) -> ();
+            fn claim_logouts(now: UnixTime, lease: u64, max: usize) -> Vec<LogoutJob>;
+            fn delete_logout(id: &str) -> ();
         });
 
         $crate::store::decorator::capability!($decorator, $around, KeyStore {

@@ -88,6 +88,7 @@ pub trait Store:
     + LimitStore
     + AuditStore
     + KeyStore
+    + LogoutQueue
     + 'static
 {
 }
@@ -102,6 +103,7 @@ impl<T> Store for T where
         + LimitStore
         + AuditStore
         + KeyStore
+        + LogoutQueue
         + 'static
 {
 }

@@ -130,6 +130,14 @@ fn count(metrics: &Metrics, event: &Event) {
                 metrics.failed_attempts.get_or_create(&labels).inc();
             }
         }
+        Event::BackchannelLogout { outcome, .. } => {
+            metrics
+                .backchannel_logouts
+                .get_or_create(&Outcome {
+                    outcome: outcome.as_str(),
+                })
+                .inc();
+        }
         Event::AuthorizeRefused { .. }
         | Event::PendingLoad { .. }
         | Event::SignedOut { .. }

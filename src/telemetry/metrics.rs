@@ -141,6 +141,7 @@ pub struct Metrics {
     pub(super) token_refusals: Family<ErrorLabel, Counter>,
     pub(super) lockouts: Family<CounterLabel, Counter>,
     pub(super) failed_attempts: Family<AttemptLabels, Counter>,
+    pub(super) backchannel_logouts: Family<Outcome, Counter>,
     pub(super) pending_requests: Gauge,
     pub(super) pending_bytes: Gauge,
     pub(super) store_latency: Latencies<OperationLabel>,
@@ -178,6 +179,7 @@ impl Metrics {
             token_refusals: Family::default(),
             lockouts: Family::default(),
             failed_attempts: Family::default(),
+            backchannel_logouts: Family::default(),
             pending_requests: Gauge::default(),
             pending_bytes: Gauge::default(),
             store_latency: Family::new_with_constructor(latency_histogram),
@@ -242,6 +244,11 @@ impl Metrics {
             "failed_attempts",
             "Failed password and second-factor attempts, by what was guessed and each kind of counter they count in",
             self.failed_attempts.clone(),
+        );
+        r.register(
+            "backchannel_logouts",
+            "Back-channel logouts: queued, and each delivery attempt's outcome (delivered, retrying, refused, gave_up, dropped)",
+            self.backchannel_logouts.clone(),
         );
         r.register(
             "pending_sign_ins",
@@ -309,6 +316,16 @@ impl Metrics {
         }
         for kind in ["authorization_code", "refresh_token"] {
             drop(self.replays.get_or_create(&KindLabel { kind }));
+        }
+        for outcome in [
+            "queued",
+            "delivered",
+            "retrying",
+            "refused",
+            "gave_up",
+            "dropped",
+        ] {
+            drop(self.backchannel_logouts.get_or_create(&Outcome { outcome }));
         }
         for counter in COUNTERS {
             drop(self.lockouts.get_or_create(&CounterLabel { counter }));

@@ -59,12 +59,9 @@ impl TestContext {
         let (_, request) = authorize::validate(self.store.as_ref(), &query)
             .await
             .unwrap();
-        let subject = Subject {
-            claims: &session.claims,
-            auth_time: session.auth_time,
-            amr: &session.amr,
-        };
-        let location = issue_code(self, &request, subject).await.unwrap();
+        let location = issue_code(self, &request, Subject::of(session))
+            .await
+            .unwrap();
         let location = url::Url::parse(&location).unwrap();
         let (_, code) = location.query_pairs().find(|(k, _)| k == "code").unwrap();
         SecretToken::from_presented(code)

@@ -278,6 +278,7 @@ admin-app-in-audit-log = Diese App im Audit-Protokoll
 admin-doctor-heading = Kürzlich fehlgeschlagene Anfragen
 admin-doctor-lede = Die zuletzt abgelehnten Anfragen der App, neueste zuerst: Sagen Sie den Entwicklern, was zu beheben ist. Als <em>nicht bestätigt</em> markierte Anfragen haben nicht nachgewiesen, dass sie von der App stammen (jeder kann sie senden und dabei eine beliebige App nennen); Text in Anführungszeichen hat eine solche Anfrage gesendet.
 admin-doctor-verified = von der App
+admin-doctor-sent-by-us = von sso-bridge gesendet
 admin-doctor-unverified = nicht bestätigt
 admin-doctor-unverified-title = Nicht nachgewiesen, dass sie von der App stammt: Diese Anfrage kann jeder senden
 admin-doctor-none = Keine in den letzten 7 Tagen.

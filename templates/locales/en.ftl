@@ -280,6 +280,7 @@ admin-app-in-audit-log = This app in the audit log
 admin-doctor-heading = Recent failed requests
 admin-doctor-lede = The app's last refused requests, newest first: tell its developers what to fix. Requests marked <em>unverified</em> did not prove they came from the app (anyone can send them, naming any app); text in quotes is what such a request sent.
 admin-doctor-verified = from the app
+admin-doctor-sent-by-us = sent by sso-bridge
 admin-doctor-unverified = unverified
 admin-doctor-unverified-title = Not proven to come from the app: anyone can send this request
 admin-doctor-none = None in the last 7 days.

@@ -281,6 +281,7 @@ admin-app-in-audit-log = Esta aplicación en el registro de auditoría
 admin-doctor-heading = Solicitudes fallidas recientes
 admin-doctor-lede = Las últimas solicitudes rechazadas de la aplicación, de la más reciente a la más antigua: indique a sus desarrolladores qué deben corregir. Las solicitudes marcadas como <em>no verificadas</em> no demostraron venir de la aplicación (cualquiera puede enviarlas, nombrando cualquier aplicación); el texto entre comillas es lo que envió esa solicitud.
 admin-doctor-verified = de la aplicación
+admin-doctor-sent-by-us = enviado por sso-bridge
 admin-doctor-unverified = no verificada
 admin-doctor-unverified-title = No se ha demostrado que venga de la aplicación: cualquiera puede enviar esta solicitud
 admin-doctor-none = Ninguna en los últimos 7 días.

@@ -279,6 +279,7 @@ admin-app-in-audit-log = Cette application dans le journal d’audit
 admin-doctor-heading = Requêtes récemment refusées
 admin-doctor-lede = Les dernières requêtes refusées de l’application, des plus récentes aux plus anciennes : dites à ses développeurs ce qu’il faut corriger. Les requêtes marquées <em>non vérifiées</em> n’ont pas prouvé qu’elles venaient de l’application (n’importe qui peut les envoyer, en nommant n’importe quelle application) ; le texte entre guillemets est ce qu’une telle requête a envoyé.
 admin-doctor-verified = de l’application
+admin-doctor-sent-by-us = envoyé par sso-bridge
 admin-doctor-unverified = non vérifiée
 admin-doctor-unverified-title = Provenance de l’application non prouvée : n’importe qui peut envoyer cette requête
 admin-doctor-none = Aucune au cours des 7 derniers jours.

@@ -11,7 +11,16 @@ const LAYERS: [(&str, &[&str]); 4] = [
     ("ports", &["store", "directory"]),
     (
         "flows",
-        &["oauth", "oidc", "session", "mfa", "signin", "audit", "apps"],
+        &[
+            "oauth",
+            "oidc",
+            "session",
+            "mfa",
+            "signin",
+            "audit",
+            "apps",
+            "backchannel",
+        ],
     ),
     (
         "web",

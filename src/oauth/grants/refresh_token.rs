@@ -1,5 +1,6 @@
 //! `grant_type=refresh_token` (RFC 6749 §6, RFC 9700 §4.14): rotation with reuse detection.
 
+use crate::backchannel;
 use crate::domain::{ClientRecord, Escaped, ScopeSet, SecretToken};
 use crate::events::{Event, Grant, Refusal, Revocation};
 use crate::oauth::error::Cause;
@@ -63,9 +64,15 @@ pub async fn exchange(
         }
         cx.store().revoke_grant(&record.grant_id).await?;
         // A leaver found here is signed out of single sign-on and the admin side too, as the
-        // directory re-check of a session would: no browser of theirs gets another code.
-        cx.store().end_sessions(&record.sub).await?;
+        // directory re-check of a session would: no browser of theirs gets another code, and
+        // the apps that got tokens in their sessions are told.
+        let ended = backchannel::end_sessions(cx, &record.sub).await?;
         cx.store().end_admin_sessions(&record.sub).await?;
+        // This app is told too, when the session its grant came from was not among them.
+        let sid = record.sid.as_deref();
+        if sid.is_none_or(|sid| !ended.sids.iter().any(|e| e == sid)) {
+            backchannel::grant_ended(cx, &client.client_id, &record.sub, sid).await?;
+        }
         tracing::info!(sub = ?Escaped(&record.sub), "refresh refused: user no longer in the directory, or disabled or expired there; their sessions ended");
         revoked(cx, client, &record.sub, address, Revocation::UserGone).await;
         return Err(invalid("the user is no longer valid"));
@@ -77,6 +84,9 @@ pub async fn exchange(
             return Err(invalid(SPENT));
         }
         cx.store().revoke_grant(&record.grant_id).await?;
+        // The person's SSO session stays (other apps are still theirs); this app is told.
+        let sid = record.sid.as_deref();
+        backchannel::grant_ended(cx, &client.client_id, &record.sub, sid).await?;
         let event = Event::AccessDenied {
             sub: record.sub.clone(),
             client_id: client.client_id.clone(),
@@ -98,6 +108,7 @@ pub async fn exchange(
         auth_time: record.auth_time,
         amr: &record.amr,
         id_token_alg: client.id_token_signed_response_alg,
+        sid: record.sid.as_deref(),
     };
     let (issuance, mut response) = issue_tokens(cx, grant, None).await?;
     // The successor is sealed without its id_token, most of its size: the store keeps the seal

@@ -7,6 +7,8 @@
 --   KEYS[5] the index of everything issued to the client (codes and grant indexes)
 --   KEYS[6] the index of everything issued to the user (codes and grant indexes)
 --   KEYS[7] the registered apps (hash: client id -> client JSON)
+--   KEYS[8] (optional) the index of the SSO session the grant came from (hash: `g<grant id>`
+--           -> client id, `c<code key>` -> client id)
 --   ARGV[1] grant id   ARGV[2] access JSON   ARGV[3] access TTL
 --   ARGV[4] refresh JSON   ARGV[5] refresh TTL   ARGV[6] prefix of every grant index key
 --   ARGV[#ARGV] the client id of the issuance
@@ -142,7 +144,7 @@ local PRUNE_EVERY = 60
 -- `marks`: nil for a grant just begun; for a refresh, what the spent token recorded of its
 -- grant, each a time on the server's clock as the text it was stored as, or nil where it
 -- recorded nothing (a token an earlier version wrote):
---   listed  until when the grant's entries under its client and its user last
+--   listed  until when the grant's entries under its client, its user and its session last
 --   kept    until when the grant's index lives
 --   pruned  when the index last dropped its expired tokens
 -- The new refresh token records them in turn, so a grant refreshed often looks up its entries
@@ -161,6 +163,8 @@ local function issue(marks)
   local added = redis.pcall('ZADD', KEYS[4], string.format('%d.%06d', now + access_ttl, micro),
     KEYS[2], string.format('%d.%06d', now + refresh_ttl, micro), KEYS[3])
   local listed, kept, pruned
+  -- Whether the grant's entries were written or moved ahead now.
+  local relisted = not marks
   if not marks then
     -- The grant's id is new, so is its index: nothing to drop, and no lifetime yet.
     pruned, kept = now, now + ahead(keep)
@@ -183,8 +187,19 @@ local function issue(marks)
     end
     listed = marks.listed
     if not listed or listed + 0 < now + keep then
+      relisted = true
       listed = math.min(reindex(KEYS[5], KEYS[4], keep, now), reindex(KEYS[6], KEYS[4], keep, now))
     end
+  end
+  if KEYS[8] and relisted then
+    -- The session's index names the grant from its first issuance on, and lives at least as
+    -- long as its other entries (`listed`), so as long as any token of it: ending the session
+    -- finds every grant it gave. Like them, it is moved ahead only when they are. (Once the
+    -- session's index is gone, the lengthening does nothing.)
+    if not marks then
+      redis.call('HSET', KEYS[8], 'g' .. ARGV[1], ARGV[#ARGV])
+    end
+    lengthen(KEYS[8], listed - now, now)
   end
   -- The new refresh token's key is fresh (a random 256-bit token's digest): nothing to clear.
   redis.call('HSET', KEYS[3], 'data', ARGV[4], 'grant', ARGV[1], 'listed', text(listed),

@@ -23,4 +23,7 @@ issue()
 -- still waiting, however many a busy app redeems a minute.
 redis.call('ZREM', KEYS[5], KEYS[1])
 redis.call('ZREM', KEYS[6], KEYS[1])
+if KEYS[8] then
+  redis.call('HDEL', KEYS[8], 'c' .. KEYS[1])
+end
 return {'issued'}

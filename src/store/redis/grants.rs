@@ -9,6 +9,7 @@
 //! | `{p}grant:<id>` | sorted set, EXPIRE | full keys of the grant's access and refresh tokens, by expiry (a plain set if an earlier version wrote it) |
 //! | `{p}client-issued:<client id>` | sorted set, EXPIRE | full keys of the client's codes not yet redeemed and grant indexes, by expiry |
 //! | `{p}user-issued:<sub>` | sorted set, EXPIRE | full keys of the user's codes not yet redeemed and grant indexes, by expiry |
+//! | `{p}session-issued:<sid>` | hash, EXPIRE | `g<grant id>` and `c<full code key>` → client id: the grants begun and codes not yet redeemed in an SSO session |
 //!
 //! Earlier versions kept the last two as plain sets under `{p}issued:<client id>` and
 //! `{p}userissued:<sub>`; revoking reads those too until they expire.
@@ -57,6 +58,11 @@ impl Keys {
         format!("{}user-issued:{sub}", self.prefix)
     }
 
+    /// Index of the grants begun and codes not yet redeemed in the SSO session `sid`.
+    fn session_issued(&self, sid: &str) -> String {
+        format!("{}session-issued:{sid}", self.prefix)
+    }
+
     /// What earlier versions kept as [`Keys::issued`].
     fn earlier_issued(&self, client: &ClientId) -> String {
         format!("{}issued:{}", self.prefix, client.as_str())
@@ -83,8 +89,11 @@ impl RedisStore {
             .key(self.keys.grant(&issue.grant_id))
             .key(self.keys.issued(&issue.access.client_id))
             .key(self.keys.user_issued(&issue.refresh.sub))
-            .key(self.keys.clients())
-            .arg(&issue.grant_id)
+            .key(self.keys.clients());
+        if let Some(sid) = &issue.refresh.sid {
+            call.key(self.keys.session_issued(sid));
+        }
+        call.arg(&issue.grant_id)
             .arg(encode("access token", &issue.access)?)
             .arg(issue.access_ttl)
             .arg(encode("refresh token", &issue.refresh)?)
@@ -111,9 +120,13 @@ impl GrantStore for RedisStore {
         // One script, so no reader ever sees the code without its TTL or outside the index.
         let mut call = self.scripts.put_code.key(self.keys.code(code));
         call.key(self.keys.issued(&record.client_id))
-            .key(self.keys.user_issued(record.claims.sub()))
-            .arg(encode("code", record)?)
-            .arg(ttl);
+            .key(self.keys.user_issued(record.claims.sub()));
+        if let Some(sid) = &record.sid {
+            call.key(self.keys.session_issued(sid));
+        }
+        call.arg(encode("code", record)?)
+            .arg(ttl)
+            .arg(record.client_id.as_str());
         let _: i64 = self.call(Request::Script(&call)).await?;
         self.codes_here.keep(code, record);
         Ok(())
@@ -247,5 +260,16 @@ impl GrantStore for RedisStore {
         call.key(self.keys.earlier_user_issued(sub))
             .arg(self.keys.grant_prefix());
         self.call(Request::Script(&call)).await
+    }
+
+    async fn revoke_session(&self, sid: &str) -> Result<Vec<ClientId>, StoreError> {
+        let mut call = self
+            .scripts
+            .revoke_session
+            .key(self.keys.session_issued(sid));
+        call.arg(self.keys.grant_prefix());
+        let apps: Vec<String> = self.call(Request::Script(&call)).await?;
+        // An id the store wrote is always one; anything else is skipped rather than trusted.
+        Ok(apps.iter().filter_map(|id| ClientId::parse(id)).collect())
     }
 }
