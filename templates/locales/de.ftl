@@ -366,3 +366,4 @@ audit-action-lockout = Sperre
 audit-action-sign_out = Abmeldung
 audit-action-user_revoked = Benutzer überall abgemeldet
 audit-action-access_denied = Zugang verweigert
+audit-action-backchannel_logout = Abmeldung an App gesendet

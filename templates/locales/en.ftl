@@ -368,3 +368,4 @@ audit-action-lockout = lockout
 audit-action-sign_out = sign out
 audit-action-user_revoked = user revoked
 audit-action-access_denied = access denied
+audit-action-backchannel_logout = sign-out sent to app

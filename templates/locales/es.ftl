@@ -369,3 +369,4 @@ audit-action-lockout = bloqueo
 audit-action-sign_out = cierre de sesión
 audit-action-user_revoked = usuario desconectado en todas partes
 audit-action-access_denied = acceso denegado
+audit-action-backchannel_logout = cierre de sesión enviado a la app

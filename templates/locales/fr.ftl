@@ -367,3 +367,4 @@ audit-action-lockout = verrouillage
 audit-action-sign_out = déconnexion
 audit-action-user_revoked = utilisateur déconnecté partout
 audit-action-access_denied = accès refusé
+audit-action-backchannel_logout = déconnexion envoyée à l’app
