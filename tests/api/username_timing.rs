@@ -10,10 +10,11 @@ use sso_bridge::directory::ldap::LdapDirectory;
 use sso_bridge::directory::{Directory, DirectoryError};
 use std::time::{Duration, Instant};
 
-/// The middle of `times`.
-fn median(mut times: Vec<Duration>) -> Duration {
-    times.sort();
-    times[times.len() / 2]
+/// The `at`-th fraction of `times` (0.5: the median).
+fn quantile(times: &[Duration], at: f64) -> Duration {
+    let mut sorted = times.to_vec();
+    sorted.sort();
+    sorted[((sorted.len() - 1) as f64 * at).round() as usize]
 }
 
 /// How long a wrong-password sign-in as `name` takes.
@@ -36,26 +37,33 @@ async fn an_unknown_name_takes_as_long_as_a_real_one_with_an_argon2_hash() {
     slapd.add_argon2_user(&real, "the-Real-passw0rd");
     let mapping = Settings::load_from(None, Vec::new()).unwrap().claims;
     let directory = LdapDirectory::new(&slapd.settings(), &mapping).unwrap();
-    // One sign-in of each first: connections opened, the hash's cost seen once.
-    timed(&directory, &real).await;
+    // A few sign-ins first: connections opened, the hash's cost seen a few times.
+    for _ in 0..8 {
+        timed(&directory, &real).await;
+    }
     timed(&directory, "nobody-at-all").await;
 
     // Interleaved, so that whatever else the machine does weighs on both alike.
     let (mut known, mut unknown) = (Vec::new(), Vec::new());
-    for n in 0..25 {
+    for n in 0..41 {
         known.push(timed(&directory, &real).await);
         unknown.push(timed(&directory, &format!("nobody-{n}")).await);
     }
 
-    let (known, unknown) = (median(known), median(unknown));
+    let (low, high) = (quantile(&known, 0.25), quantile(&known, 0.75));
+    let (known, unknown) = (quantile(&known, 0.5), quantile(&unknown, 0.5));
     assert!(
         known >= Duration::from_millis(2),
         "the Argon2 hash should cost slapd milliseconds: {known:?}"
     );
+    // On a busy machine the real sign-ins spread widely, and an unknown name waits as long as
+    // one of them picked at random: its median then lands anywhere in their middle half. A
+    // name answered without waiting lands below it, where the hash's cost is missing.
     let ratio = known.as_secs_f64().max(unknown.as_secs_f64())
         / known.as_secs_f64().min(unknown.as_secs_f64());
     assert!(
-        ratio <= 1.5,
-        "medians {known:?} (real name) and {unknown:?} (unknown name) differ by {ratio:.2}x"
+        ratio <= 1.5 || (low..=high).contains(&unknown),
+        "medians {known:?} (real name) and {unknown:?} (unknown name) differ by {ratio:.2}x, \
+         outside the real names' middle half {low:?}..{high:?}"
     );
 }
