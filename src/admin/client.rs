@@ -1,7 +1,9 @@
-//! The admin API client used by `sso-bridge apps …`.
+//! The admin API client used by `sso-bridge apps …`. It sends the admin API's own request
+//! types, so the command line and the API cannot disagree on a field.
 
+use crate::admin::api::{CreateApp, UpdateApp};
+use poem_openapi::types::ToJSON;
 use reqwest::StatusCode;
-use serde::Serialize;
 use serde_json::{json, Value};
 use std::time::Duration;
 
@@ -36,58 +38,6 @@ fn check_server(server: &str) -> Result<(), ClientError> {
             "--server {server}: `{other}` is not http or https"
         ))),
     }
-}
-
-/// What `apps create` sends.
-#[derive(Debug, Serialize)]
-pub struct CreateRequest {
-    pub name: String,
-    pub redirect_uris: Vec<String>,
-    pub public: bool,
-    pub require_pkce: bool,
-    /// OpenID Connect logout return addresses.
-    pub post_logout_redirect_uris: Vec<String>,
-    /// A resource server that may introspect other apps' tokens.
-    pub may_introspect: bool,
-    /// `RS256` or `ES256`; absent: the service's default.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub id_token_signed_response_alg: Option<String>,
-    /// Roles whose holders may use the app.
-    pub allowed_roles: Vec<String>,
-    /// Groups whose members may use the app.
-    pub allowed_groups: Vec<String>,
-    /// Browser origins besides those of the redirect URIs.
-    pub web_origins: Vec<String>,
-    /// Where the app hears that someone signed out.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub backchannel_logout_uri: Option<String>,
-}
-
-/// What `apps update` sends; absent fields stay as they are.
-#[derive(Debug, Serialize)]
-pub struct UpdateRequest {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub redirect_uris: Option<Vec<String>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub require_pkce: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub post_logout_redirect_uris: Option<Vec<String>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub may_introspect: Option<bool>,
-    /// `Some(None)` is sent as `null`: back to the service's default.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub id_token_signed_response_alg: Option<Option<String>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub allowed_roles: Option<Vec<String>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub allowed_groups: Option<Vec<String>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub web_origins: Option<Vec<String>>,
-    /// `Some(None)` is sent as `null`: no back-channel logout.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub backchannel_logout_uri: Option<Option<String>>,
 }
 
 /// A signed-in admin API session.
@@ -214,8 +164,9 @@ impl AdminClient {
     }
 
     /// Registers an app.
-    pub async fn create(&self, app: &CreateRequest) -> Result<Value, ClientError> {
-        self.send(self.http.post(self.url("/apps")).json(app)).await
+    pub async fn create(&self, app: &CreateApp) -> Result<Value, ClientError> {
+        self.send(self.http.post(self.url("/apps")).json(&app.to_json()))
+            .await
     }
 
     /// Lists apps.
@@ -241,12 +192,9 @@ impl AdminClient {
     }
 
     /// Edits an app.
-    pub async fn update(
-        &self,
-        client_id: &str,
-        changes: &UpdateRequest,
-    ) -> Result<Value, ClientError> {
-        self.send(self.http.patch(self.app_url(client_id, "")).json(changes))
+    pub async fn update(&self, client_id: &str, changes: &UpdateApp) -> Result<Value, ClientError> {
+        let body = changes.to_json();
+        self.send(self.http.patch(self.app_url(client_id, "")).json(&body))
             .await
     }
 

@@ -2,8 +2,10 @@
 //! service's admin API. A table for people, `--json` for scripts.
 
 use super::connection::{client, Connection};
-use crate::admin::client::{ClientError, CreateRequest, UpdateRequest};
+use crate::admin::api::{CreateApp, IdTokenAlg, UpdateApp};
+use crate::admin::client::ClientError;
 use clap::Subcommand;
+use poem_openapi::types::MaybeUndefined;
 use serde_json::Value;
 
 #[derive(Debug, Subcommand)]
@@ -159,14 +161,14 @@ pub(super) async fn run(command: AppsCommand) -> Result<(), ClientError> {
             access,
             conn,
         } => {
-            let request = CreateRequest {
+            let request = CreateApp {
                 name,
                 redirect_uris,
                 public,
                 require_pkce,
                 post_logout_redirect_uris,
                 may_introspect: introspect,
-                id_token_signed_response_alg: id_token_alg,
+                id_token_signed_response_alg: id_token_alg.as_deref().and_then(alg),
                 allowed_roles: access.allowed_roles,
                 allowed_groups: access.allowed_groups,
                 web_origins: access.web_origins,
@@ -210,22 +212,25 @@ pub(super) async fn run(command: AppsCommand) -> Result<(), ClientError> {
                     some(list)
                 }
             };
-            let request = UpdateRequest {
+            let request = UpdateApp {
                 name,
                 redirect_uris: some(redirect_uris),
                 require_pkce,
                 post_logout_redirect_uris: some(post_logout_redirect_uris),
                 may_introspect: introspect,
-                id_token_signed_response_alg: id_token_alg
-                    .map(|alg| (alg != "default").then_some(alg)),
+                id_token_signed_response_alg: match id_token_alg.as_deref().map(alg) {
+                    None => MaybeUndefined::Undefined,
+                    Some(None) => MaybeUndefined::Null,
+                    Some(Some(alg)) => MaybeUndefined::Value(alg),
+                },
                 allowed_roles: cleared(access.allowed_roles),
                 allowed_groups: cleared(access.allowed_groups),
                 web_origins: some(access.web_origins),
                 backchannel_logout_uri: match (access.backchannel_logout_uri, no_backchannel_logout)
                 {
-                    (_, true) => Some(None),
-                    (Some(uri), false) => Some(Some(uri)),
-                    (None, false) => None,
+                    (_, true) => MaybeUndefined::Null,
+                    (Some(uri), false) => MaybeUndefined::Value(uri),
+                    (None, false) => MaybeUndefined::Undefined,
                 },
             };
             update(client_id, request, conn).await?
@@ -256,9 +261,18 @@ pub(super) async fn run(command: AppsCommand) -> Result<(), ClientError> {
     Ok(())
 }
 
+/// The algorithm a `--id-token-alg` value names; `None` for `default`, the service's own.
+fn alg(name: &str) -> Option<IdTokenAlg> {
+    match name {
+        "RS256" => Some(IdTokenAlg::Rs256),
+        "ES256" => Some(IdTokenAlg::Es256),
+        _ => None,
+    }
+}
+
 async fn update(
     client_id: String,
-    request: UpdateRequest,
+    request: UpdateApp,
     conn: Connection,
 ) -> Result<(), ClientError> {
     let nothing = request.name.is_none()
@@ -266,11 +280,11 @@ async fn update(
         && request.require_pkce.is_none()
         && request.post_logout_redirect_uris.is_none()
         && request.may_introspect.is_none()
-        && request.id_token_signed_response_alg.is_none()
+        && request.id_token_signed_response_alg.is_undefined()
         && request.allowed_roles.is_none()
         && request.allowed_groups.is_none()
         && request.web_origins.is_none()
-        && request.backchannel_logout_uri.is_none();
+        && request.backchannel_logout_uri.is_undefined();
     if nothing {
         return Err(ClientError::Input(
             "nothing to change: give --name, --redirect-uri, --post-logout-redirect-uri, --require-pkce, --introspect, --id-token-alg, --allowed-role, --allowed-group, --everyone, --web-origin, --backchannel-logout-uri or --no-backchannel-logout".into(),
