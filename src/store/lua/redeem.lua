@@ -12,7 +12,7 @@ if consumed_by then
   revoke(ARGV[6] .. consumed_by)
   return {'replayed'}
 end
-if not allowed() then
+if not allowed(0, ARGV[#ARGV]) then
   return {'app_disabled'}
 end
 -- Writing a hash field leaves the key's TTL alone: the code stays, consumed, until it expires.
