@@ -140,7 +140,11 @@ impl Gathering {
         subs: &[&str],
         entries: Vec<DirectoryUser>,
     ) -> Vec<Option<Vec<DirectoryUser>>> {
-        let loose_subs: Vec<String> = subs.iter().map(|s| loose(s)).collect();
+        let exact: HashMap<&str, usize> = subs.iter().enumerate().map(|(i, s)| (*s, i)).collect();
+        let mut alike: HashMap<String, Vec<usize>> = HashMap::new();
+        for (i, sub) in subs.iter().enumerate() {
+            alike.entry(loose(sub)).or_default().push(i);
+        }
         let mut doubtful = vec![false; subs.len()];
         let mut owners: Vec<Vec<usize>> = Vec::with_capacity(entries.len());
         for entry in &entries {
@@ -150,19 +154,26 @@ impl Gathering {
                 .map(Vec::as_slice)
                 .unwrap_or_default();
             let mut owned_by = Vec::new();
-            for (i, sub) in subs.iter().enumerate() {
-                if values.iter().any(|v| v == sub) {
+            for value in values {
+                if let Some(&i) = exact.get(value.as_str()) {
                     owned_by.push(i);
                 }
-                let looks_alike = || values.iter().any(|v| v != sub && loose(v) == loose_subs[i]);
-                if !doubtful[i] && looks_alike() {
-                    doubtful[i] = true;
+                for &i in alike
+                    .get(&loose(value))
+                    .map(Vec::as_slice)
+                    .unwrap_or_default()
+                {
+                    if subs[i] != value {
+                        doubtful[i] = true;
+                    }
                 }
             }
             if owned_by.is_empty() {
                 // Matched some subject's part in a way this cannot place: no answer is sure.
                 return vec![None; subs.len()];
             }
+            owned_by.sort_unstable();
+            owned_by.dedup();
             owners.push(owned_by);
         }
         let mut found: Vec<Vec<DirectoryUser>> = vec![Vec::new(); subs.len()];
@@ -214,8 +225,13 @@ pub(super) fn by_subject(
 /// `subs`: they are searched alone.
 pub(super) fn alike(subs: &[String]) -> Vec<bool> {
     let loose: Vec<String> = subs.iter().map(|s| loose(s)).collect();
-    (0..subs.len())
-        .map(|i| (0..subs.len()).any(|j| j != i && loose[j] == loose[i]))
+    let mut count: HashMap<&str, usize> = HashMap::new();
+    for l in &loose {
+        *count.entry(l.as_str()).or_default() += 1;
+    }
+    loose
+        .iter()
+        .map(|l| count.get(l.as_str()).is_some_and(|&n| n > 1))
         .collect()
 }
 
