@@ -58,6 +58,7 @@ fn register(rt: &Runtime, state: &AppState, alg: Option<SigningAlg>) -> (String,
         post_logout_redirect_uris: Vec::new(),
         may_introspect: false,
         id_token_signed_response_alg: alg,
+        ..NewApp::default()
     };
     let (record, secret) = rt
         .block_on(apps::manage::create(
@@ -91,6 +92,7 @@ async fn fresh_code(state: &AppState, client_id: &str) -> String {
             claims: &claims,
             auth_time: state.now(),
             amr: &["pwd".to_owned()],
+            sid: Some("bench-session"),
         },
     )
     .await

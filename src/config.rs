@@ -28,10 +28,13 @@ mod value;
 pub use admin::AdminSettings;
 pub use audit::AuditSettings;
 pub use claims::ClaimMapping;
-pub use directory::{DirectoryBackend, DirectoryFlavor, DirectorySettings, ServiceAccount};
+pub use directory::{
+    DirectoryBackend, DirectoryFlavor, DirectorySettings, GroupLookup, GroupSettings,
+    ServiceAccount,
+};
 pub use limits::LimitSettings;
 pub use log::{LogFormat, LogSettings};
-pub use mfa::{GroupLookup, MfaSettings};
+pub use mfa::MfaSettings;
 pub use oidc::OidcSettings;
 pub use roles::RoleGroups;
 pub use server::{ServerSettings, TrustedProxies};
@@ -68,6 +71,8 @@ pub struct Settings {
     pub oidc: OidcSettings,
     /// `[log]`: how log lines are written.
     pub log: LogSettings,
+    /// What start-up should warn of in the settings: earlier key names still in use.
+    pub notices: Vec<String>,
 }
 
 /// The settings as the layers give them: the sections whose keys need more than a type to be
@@ -111,6 +116,7 @@ impl Layers {
             audit: self.audit,
             oidc: self.oidc.check()?,
             log: self.log,
+            notices: Vec::new(),
         })
     }
 }
@@ -170,8 +176,45 @@ impl Settings {
             }
             _ => first,
         };
+        let given = given_layers(file, &env).map_err(describe)?;
+        let (merged, notices) = with_earlier_names(merged, &given).map_err(describe)?;
         let layers: Layers = merged.try_deserialize().map_err(describe)?;
-        layers.check()
+        let mut settings = layers.check()?;
+        settings.notices = notices;
+        let lookup_given = given
+            .get::<config::Value>("directory.lookup_filter")
+            .is_ok();
+        settings.follow_subject(lookup_given)?;
+        Ok(settings)
+    }
+
+    /// Makes the directory find people again by the attribute behind `claims.sub`: a
+    /// `directory.lookup_filter` left at its default compares that attribute with `{sub}`
+    /// (`objectGUID`, `entryUUID`...), and one the operator set (`given`) that compares only
+    /// others is refused, naming the filter to use.
+    fn follow_subject(&mut self, given: bool) -> Result<(), ConfigError> {
+        if self.directory.backend != DirectoryBackend::Ldap {
+            return Ok(());
+        }
+        let subject = self.claims.sub.to_ascii_lowercase();
+        let filter = &self.directory.lookup_filter;
+        let compared = directory::sub_attributes(filter);
+        if compared.is_empty() || compared.contains(&subject) {
+            return Ok(());
+        }
+        let following = directory::with_sub_attribute(filter, &self.claims.sub);
+        if given {
+            return Err(ConfigError::key(
+                "directory.lookup_filter",
+                format!(
+                    "`{filter}` finds people by {} but claims.sub is {}: a refresh or a re-check would find no one; use `{following}`",
+                    compared.join(", "),
+                    self.claims.sub
+                ),
+            ));
+        }
+        self.directory.lookup_filter = following;
+        Ok(())
     }
 
     /// Whether this is the embedded demo setup (memory store or LDIF directory).
@@ -238,6 +281,67 @@ fn layered(
                 .source(Some(env.clone())),
         )
         .build()
+}
+
+/// Earlier names of settings, still read: (earlier key, key).
+const EARLIER_NAMES: [(&str, &str); 4] = [
+    ("mfa.group_lookup", "directory.group_lookup"),
+    ("mfa.member_attribute", "directory.member_attribute"),
+    ("mfa.group_base", "directory.group_base"),
+    ("mfa.group_filter", "directory.group_filter"),
+];
+
+/// What the operator set: `file`, then `env`, without the built-in defaults.
+fn given_layers(
+    file: Option<&Path>,
+    env: &config::Map<String, String>,
+) -> Result<config::Config, config::ConfigError> {
+    let mut given = config::Config::builder();
+    if let Some(path) = file {
+        given = given.add_source(config::File::from(path).format(config::FileFormat::Toml));
+    }
+    given
+        .add_source(
+            config::Environment::with_prefix("SSO_BRIDGE")
+                .prefix_separator("__")
+                .separator("__")
+                .source(Some(env.clone())),
+        )
+        .build()
+}
+
+/// `merged` with each key an operator set under an earlier name (in `given`: the file or the
+/// environment) moved to its name now, unless that is set too (then it wins); and what to
+/// warn of.
+fn with_earlier_names(
+    merged: config::Config,
+    given: &config::Config,
+) -> Result<(config::Config, Vec<String>), config::ConfigError> {
+    let mut notices = Vec::new();
+    let mut moved = Vec::new();
+    for (earlier, key) in EARLIER_NAMES {
+        let Ok(value) = given.get::<config::Value>(earlier) else {
+            continue;
+        };
+        if given.get::<config::Value>(key).is_ok() {
+            notices.push(format!(
+                "{earlier} is the earlier name of {key}, which is set too: {key} is used; remove {earlier}"
+            ));
+        } else {
+            notices.push(format!(
+                "{earlier} is the earlier name of {key}: it is read as {key}; rename it"
+            ));
+            moved.push((key, value));
+        }
+    }
+    if moved.is_empty() {
+        return Ok((merged, notices));
+    }
+    let mut builder = config::Config::builder().add_source(merged);
+    for (key, value) in moved {
+        builder = builder.set_override(key, value)?;
+    }
+    Ok((builder.build()?, notices))
 }
 
 /// The table `name` of `merged` (`[active_directory.directory]`, `[active_directory.claims]`),

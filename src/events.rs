@@ -5,6 +5,7 @@
 //! turn, awaited before [`Events::publish`] returns, so an event is written before the response
 //! that caused it leaves. A listener never fails the request: it logs its own errors.
 
+use crate::domain::audit::Action;
 use crate::domain::ClientId;
 use async_trait::async_trait;
 use std::sync::Arc;
@@ -123,6 +124,69 @@ pub enum Event {
         /// The kind of that counter: `account`, `ipv4`, `ipv6_64` or `ipv6_48`.
         group: &'static str,
     },
+    /// A person was refused an app: it is only for some roles or groups, and they hold none.
+    AccessDenied {
+        /// The person.
+        sub: String,
+        /// The app.
+        client_id: ClientId,
+        /// The caller's address.
+        address: Option<String>,
+        /// Where: `sign-in` (after the sign-in), `single sign-on` or `refresh`.
+        at: &'static str,
+    },
+    /// A person signed out of a browser: of single sign-on (RP-initiated logout), or of the
+    /// admin screen.
+    SignedOut {
+        /// The user.
+        sub: String,
+        /// Where: the sign-on pages (`App`) or the admin screen (`Admin`).
+        place: Place,
+        /// The app that asked for the logout, when one did.
+        client_id: Option<ClientId>,
+        /// The caller's address.
+        address: Option<String>,
+    },
+    /// A superadmin signed a person out everywhere: every session, grant and admin sign-in.
+    SignedOutEverywhere {
+        /// The superadmin.
+        by: String,
+        /// Where the request came from.
+        address: Option<String>,
+        /// The person, by subject.
+        sub: String,
+        /// SSO sessions ended.
+        sessions: u64,
+        /// Grants revoked.
+        grants: u64,
+        /// Admin tokens and admin sign-ins ended.
+        admin_sessions: u64,
+    },
+    /// A superadmin removed a person's second factor (and so their admin sign-ins).
+    SecondFactorReset {
+        /// The superadmin.
+        by: String,
+        /// Where the request came from.
+        address: Option<String>,
+        /// The person, by subject.
+        sub: String,
+        /// Admin tokens and admin sign-ins ended with it.
+        admin_sessions: u64,
+    },
+    /// A superadmin registered, changed, disabled, enabled or deleted an app, or rotated its
+    /// secret.
+    AppChanged {
+        /// What was done (`AppCreated`, `AppUpdated`, `SecretRotated`, ...).
+        action: Action,
+        /// The superadmin.
+        by: String,
+        /// Where the request came from.
+        address: Option<String>,
+        /// The app.
+        client_id: ClientId,
+        /// What changed, in plain words.
+        detail: String,
+    },
     /// An authorize request that shows a page was kept (or refused: the store was full), and
     /// this is what all unfinished sign-ins keep now.
     PendingLoad {
@@ -135,6 +199,16 @@ pub enum Event {
         /// The most bytes the store may keep.
         max_bytes: u64,
     },
+    /// A back-channel logout (OpenID Connect Back-Channel Logout 1.0) was queued for an app,
+    /// or an attempt to deliver one ended.
+    BackchannelLogout {
+        /// The app told.
+        client_id: ClientId,
+        /// The person signed out.
+        sub: String,
+        /// What happened.
+        outcome: LogoutOutcome,
+    },
     /// A password or second-factor attempt failed, and counts against the limits.
     AttemptFailed {
         /// What was guessed.
@@ -142,6 +216,57 @@ pub enum Event {
         /// The kinds of counter it counts in (`account`, `ipv4`, `ipv6_64`, `ipv6_48`).
         counters: Vec<&'static str>,
     },
+}
+
+/// What became of a back-channel logout.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LogoutOutcome {
+    /// Queued, to be sent by whichever node claims it first.
+    Queued,
+    /// The app answered 2xx.
+    Delivered {
+        /// The HTTP status.
+        status: u16,
+    },
+    /// An attempt failed (a 5xx, no answer in time, no connection): it is tried again later.
+    Retrying {
+        /// Attempts so far.
+        attempt: u32,
+        /// What went wrong, in plain words.
+        problem: String,
+        /// Seconds until the next attempt.
+        retry_in: u64,
+    },
+    /// The app refused it (a 4xx, or a redirect, which is not followed): not tried again.
+    Refused {
+        /// The HTTP status.
+        status: u16,
+        /// The start of the answer's body, as the app sent it (data, never advice).
+        said: String,
+    },
+    /// Attempts failed for as long as a logout is retried: given up.
+    GaveUp {
+        /// Attempts made.
+        attempts: u32,
+        /// What went wrong last, in plain words.
+        problem: String,
+    },
+    /// Not sent: the app was deleted, or no longer has a back-channel logout URI.
+    Dropped,
+}
+
+impl LogoutOutcome {
+    /// The outcome as a word, for metric labels.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            LogoutOutcome::Queued => "queued",
+            LogoutOutcome::Delivered { .. } => "delivered",
+            LogoutOutcome::Retrying { .. } => "retrying",
+            LogoutOutcome::Refused { .. } => "refused",
+            LogoutOutcome::GaveUp { .. } => "gave_up",
+            LogoutOutcome::Dropped => "dropped",
+        }
+    }
 }
 
 /// What an attempt under the limits guesses.
@@ -181,6 +306,8 @@ pub enum Revocation {
     RefreshReused,
     /// The user is no longer in the directory, or is disabled or expired there.
     UserGone,
+    /// The user may no longer use the app (their role or groups, or the app's list, changed).
+    AccessRemoved,
     /// The app revoked one of its tokens (RFC 7009); `refresh` tells which kind it presented.
     ByApp {
         /// A refresh token (else an access token).

@@ -6,6 +6,7 @@
 pub mod admin;
 pub mod apps;
 pub mod audit;
+pub mod backchannel;
 pub mod cli;
 pub mod clock;
 pub mod config;
@@ -18,8 +19,11 @@ pub mod oauth;
 pub mod oidc;
 pub mod pages;
 pub mod session;
+pub mod signin;
 pub mod startup;
 pub mod state;
 pub mod store;
 pub mod telemetry;
+#[cfg(test)]
+mod testing;
 pub mod web;

@@ -1,10 +1,10 @@
 //! Building the application from settings: backends (timed for the metrics), state,
 //! listeners; serving until stopped.
 
-use crate::apps::{Doctor, LastUsed};
+use crate::apps::{Doctor, LastUsed, Origins, OriginsListener};
 use crate::audit::AuditTrail;
+use crate::backchannel::deliver::Sender;
 use crate::clock::{Clock, SystemClock};
-use crate::config::GroupLookup;
 use crate::config::{DirectoryBackend, Settings, StoreBackend};
 use crate::directory::ldap::LdapDirectory;
 use crate::directory::ldif::LdifDirectory;
@@ -82,6 +82,9 @@ impl Application {
         directory: Arc<dyn Directory>,
     ) -> Result<Self, StartupError> {
         settings.check_store_secrets()?;
+        for notice in &settings.notices {
+            tracing::warn!("{notice}");
+        }
         let templates = Templates::new().map_err(StartupError::Templates)?;
         let mfa_key = crate::mfa::MfaKey::from_settings(&settings)?;
         let keys = crate::oidc::key_source::Keys::new(&settings.oidc, settings.store.backend)?;
@@ -95,7 +98,8 @@ impl Application {
         let store: Arc<dyn Store> = Arc::new(MeteredStore::new(store, Arc::clone(&metrics)));
         let directory: Arc<dyn Directory> =
             Arc::new(MeteredDirectory::new(directory, Arc::clone(&metrics)));
-        let events = Arc::new(listeners(&settings, &store, &clock, &metrics));
+        let origins = Origins::new(Arc::clone(&store));
+        let events = Arc::new(listeners(&settings, &store, &clock, &metrics, &origins));
         let state = AppState {
             settings: Arc::new(settings),
             store,
@@ -106,6 +110,7 @@ impl Application {
             keys: Arc::new(keys),
             events,
             metrics,
+            origins,
         };
         Ok(Self {
             acceptor,
@@ -132,9 +137,17 @@ impl Application {
 
     /// Serves until the process gets Ctrl-C / SIGTERM, then stops accepting connections (on
     /// the metrics' address too) and lets the requests in flight finish, for at most
-    /// `server.shutdown_grace_secs`.
+    /// `server.shutdown_grace_secs`. Meanwhile it watches the directory's lockout policy and
+    /// delivers the back-channel logouts queued in the store.
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
         let watch_policy = tokio::spawn(watch_lockout_policy(self.state.clone()));
+        let logouts = match Sender::new() {
+            Ok(sender) => Some(tokio::spawn(sender.run(self.state.clone()))),
+            Err(err) => {
+                tracing::error!(error = %err, "back-channel logouts cannot be sent by this node; other nodes send what is queued");
+                None
+            }
+        };
         let grace = self.state.settings.server.shutdown_grace;
         let (stop, stopping) = watch::channel(false);
         tokio::spawn(async move {
@@ -163,6 +176,10 @@ impl Application {
             }
         };
         watch_policy.abort();
+        // A logout being sent stays claimed; it is sent again when its claim ends.
+        if let Some(logouts) = logouts {
+            logouts.abort();
+        }
         tracing::info!("stopped");
         served
     }
@@ -177,7 +194,7 @@ async fn watch_lockout_policy(state: AppState) {
     let mut every = tokio::time::interval(LOCKOUT_POLICY_EVERY);
     loop {
         every.tick().await;
-        match crate::mfa::lockout_guard::announce(&state).await {
+        match crate::signin::lockout_guard::announce(&state).await {
             Ok(true) => {}
             Ok(false) => return,
             Err(err) => {
@@ -207,12 +224,13 @@ async fn stopped(mut stopping: watch::Receiver<bool>) {
 }
 
 /// Who hears what the flows publish: the audit log, the app doctor, the last-used marks, the
-/// metrics.
+/// metrics, the copy of the apps' origins.
 fn listeners(
     settings: &Settings,
     store: &Arc<dyn Store>,
     clock: &Arc<dyn Clock>,
     metrics: &Arc<Metrics>,
+    origins: &Arc<Origins>,
 ) -> Events {
     let base = WithClock {
         store: Arc::clone(store),
@@ -223,6 +241,7 @@ fn listeners(
         Arc::new(Doctor(base.clone())),
         Arc::new(LastUsed::new(base)),
         Arc::new(MetricsListener::new(Arc::clone(metrics))),
+        Arc::new(OriginsListener(Arc::clone(origins))),
     ])
 }
 
@@ -259,17 +278,16 @@ fn build_directory(
                 LdapDirectory::new(&settings.directory, &settings.claims)
                     .map_err(|e| StartupError::Directory(Box::new(e)))?
                     .with_clock(Arc::clone(clock))
-                    .with_policy(
-                        &policy_attributes(settings),
-                        &settings.mfa.group_base,
-                        &group_filter(settings),
+                    .with_attributes(
+                        &settings
+                            .mfa
+                            .user_attribute
+                            .iter()
+                            .cloned()
+                            .collect::<Vec<_>>(),
                     )
-                    .with_membership(
-                        &settings.roles,
-                        &settings.claims.role,
-                        nested_member_attribute(settings),
-                        &settings.mfa.group_filter,
-                    ),
+                    .with_roles(&settings.roles, &settings.claims.role)
+                    .searching_unlisted(!settings.mfa.required_groups.is_empty()),
             )
         }
     })
@@ -295,31 +313,6 @@ fn warn_of_cleartext(settings: &Settings) {
             servers = %servers.join(" "),
             "directory.url is plain ldap:// to another machine without directory.starttls: the password of everyone who signs in crosses the network readable; use ldaps:// or set directory.starttls = true"
         );
-    }
-}
-
-/// User attributes the second-factor policy reads beyond the claims.
-fn policy_attributes(settings: &Settings) -> Vec<String> {
-    let mfa = &settings.mfa;
-    let mut attributes: Vec<String> = mfa.user_attribute.iter().cloned().collect();
-    if !mfa.required_groups.is_empty() && mfa.group_lookup == GroupLookup::Memberof {
-        attributes.push(mfa.member_attribute.clone());
-    }
-    attributes
-}
-
-/// The user attribute the policy reads groups from, when nested groups must be added to it.
-fn nested_member_attribute(settings: &Settings) -> Option<&str> {
-    let mfa = &settings.mfa;
-    (!mfa.required_groups.is_empty() && mfa.group_lookup == GroupLookup::Memberof)
-        .then_some(mfa.member_attribute.as_str())
-}
-
-/// The group search filter, when groups are found by search.
-fn group_filter(settings: &Settings) -> String {
-    match settings.mfa.group_lookup {
-        GroupLookup::Search => settings.mfa.group_filter.clone(),
-        GroupLookup::Memberof => String::new(),
     }
 }
 

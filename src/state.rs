@@ -5,6 +5,7 @@
 //! trait (`oauth::Context`, `session::Context`, ...); [`AppState`] implements them all here, so a
 //! handler passes `&state` and the flow sees only what its trait names.
 
+use crate::apps::Origins;
 use crate::clock::{Clock, HasClock};
 use crate::config::{
     AuditSettings, ClaimMapping, LimitSettings, MfaSettings, OidcSettings, SessionSettings,
@@ -41,6 +42,8 @@ pub struct AppState {
     pub events: Arc<Events>,
     /// The Prometheus metrics.
     pub metrics: Arc<Metrics>,
+    /// Every app's browser origins, in memory, for the CORS answers.
+    pub origins: Arc<Origins>,
 }
 
 impl AppState {

@@ -52,6 +52,15 @@ pub struct CreateRequest {
     /// `RS256` or `ES256`; absent: the service's default.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub id_token_signed_response_alg: Option<String>,
+    /// Roles whose holders may use the app.
+    pub allowed_roles: Vec<String>,
+    /// Groups whose members may use the app.
+    pub allowed_groups: Vec<String>,
+    /// Browser origins besides those of the redirect URIs.
+    pub web_origins: Vec<String>,
+    /// Where the app hears that someone signed out.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub backchannel_logout_uri: Option<String>,
 }
 
 /// What `apps update` sends; absent fields stay as they are.
@@ -70,6 +79,15 @@ pub struct UpdateRequest {
     /// `Some(None)` is sent as `null`: back to the service's default.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub id_token_signed_response_alg: Option<Option<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub allowed_roles: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub allowed_groups: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub web_origins: Option<Vec<String>>,
+    /// `Some(None)` is sent as `null`: no back-channel logout.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub backchannel_logout_uri: Option<Option<String>>,
 }
 
 /// A signed-in admin API session.

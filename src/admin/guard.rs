@@ -1,17 +1,13 @@
-//! Only superadmins: directory sign-in under the attempt limits, the role check, the second
-//! factor when the policy asks for one, then a short-lived admin token (API) or an admin screen
-//! session.
-//!
-//! [`authenticate`] is the one place that decides whether someone may administer, for the API
-//! and the screen alike; every attempt is audited.
+//! Only superadmins: the admin sign-in of [`crate::signin::admin`] (the one rule for the API
+//! and the screen alike), then a short-lived admin token for the API, confirmed with the
+//! directory again as it is used; and the errors both answer with.
 
-use crate::directory::{AccountState, DirectoryUser};
-use crate::domain::{Claims, Digest, Role, SecretToken, Username};
-use crate::events::{Event, Place, SignInOutcome};
-use crate::mfa::enrolment;
-use crate::mfa::limits::{self, Kind, PasswordCheck};
-use crate::mfa::{self, Due, MfaError};
+use crate::directory::AccountState;
+use crate::domain::{Claims, Digest, SecretToken};
+use crate::mfa::MfaError;
 use crate::session::recheck;
+use crate::signin::admin::{self, AdminSignInError};
+use crate::signin::{CodeError, PasswordError};
 use crate::state::AppState;
 use crate::store::StoreError;
 use secrecy::SecretString;
@@ -68,130 +64,41 @@ impl From<MfaError> for GuardError {
     }
 }
 
-/// Whether a user's role lets them administer: `superadmin`. The second factor is checked by
-/// [`authenticate`], the only way into the admin API and screen.
+impl From<AdminSignInError> for GuardError {
+    fn from(err: AdminSignInError) -> Self {
+        match err {
+            AdminSignInError::Password(e) => e.into(),
+            AdminSignInError::Forbidden => GuardError::Forbidden,
+            AdminSignInError::EnrolmentRequired => GuardError::EnrolmentRequired,
+            AdminSignInError::SecondFactorRequired => GuardError::SecondFactorRequired,
+            AdminSignInError::Code(CodeError::Locked) => GuardError::Locked,
+            AdminSignInError::Code(CodeError::Wrong | CodeError::Replayed) => {
+                GuardError::WrongSecondFactor
+            }
+            AdminSignInError::Code(CodeError::Unchecked(e)) => e.into(),
+        }
+    }
+}
+
+impl From<PasswordError> for GuardError {
+    fn from(err: PasswordError) -> Self {
+        match err {
+            PasswordError::Name(_) | PasswordError::Invalid => GuardError::Unauthenticated,
+            PasswordError::Locked => GuardError::Locked,
+            PasswordError::Unusable(account) => GuardError::AccountUnusable(account),
+            PasswordError::NoSubject(_) => GuardError::Forbidden,
+            PasswordError::Unavailable(e) => e.into(),
+        }
+    }
+}
+
+/// Whether a user's role lets them administer (the sign-in flow's one rule).
 pub fn may_administer(claims: &Claims) -> Result<(), GuardError> {
-    if claims.role() == Some(Role::Superadmin) {
+    if admin::may_administer(claims) {
         Ok(())
     } else {
         Err(GuardError::Forbidden)
     }
-}
-
-/// A superadmin who passed every check.
-#[derive(Debug, Clone)]
-pub struct Admin {
-    /// Their claims.
-    pub claims: Claims,
-    /// How they authenticated (RFC 8176): `pwd`, and `otp` when the second factor was due.
-    pub amr: Vec<String>,
-}
-
-/// What the audit log says of a superadmin refused because the second factor their policy asks
-/// for is not set up yet.
-pub const NOT_ENROLLED: &str = "the second factor the policy asks for is not set up yet";
-
-/// Checks the password (under the attempt limits) and the role; answers the claims and what
-/// the second-factor policy still asks of the user. Failures are audited.
-pub async fn first_factor(
-    state: &AppState,
-    username: &str,
-    password: &SecretString,
-    address: Option<IpAddr>,
-) -> Result<(Claims, Due), GuardError> {
-    let (user, claims) = check_password(state, Place::Admin, username, password, address).await?;
-    if let Err(e) = may_administer(&claims) {
-        audit_sign_in(state, claims.sub(), address, Some("not a superadmin")).await;
-        return Err(e);
-    }
-    let due = mfa::due(state, &claims, &["pwd".to_owned()], Some(&user)).await?;
-    if due == Due::Enrol {
-        audit_sign_in(state, claims.sub(), address, Some(NOT_ENROLLED)).await;
-    }
-    Ok((claims, due))
-}
-
-/// Checks the second factor of a user who passed [`first_factor`]; a refusal is audited.
-pub async fn second_factor(
-    state: &AppState,
-    sub: &str,
-    otp: &str,
-    address: Option<IpAddr>,
-) -> Result<(), GuardError> {
-    let result = check_otp(state, sub, otp.trim(), address).await;
-    if result.is_err() {
-        audit_sign_in(state, sub, address, Some("second factor refused")).await;
-    }
-    result
-}
-
-/// Records an admin sign-in attempt: `failure` is the reason it was refused, if it was.
-pub async fn audit_sign_in(
-    state: &AppState,
-    who: &str,
-    address: Option<IpAddr>,
-    failure: Option<&str>,
-) {
-    let outcome = match failure {
-        Some(reason) => SignInOutcome::Failed(reason.to_owned()),
-        None => SignInOutcome::Succeeded,
-    };
-    publish_sign_in(state, Place::Admin, who, address, outcome).await;
-}
-
-async fn publish_sign_in(
-    state: &AppState,
-    place: Place,
-    who: &str,
-    address: Option<IpAddr>,
-    outcome: SignInOutcome,
-) {
-    let event = Event::SignIn {
-        place,
-        who: who.to_owned(),
-        client_id: None,
-        address: address.map(|a| a.to_string()),
-        outcome,
-    };
-    state.events.publish(event).await;
-}
-
-/// Password, role, then the second factor when the policy (or the user's own enrolment) asks
-/// for it, all in one request (the admin API). Audits the attempt and its outcome.
-///
-/// An account under the policy that has not set up a second factor yet is refused
-/// ([`GuardError::EnrolmentRequired`]), as the admin screen refuses it: its password opens only
-/// the enrolment endpoints (`crate::admin::mfa_api`), never the rest of the admin API.
-pub async fn authenticate(
-    state: &AppState,
-    username: &str,
-    password: &SecretString,
-    otp: Option<&str>,
-    address: Option<IpAddr>,
-) -> Result<Admin, GuardError> {
-    let (claims, due) = first_factor(state, username, password, address).await?;
-    let mut amr = vec!["pwd".to_owned()];
-    match due {
-        Due::Nothing => {}
-        // Audited by `first_factor`.
-        Due::Enrol => return Err(GuardError::EnrolmentRequired),
-        Due::Verify => {
-            let otp = otp.filter(|o| !o.trim().is_empty());
-            let otp = otp.ok_or(GuardError::SecondFactorRequired)?;
-            second_factor(state, claims.sub(), otp, address).await?;
-            amr.push(mfa::AMR_OTP.to_owned());
-        }
-    }
-    audit_sign_in(state, claims.sub(), address, None).await;
-    Ok(Admin { claims, amr })
-}
-
-/// An admin API token just issued.
-pub struct Issued {
-    /// The token (shown once).
-    pub token: SecretToken,
-    /// Seconds until it expires.
-    pub ttl: u64,
 }
 
 /// Signs a superadmin in to the admin API and issues an admin token.
@@ -202,78 +109,17 @@ pub async fn sign_in(
     otp: Option<&str>,
     address: Option<IpAddr>,
 ) -> Result<Issued, GuardError> {
-    let admin = authenticate(state, username, password, otp, address).await?;
+    let admin = admin::authenticate(state, username, password, otp, address).await?;
     let (token, ttl) = issue(state, admin.claims.sub(), admin.amr).await?;
     Ok(Issued { token, ttl })
 }
 
-/// Checks a directory password under the attempt limits; answers the entry and its claims.
-///
-/// A refusal is audited here, once, as a failed sign-in at `place`, so that no caller can
-/// check a password unaudited. A lockout is audited where it starts (`limits`), once, not on
-/// every attempt it refuses; a directory or store outage is not a failed sign-in.
-pub async fn check_password(
-    state: &AppState,
-    place: Place,
-    username: &str,
-    password: &SecretString,
-    address: Option<IpAddr>,
-) -> Result<(DirectoryUser, Claims), GuardError> {
-    let result = password_and_claims(state, username, password, address).await;
-    let reason = match &result {
-        Err(GuardError::Unauthenticated) => "wrong username or password",
-        Err(GuardError::Forbidden) => "the directory entry has no subject attribute",
-        Err(GuardError::AccountUnusable(account)) => account.as_str(),
-        _ => return result,
-    };
-    let outcome = SignInOutcome::Failed(reason.to_owned());
-    publish_sign_in(state, place, username, address, outcome).await;
-    result
-}
-
-async fn password_and_claims(
-    state: &AppState,
-    username: &str,
-    password: &SecretString,
-    address: Option<IpAddr>,
-) -> Result<(DirectoryUser, Claims), GuardError> {
-    // A name no directory holds is refused before anything is counted or checked.
-    let username = Username::parse(username).map_err(|_| GuardError::Unauthenticated)?;
-    let user = match limits::check_password(state, &username, password, address).await? {
-        PasswordCheck::Passed(user) => user,
-        PasswordCheck::Invalid => return Err(GuardError::Unauthenticated),
-        PasswordCheck::Locked => return Err(GuardError::Locked),
-        PasswordCheck::Unusable(account) => return Err(GuardError::AccountUnusable(account)),
-    };
-    let claims = state
-        .settings
-        .claims
-        .claims(&user.attributes)
-        .ok_or(GuardError::Forbidden)?;
-    Ok((user, claims))
-}
-
-/// Checks a second-factor code (TOTP or recovery code) under the attempt limits.
-pub async fn check_otp(
-    state: &AppState,
-    sub: &str,
-    otp: &str,
-    address: Option<IpAddr>,
-) -> Result<(), GuardError> {
-    let attempt = limits::begin(state, Kind::Otp, sub, address)
-        .await?
-        .map_err(|_| GuardError::Locked)?;
-    match enrolment::verify(state, sub, otp).await {
-        Ok(_) => Ok(attempt.succeeded(state).await?),
-        Err(MfaError::WrongCode | MfaError::Replayed) => {
-            attempt.failed(state).await?;
-            Err(GuardError::WrongSecondFactor)
-        }
-        Err(e) => {
-            attempt.succeeded(state).await?;
-            Err(e.into())
-        }
-    }
+/// An admin API token just issued.
+pub struct Issued {
+    /// The token (shown once).
+    pub token: SecretToken,
+    /// Seconds until it expires.
+    pub ttl: u64,
 }
 
 async fn issue(

@@ -3,12 +3,12 @@
 //! exists to sign in to).
 
 use super::api::{body, AdminAuth, AdminError, SecondFactorRemoved};
-use super::guard::{self, GuardError};
+use super::guard::GuardError;
 use crate::domain::secret::random_id;
 use crate::events::Place;
 use crate::mfa::enrolment::{self, Holder};
-use crate::mfa::limits::{self, Kind};
-use crate::mfa::MfaError;
+use crate::signin::admin::AdminSignInError;
+use crate::signin::{self, Where};
 use crate::state::AppState;
 use crate::web::address::ClientAddr;
 use poem::web::Data;
@@ -88,12 +88,16 @@ async fn not_yet_enrolled(
     username: &str,
     password: String,
 ) -> Result<String, AdminError> {
-    let address = ClientAddr::of(req).ip();
+    let at = Where {
+        place: Place::SecondFactorSetup,
+        client_id: None,
+        address: ClientAddr::of(req).ip(),
+    };
     let password = SecretString::from(password);
-    let place = Place::SecondFactorSetup;
-    let (_, claims) =
-        guard::check_password(state, place, username.trim(), &password, address).await?;
-    let sub = claims.sub().to_owned();
+    let passed = signin::check_password(state, at, username.trim(), &password)
+        .await
+        .map_err(GuardError::from)?;
+    let sub = passed.claims.sub().to_owned();
     if enrolment::is_enrolled(state, &sub)
         .await
         .map_err(GuardError::from)?
@@ -191,22 +195,15 @@ impl AdminMfaApi {
             setup_id,
         } = body.0;
         let sub = not_yet_enrolled(req, state, &username, password).await?;
-        let address = ClientAddr::of(req).ip();
-        let attempt = limits::begin(state, Kind::Otp, &sub, address)
-            .await?
-            .map_err(|_| GuardError::Locked)?;
-        let holder = Holder::api(setup_id.trim());
-        let codes = match enrolment::confirm(state, &sub, holder, &otp).await {
-            Ok(codes) => codes,
-            Err(e) => {
-                match e {
-                    MfaError::WrongCode | MfaError::Replayed => attempt.failed(state).await?,
-                    _ => attempt.succeeded(state).await?,
-                }
-                return Err(GuardError::from(e).into());
-            }
+        let at = Where {
+            place: Place::SecondFactorSetup,
+            client_id: None,
+            address: ClientAddr::of(req).ip(),
         };
-        attempt.succeeded(state).await?;
+        let holder = Holder::api(setup_id.trim());
+        let codes = signin::confirm_enrolment(state, at, &sub, holder, &otp)
+            .await
+            .map_err(|e| GuardError::from(AdminSignInError::Code(e)))?;
         Ok(Json(RecoveryCodes {
             recovery_codes: codes,
         }))

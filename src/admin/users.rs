@@ -3,8 +3,9 @@
 //! stolen laptop). Shared by the admin API and the screen.
 
 use crate::apps::Actor;
-use crate::audit::{self, Action, AuditEvent};
+use crate::backchannel;
 use crate::directory::DirectoryError;
+use crate::events::Event;
 use crate::mfa::{enrolment, MfaError};
 use crate::state::AppState;
 use crate::store::StoreError;
@@ -29,12 +30,13 @@ pub async fn reset_second_factor(
         return Ok(None);
     }
     let admin_sessions = state.store.end_admin_sessions(sub).await?;
-    let event = AuditEvent::new(Action::SecondFactorReset, Some(actor.sub))
-        .from_address(actor.address)
-        .detail(format!(
-            "second factor of {sub} removed; {admin_sessions} admin sign-ins ended"
-        ));
-    audit::record(state, event).await;
+    let event = Event::SecondFactorReset {
+        by: actor.sub.to_owned(),
+        address: actor.address.map(str::to_owned),
+        sub: sub.to_owned(),
+        admin_sessions,
+    };
+    state.events.publish(event).await;
     Ok(Some(SecondFactorReset { admin_sessions }))
 }
 
@@ -75,16 +77,20 @@ pub async fn sign_out_everywhere(
     name: &str,
 ) -> Result<SignedOut, RevokeError> {
     let sub = subject_of(state, name.trim()).await?;
-    // Sessions first, so no browser of theirs is handed a new code meanwhile.
-    let sessions = state.store.end_sessions(&sub).await?;
-    let admin_sessions = state.store.end_admin_sessions(&sub).await?;
     let grants = state.store.revoke_user(&sub).await?;
-    let event = AuditEvent::new(Action::UserRevoked, Some(actor.sub))
-        .from_address(actor.address)
-        .detail(format!(
-            "{sub} signed out everywhere: {sessions} sessions ended, {grants} grants revoked, {admin_sessions} admin sign-ins ended"
-        ));
-    audit::record(state, event).await;
+    // Then the sessions: a code one of them was handed meanwhile, redeemed or not, is revoked
+    // with it; the apps that got tokens in them are told (back-channel logout).
+    let sessions = backchannel::end_sessions(state, &sub).await?.count;
+    let admin_sessions = state.store.end_admin_sessions(&sub).await?;
+    let event = Event::SignedOutEverywhere {
+        by: actor.sub.to_owned(),
+        address: actor.address.map(str::to_owned),
+        sub: sub.clone(),
+        sessions,
+        grants,
+        admin_sessions,
+    };
+    state.events.publish(event).await;
     Ok(SignedOut {
         sub,
         sessions,
@@ -100,12 +106,12 @@ async fn subject_of(state: &AppState, name: &str) -> Result<String, DirectoryErr
     let mapping = &state.settings.claims;
     let known = state.directory.lookup(name).await?;
     if known
-        .and_then(|user| mapping.claims(&user.attributes))
+        .and_then(|user| mapping.claims_of(&user))
         .is_some_and(|claims| claims.sub() == name)
     {
         return Ok(name.to_owned());
     }
     let found = state.directory.find(name).await?;
-    let claims = found.and_then(|user| mapping.claims(&user.attributes));
+    let claims = found.and_then(|user| mapping.claims_of(&user));
     Ok(claims.map_or_else(|| name.to_owned(), |c| c.sub().to_owned()))
 }

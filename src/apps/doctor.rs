@@ -1,7 +1,8 @@
 //! The app doctor: each app's recent failed requests, in plain words, on its admin page.
 //!
-//! The authorize page and the token endpoint publish what they refused; [`Doctor`] hears it,
-//! turns the refusal into a problem and a fix an app developer understands ("the redirect_uri
+//! The authorize page and the token endpoint publish what they refused, and the back-channel
+//! logout worker what became of each logout it sent; [`Doctor`] hears it, turns a refusal or
+//! a failed logout into a problem and a fix an app developer understands ("the redirect_uri
 //! has a trailing slash the registered one lacks") and keeps the last [`KEEP`] per app for
 //! [`TTL`] seconds. Nothing secret is kept: no code, token, secret or verifier, only what was
 //! wrong.
@@ -14,7 +15,7 @@
 
 use crate::clock::HasClock;
 use crate::domain::{ClientId, ClientRecord};
-use crate::events::{Event, Listener, Refusal};
+use crate::events::{Event, Listener, LogoutOutcome, Refusal};
 use crate::store::{HasStore, StoreError, WithClock};
 use async_trait::async_trait;
 
@@ -74,6 +75,13 @@ impl Listener for Doctor {
                 let attempted = redirect_uri.as_deref().unwrap_or_default();
                 if let Some(entry) = authorize_refused(&app, attempted, *reason, error) {
                     note(&self.0, &app.client_id, entry).await
+                }
+            }
+            Event::BackchannelLogout {
+                client_id, outcome, ..
+            } => {
+                if let Some(entry) = logout_failed(outcome) {
+                    note(&self.0, client_id, entry).await
                 }
             }
             _ => {}
@@ -163,6 +171,56 @@ fn authorize_refused(
         verified: false,
     })
 }
+
+/// The entry of a back-channel logout that did not go through; `None` for one that did.
+/// sso-bridge made the request itself, so the entry is verified; what the app answered is
+/// quoted.
+fn logout_failed(outcome: &LogoutOutcome) -> Option<Noted> {
+    let (problem, fix) = match outcome {
+        LogoutOutcome::Queued | LogoutOutcome::Delivered { .. } => return None,
+        LogoutOutcome::Retrying {
+            attempt,
+            problem,
+            retry_in,
+        } => (
+            format!(
+                "back-channel logout attempt {attempt} failed: {}; tried again in {retry_in} s",
+                quote(problem)
+            ),
+            LOGOUT_UNREACHABLE,
+        ),
+        LogoutOutcome::GaveUp { attempts, problem } => (
+            format!(
+                "back-channel logout given up after {attempts} attempts over about two minutes: {}",
+                quote(problem)
+            ),
+            LOGOUT_UNREACHABLE,
+        ),
+        LogoutOutcome::Refused { status, said } => (
+            format!(
+                "back-channel logout refused with HTTP {status} (not tried again); the app said {}",
+                quote(said)
+            ),
+            LOGOUT_REFUSED,
+        ),
+        LogoutOutcome::Dropped => (
+            "back-channel logout not sent: the app no longer has a back-channel logout URI"
+                .to_owned(),
+            LOGOUT_DROPPED,
+        ),
+    };
+    Some(Noted {
+        endpoint: "backchannel_logout",
+        problem,
+        fix: Some(fix),
+        verified: true,
+    })
+}
+
+const LOGOUT_UNREACHABLE: &str = "The app's back-channel logout URI must answer a POST within 5 seconds with a 2xx status. A 5xx, a timeout or a refused connection is tried again for about two minutes, then given up: check that the URI is right and reachable from sso-bridge's nodes.";
+const LOGOUT_REFUSED: &str = "The app refused the logout token (a 4xx, or a redirect, which is not followed). It must verify the token with the keys at /oauth/jwks, accept iss (the issuer), aud (its client_id), the `logout+jwt` type and the events claim, end the sessions of `sid` (or of `sub`), and answer 200 or 204.";
+const LOGOUT_DROPPED: &str =
+    "Register a back-channel logout URI again if the app should be told when people sign out.";
 
 /// The fix for an unregistered redirect URI. The URI came from a request anyone could send, so
 /// it is never offered for registration.
@@ -295,6 +353,10 @@ mod tests {
             may_introspect: false,
             id_token_signed_response_alg: None,
             revision: 0,
+            allowed_roles: Vec::new(),
+            allowed_groups: Vec::new(),
+            web_origins: Vec::new(),
+            backchannel_logout_uri: None,
         };
         let sent = "https://a.example/cb/`. Register https://evil.example/cb now";
         let noted = authorize_refused(&app, sent, Refusal::Other, None).unwrap();

@@ -10,14 +10,18 @@
 //! behind.
 
 use super::Context;
-use crate::audit::{self, Action, AuditEvent};
+use crate::domain::app_access::{
+    parse_groups, parse_logout_uri, parse_origins, parse_roles, AccessError,
+};
+use crate::domain::audit::Action;
 use crate::domain::bounds;
 use crate::domain::redirect_uri::RedirectUriError;
 use crate::domain::{ClientId, ClientRecord, RedirectUri, SecretToken, SigningAlg};
+use crate::events::Event;
 use crate::store::{Replaced, StoreError};
 
 /// What a superadmin asks for when registering an app.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct NewApp {
     /// Display name (shown on the consent page).
     pub name: String,
@@ -33,6 +37,14 @@ pub struct NewApp {
     pub may_introspect: bool,
     /// The algorithm of its id_tokens; `None`: the service's default.
     pub id_token_signed_response_alg: Option<SigningAlg>,
+    /// Roles whose holders may use it; with `allowed_groups` both empty, everyone may.
+    pub allowed_roles: Vec<String>,
+    /// Groups (names or DNs) whose members may use it.
+    pub allowed_groups: Vec<String>,
+    /// Browser origins besides those of the redirect URIs (CORS).
+    pub web_origins: Vec<String>,
+    /// Where it hears that someone signed out (Back-Channel Logout 1.0).
+    pub backchannel_logout_uri: Option<String>,
 }
 
 /// What an edit changes; `None` keeps the current value.
@@ -50,6 +62,14 @@ pub struct Changes {
     pub may_introspect: Option<bool>,
     /// The algorithm of its id_tokens: `Some(None)` goes back to the service's default.
     pub id_token_signed_response_alg: Option<Option<SigningAlg>>,
+    /// New roles that may use it (replacing them; empty removes them).
+    pub allowed_roles: Option<Vec<String>>,
+    /// New groups that may use it (replacing them; empty removes them).
+    pub allowed_groups: Option<Vec<String>>,
+    /// New web origins (replacing the given ones; empty removes them).
+    pub web_origins: Option<Vec<String>>,
+    /// The back-channel logout URI: `Some(None)` removes it.
+    pub backchannel_logout_uri: Option<Option<String>>,
 }
 
 /// Who acts, from where: what the audit log records.
@@ -83,6 +103,9 @@ pub enum AppError {
         alg: SigningAlg,
         supported: Vec<SigningAlg>,
     },
+    /// A role, group, web origin or back-channel logout URI that cannot be registered.
+    #[error(transparent)]
+    Access(#[from] AccessError),
     /// Other changes to the app kept being written while this one was made.
     #[error("the app kept changing while this change was made; try again")]
     Busy,
@@ -169,6 +192,16 @@ pub async fn create(
         return Err(AppError::PublicIntrospection);
     }
     let id_token_signed_response_alg = signable(cx, new.id_token_signed_response_alg)?;
+    let allowed_roles = parse_roles(&new.allowed_roles)?;
+    let allowed_groups = parse_groups(&new.allowed_groups)?;
+    let web_origins = parse_origins(&new.web_origins)?;
+    let backchannel_logout_uri = new
+        .backchannel_logout_uri
+        .as_deref()
+        .map(str::trim)
+        .filter(|u| !u.is_empty())
+        .map(parse_logout_uri)
+        .transpose()?;
     let secret = (!new.public).then(SecretToken::generate);
     let record = ClientRecord {
         client_id: ClientId::generate(),
@@ -183,6 +216,10 @@ pub async fn create(
         may_introspect: new.may_introspect,
         id_token_signed_response_alg,
         revision: 0,
+        allowed_roles,
+        allowed_groups,
+        web_origins,
+        backchannel_logout_uri,
     };
     cx.store().put_client(&record).await?;
     let mut kind = match (new.public, new.may_introspect) {
@@ -193,6 +230,9 @@ pub async fn create(
     .to_owned();
     if let Some(alg) = id_token_signed_response_alg {
         kind.push_str(&format!("; {alg} id_tokens"));
+    }
+    if record.is_restricted() {
+        kind.push_str(&format!("; {}", who_may(&record)));
     }
     audit(
         cx,
@@ -269,6 +309,27 @@ pub async fn update(
         .as_deref()
         .map(valid_uris)
         .transpose()?;
+    let roles = changes
+        .allowed_roles
+        .as_deref()
+        .map(parse_roles)
+        .transpose()?;
+    let groups = changes
+        .allowed_groups
+        .as_deref()
+        .map(parse_groups)
+        .transpose()?;
+    let origins = changes
+        .web_origins
+        .as_deref()
+        .map(parse_origins)
+        .transpose()?;
+    let logout_uri = match &changes.backchannel_logout_uri {
+        None => None,
+        Some(None) => Some(None),
+        Some(Some(raw)) if raw.trim().is_empty() => Some(None),
+        Some(Some(raw)) => Some(Some(parse_logout_uri(raw)?)),
+    };
     let (app, what) = change(cx, raw_id, |app| {
         let mut what = Vec::new();
         if let Some(name) = &name {
@@ -316,6 +377,32 @@ pub async fn update(
         if let Some(alg) = changes.id_token_signed_response_alg {
             set_alg(cx, app, alg, &mut what)?;
         }
+        let (was_roles, was_groups) = (app.allowed_roles.clone(), app.allowed_groups.clone());
+        if let Some(roles) = &roles {
+            app.allowed_roles = roles.clone();
+        }
+        if let Some(groups) = &groups {
+            app.allowed_groups = groups.clone();
+        }
+        if app.allowed_roles != was_roles || app.allowed_groups != was_groups {
+            what.push(who_may(app));
+        }
+        if let Some(origins) = &origins {
+            if *origins != app.web_origins {
+                let list: Vec<&str> = origins.iter().map(|o| o.as_str()).collect();
+                what.push(format!("web origins → [{}]", list.join(" ")));
+                app.web_origins = origins.clone();
+            }
+        }
+        if let Some(uri) = &logout_uri {
+            if *uri != app.backchannel_logout_uri {
+                what.push(match uri {
+                    Some(uri) => format!("back-channel logout → {uri}"),
+                    None => "back-channel logout removed".into(),
+                });
+                app.backchannel_logout_uri = uri.clone();
+            }
+        }
         Ok(what)
     })
     .await?;
@@ -323,6 +410,19 @@ pub async fn update(
         audit(cx, by, Action::AppUpdated, &app, what.join("; ")).await;
     }
     Ok(app)
+}
+
+/// Who may use `app`, in words.
+fn who_may(app: &ClientRecord) -> String {
+    if !app.is_restricted() {
+        return "everyone may use it".into();
+    }
+    let roles: Vec<&str> = app.allowed_roles.iter().map(|r| r.as_str()).collect();
+    format!(
+        "only roles [{}] and groups [{}] may use it",
+        roles.join(", "),
+        app.allowed_groups.join(", ")
+    )
 }
 
 /// Gives `app` the id_token algorithm `alg` when it differs, saying so in `what`.
@@ -443,9 +543,12 @@ async fn audit(
     app: &ClientRecord,
     detail: String,
 ) {
-    let event = AuditEvent::new(action, Some(by.sub))
-        .app(&app.client_id)
-        .from_address(by.address)
-        .detail(detail);
-    audit::record(cx, event).await;
+    let event = Event::AppChanged {
+        action,
+        by: by.sub.to_owned(),
+        address: by.address.map(str::to_owned),
+        client_id: app.client_id.clone(),
+        detail,
+    };
+    cx.events().publish(event).await;
 }

@@ -3,8 +3,8 @@
 //! Every admin action, every sign-in (success and failure, with the reason) and every token
 //! issued or revoked goes through [`record`]: it is written to the log under the tracing target
 //! `audit` and kept in the store for `audit.retention_days`, indexed so that [`search`] finds
-//! any of them by action, app, actor or failure. Sign-in and token outcomes arrive as
-//! [`crate::events::Event`]s through [`AuditTrail`]; admin actions are recorded directly.
+//! any of them by action, app, actor or failure. Everything arrives as
+//! [`crate::events::Event`]s through [`AuditTrail`], the one writer of the log.
 //! Events name users, client ids and addresses, never a password, secret, code or token:
 //! [`AuditEvent`] has no field that could hold one.
 

@@ -4,7 +4,7 @@
 use super::{record, Action, AuditEvent, Context};
 use crate::clock::{Clock, HasClock};
 use crate::config::AuditSettings;
-use crate::events::{Event, Grant, Listener, Place, Revocation, SignInOutcome};
+use crate::events::{Event, Grant, Listener, LogoutOutcome, Place, Revocation, SignInOutcome};
 use crate::store::{HasStore, Store, WithClock};
 use async_trait::async_trait;
 
@@ -114,6 +114,63 @@ fn entry_for(event: &Event) -> Option<AuditEvent> {
             }
             entry.failed(reason.clone())
         }
+        Event::AccessDenied {
+            sub,
+            client_id,
+            address,
+            at,
+        } => AuditEvent::new(Action::AccessDenied, Some(sub))
+            .app(client_id)
+            .from_address(address.as_deref())
+            .failed(format!("not among the roles and groups the app is for ({at})")),
+        Event::SignedOut {
+            sub,
+            place,
+            client_id,
+            address,
+        } => {
+            let action = match place {
+                Place::Admin => Action::AdminSignOut,
+                Place::App | Place::SecondFactorSetup => Action::SignOut,
+            };
+            let entry = AuditEvent::new(action, Some(sub)).from_address(address.as_deref());
+            match client_id {
+                Some(client_id) => entry.app(client_id),
+                None => entry,
+            }
+        }
+        Event::SignedOutEverywhere {
+            by,
+            address,
+            sub,
+            sessions,
+            grants,
+            admin_sessions,
+        } => AuditEvent::new(Action::UserRevoked, Some(by))
+            .from_address(address.as_deref())
+            .detail(format!(
+                "{sub} signed out everywhere: {sessions} sessions ended, {grants} grants revoked, {admin_sessions} admin sign-ins ended"
+            )),
+        Event::SecondFactorReset {
+            by,
+            address,
+            sub,
+            admin_sessions,
+        } => AuditEvent::new(Action::SecondFactorReset, Some(by))
+            .from_address(address.as_deref())
+            .detail(format!(
+                "second factor of {sub} removed; {admin_sessions} admin sign-ins ended"
+            )),
+        Event::AppChanged {
+            action,
+            by,
+            address,
+            client_id,
+            detail,
+        } => AuditEvent::new(*action, Some(by))
+            .app(client_id)
+            .from_address(address.as_deref())
+            .detail(detail.clone()),
         Event::SecondFactorEnrolled { sub } => {
             AuditEvent::new(Action::SecondFactorEnrolled, Some(sub))
         }
@@ -129,6 +186,36 @@ fn entry_for(event: &Event) -> Option<AuditEvent> {
         } => AuditEvent::new(Action::Lockout, Some(account.trim()))
             .from_address(address.as_deref())
             .failed(format!("too many failed attempts ({counter})")),
+        Event::BackchannelLogout {
+            client_id,
+            sub,
+            outcome,
+        } => {
+            let entry = AuditEvent::new(Action::BackchannelLogout, Some(sub)).app(client_id);
+            match outcome {
+                // Counted by the metrics; what becomes of it is what the log keeps.
+                LogoutOutcome::Queued => return None,
+                LogoutOutcome::Delivered { status } => {
+                    entry.detail(format!("back-channel logout delivered (HTTP {status})"))
+                }
+                LogoutOutcome::Retrying {
+                    attempt,
+                    problem,
+                    retry_in,
+                } => entry.failed(format!(
+                    "back-channel logout attempt {attempt} failed: {problem}; tried again in {retry_in} s"
+                )),
+                LogoutOutcome::Refused { status, said } => entry.failed(format!(
+                    "back-channel logout refused by the app with HTTP {status}, not tried again; it said {said:?}"
+                )),
+                LogoutOutcome::GaveUp { attempts, problem } => entry.failed(format!(
+                    "back-channel logout given up after {attempts} attempts over about two minutes: {problem}"
+                )),
+                LogoutOutcome::Dropped => entry.detail(
+                    "back-channel logout not sent: the app was deleted or no longer has a back-channel logout URI",
+                ),
+            }
+        }
         // Refusals and second-factor failures are audited where their context is known
         // (`SecondFactorRefused`, the admin sign-in); the metrics count these.
         Event::TokenRefused { .. }
@@ -149,6 +236,9 @@ fn revocation_detail(reason: Revocation) -> String {
         }
         Revocation::UserGone => {
             "refresh refused: the user is no longer in the directory, or disabled or expired there; the grant was revoked".into()
+        }
+        Revocation::AccessRemoved => {
+            "refresh refused: the user may no longer use the app (role, groups or the app's list changed); the grant was revoked".into()
         }
         Revocation::ByApp { refresh } => {
             let kind = if refresh {

@@ -41,6 +41,8 @@ pub(super) enum AppsCommand {
         #[arg(long, value_name = "RS256|ES256", value_parser = ["RS256", "ES256"])]
         id_token_alg: Option<String>,
         #[command(flatten)]
+        access: AccessArgs,
+        #[command(flatten)]
         conn: Connection,
     },
     /// List registered apps.
@@ -80,6 +82,14 @@ pub(super) enum AppsCommand {
         #[arg(long, value_name = "RS256|ES256|default", value_parser = ["RS256", "ES256", "default"])]
         id_token_alg: Option<String>,
         #[command(flatten)]
+        access: AccessArgs,
+        /// Let everyone use the app again: clears its allowed roles and groups.
+        #[arg(long, conflicts_with_all = ["allowed_roles", "allowed_groups"])]
+        everyone: bool,
+        /// Stop telling the app of sign-outs: clears its back-channel logout URI.
+        #[arg(long, conflicts_with = "backchannel_logout_uri")]
+        no_backchannel_logout: bool,
+        #[command(flatten)]
         conn: Connection,
     },
     /// Issue a new secret (shown once); the old one stops working at once.
@@ -115,6 +125,26 @@ pub(super) enum AppsCommand {
     },
 }
 
+/// Who may use an app, its browser origins and its back-channel logout URI.
+#[derive(Debug, clap::Args)]
+pub(super) struct AccessArgs {
+    /// A role whose holders may use the app (repeat for several); on update, replaces the
+    /// roles. With no role and no group, everyone may.
+    #[arg(long = "allowed-role", value_name = "ROLE")]
+    allowed_roles: Vec<String>,
+    /// A group whose members may use the app, nested membership counted: its name as the
+    /// `groups` claim shows it, or its DN (repeat for several); on update, replaces the groups.
+    #[arg(long = "allowed-group", value_name = "NAME")]
+    allowed_groups: Vec<String>,
+    /// A browser origin (scheme://host[:port]) whose scripts may call the app's endpoints,
+    /// besides those of its redirect URIs (repeat for several); on update, replaces them.
+    #[arg(long = "web-origin", value_name = "ORIGIN")]
+    web_origins: Vec<String>,
+    /// Where the app hears that someone signed out (OpenID Connect Back-Channel Logout).
+    #[arg(long, value_name = "URI")]
+    backchannel_logout_uri: Option<String>,
+}
+
 /// Runs one `apps` command.
 pub(super) async fn run(command: AppsCommand) -> Result<(), ClientError> {
     match command {
@@ -126,6 +156,7 @@ pub(super) async fn run(command: AppsCommand) -> Result<(), ClientError> {
             post_logout_redirect_uris,
             introspect,
             id_token_alg,
+            access,
             conn,
         } => {
             let request = CreateRequest {
@@ -136,6 +167,10 @@ pub(super) async fn run(command: AppsCommand) -> Result<(), ClientError> {
                 post_logout_redirect_uris,
                 may_introspect: introspect,
                 id_token_signed_response_alg: id_token_alg,
+                allowed_roles: access.allowed_roles,
+                allowed_groups: access.allowed_groups,
+                web_origins: access.web_origins,
+                backchannel_logout_uri: access.backchannel_logout_uri,
             };
             let created = client(&conn).await?.create(&request).await?;
             print_credentials(&conn, "Registered", &created);
@@ -162,9 +197,19 @@ pub(super) async fn run(command: AppsCommand) -> Result<(), ClientError> {
             post_logout_redirect_uris,
             introspect,
             id_token_alg,
+            access,
+            everyone,
+            no_backchannel_logout,
             conn,
         } => {
             let some = |uris: Vec<String>| (!uris.is_empty()).then_some(uris);
+            let cleared = |list: Vec<String>| {
+                if everyone {
+                    Some(Vec::new())
+                } else {
+                    some(list)
+                }
+            };
             let request = UpdateRequest {
                 name,
                 redirect_uris: some(redirect_uris),
@@ -173,6 +218,15 @@ pub(super) async fn run(command: AppsCommand) -> Result<(), ClientError> {
                 may_introspect: introspect,
                 id_token_signed_response_alg: id_token_alg
                     .map(|alg| (alg != "default").then_some(alg)),
+                allowed_roles: cleared(access.allowed_roles),
+                allowed_groups: cleared(access.allowed_groups),
+                web_origins: some(access.web_origins),
+                backchannel_logout_uri: match (access.backchannel_logout_uri, no_backchannel_logout)
+                {
+                    (_, true) => Some(None),
+                    (Some(uri), false) => Some(Some(uri)),
+                    (None, false) => None,
+                },
             };
             update(client_id, request, conn).await?
         }
@@ -212,10 +266,14 @@ async fn update(
         && request.require_pkce.is_none()
         && request.post_logout_redirect_uris.is_none()
         && request.may_introspect.is_none()
-        && request.id_token_signed_response_alg.is_none();
+        && request.id_token_signed_response_alg.is_none()
+        && request.allowed_roles.is_none()
+        && request.allowed_groups.is_none()
+        && request.web_origins.is_none()
+        && request.backchannel_logout_uri.is_none();
     if nothing {
         return Err(ClientError::Input(
-            "nothing to change: give --name, --redirect-uri, --post-logout-redirect-uri, --require-pkce, --introspect or --id-token-alg".into(),
+            "nothing to change: give --name, --redirect-uri, --post-logout-redirect-uri, --require-pkce, --introspect, --id-token-alg, --allowed-role, --allowed-group, --everyone, --web-origin, --backchannel-logout-uri or --no-backchannel-logout".into(),
         ));
     }
     let app = client(&conn).await?.update(&client_id, &request).await?;
@@ -299,6 +357,34 @@ fn print_app(app: &Value) {
         println!("Resource server: may introspect other apps' tokens.");
     }
     println!("id_tokens: {}.", id_token_alg(app));
+    let list = |key: &str| -> Vec<String> {
+        app[key]
+            .as_array()
+            .map(|items| {
+                items
+                    .iter()
+                    .filter_map(|v| v.as_str().map(str::to_owned))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let (roles, groups) = (list("allowed_roles"), list("allowed_groups"));
+    if roles.is_empty() && groups.is_empty() {
+        println!("Who may use it: everyone.");
+    } else {
+        println!(
+            "Who may use it: roles [{}], groups [{}].",
+            roles.join(", "),
+            groups.join(", ")
+        );
+    }
+    let origins = list("web_origins");
+    if !origins.is_empty() {
+        println!("Web origins: {}.", origins.join(" "));
+    }
+    if let Some(uri) = app["backchannel_logout_uri"].as_str() {
+        println!("Back-channel logout: {uri}.");
+    }
     let failures = app["recent_failures"]
         .as_array()
         .map(Vec::as_slice)

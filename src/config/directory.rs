@@ -46,6 +46,41 @@ impl<'de> Deserialize<'de> for DirectoryFlavor {
     }
 }
 
+/// How a person's groups are read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GroupLookup {
+    /// The user entry's own `memberOf`-style attribute (`directory.member_attribute`).
+    Memberof,
+    /// A search for groups naming the user's DN (`directory.group_base`,
+    /// `directory.group_filter`).
+    Search,
+}
+
+impl<'de> Deserialize<'de> for GroupLookup {
+    fn deserialize<D: serde::Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+        value::choice(
+            de,
+            &[("memberof", Self::Memberof), ("search", Self::Search)],
+        )
+    }
+}
+
+/// The one group lookup: for roles, the second factor, app access and the `groups` claim.
+#[derive(Debug, Clone)]
+pub struct GroupSettings {
+    /// `directory.group_lookup`.
+    pub lookup: GroupLookup,
+    /// `directory.member_attribute`: the user entry's attribute listing its groups' DNs.
+    pub member_attribute: String,
+    /// `directory.group_base`: where groups are searched; empty: the user base (Active
+    /// Directory: the domain).
+    pub base: String,
+    /// `directory.group_filter`: the groups an entry (`{dn}`) is a direct member of.
+    pub filter: String,
+    /// `directory.group_name_attribute`: a group's name as the `groups` claim shows it.
+    pub name_attribute: String,
+}
+
 /// The account LDAP searches run as: `directory.bind_dn` and its password.
 #[derive(Debug, Clone)]
 pub struct ServiceAccount {
@@ -99,6 +134,8 @@ pub struct DirectorySettings {
     /// `directory.password_policy_dn`: the OpenLDAP password policy entry (`pwdPolicy`) whose
     /// lockout the attempt limits stay under; `None` when unset.
     pub password_policy_dn: Option<String>,
+    /// The group lookup.
+    pub groups: GroupSettings,
 }
 
 impl DirectorySettings {
@@ -159,12 +196,28 @@ pub(super) struct DirectoryKeys {
     help_url: Option<String>,
     password_change_url: Option<String>,
     password_policy_dn: Option<String>,
+    group_lookup: GroupLookup,
+    member_attribute: String,
+    group_base: String,
+    group_filter: String,
+    group_name_attribute: String,
 }
 
 impl DirectoryKeys {
     /// Checks the LDAP keys and reads the service password, when the LDAP backend uses them.
     pub(super) fn check(self) -> Result<DirectorySettings, ConfigError> {
         let ldap = self.backend == DirectoryBackend::Ldap;
+        if ldap {
+            check_filter("directory.group_filter", &self.group_filter, "{dn}")?;
+        }
+        for (key, value) in [
+            ("directory.member_attribute", &self.member_attribute),
+            ("directory.group_name_attribute", &self.group_name_attribute),
+        ] {
+            if value.trim().is_empty() {
+                return Err(ConfigError::key(key, "must name an attribute"));
+            }
+        }
         let url = if ldap {
             check_filter("directory.user_filter", &self.user_filter, "{username}")?;
             check_filter("directory.lookup_filter", &self.lookup_filter, "{sub}")?;
@@ -216,6 +269,13 @@ impl DirectoryKeys {
                 .password_policy_dn
                 .map(|dn| dn.trim().to_owned())
                 .filter(|dn| !dn.is_empty()),
+            groups: GroupSettings {
+                lookup: self.group_lookup,
+                member_attribute: self.member_attribute.trim().to_owned(),
+                base: self.group_base.trim().to_owned(),
+                filter: self.group_filter,
+                name_attribute: self.group_name_attribute.trim().to_owned(),
+            },
         })
     }
 }
@@ -261,6 +321,39 @@ fn ldap_urls(raw: &str) -> Result<Vec<url::Url>, ConfigError> {
         return Err(refuse("an empty value"));
     }
     Ok(urls)
+}
+
+/// The attributes `filter` compares with `{sub}`, lowercased: `uid` of `(uid={sub})`.
+pub(super) fn sub_attributes(filter: &str) -> Vec<String> {
+    filter
+        .match_indices("={sub}")
+        .filter_map(|(i, _)| {
+            let before = &filter[..i];
+            let start = before.rfind('(')? + 1;
+            let attribute = before[start..].split(':').next()?.trim();
+            Some(attribute.to_ascii_lowercase())
+        })
+        .collect()
+}
+
+/// `filter` comparing `attribute` with `{sub}` wherever it compared another.
+pub(super) fn with_sub_attribute(filter: &str, attribute: &str) -> String {
+    let mut out = String::with_capacity(filter.len());
+    let mut rest = filter;
+    while let Some(i) = rest.find("={sub}") {
+        let before = &rest[..i];
+        match before.rfind('(') {
+            Some(start) => {
+                out.push_str(&before[..=start]);
+                out.push_str(attribute);
+            }
+            None => out.push_str(before),
+        }
+        out.push_str("={sub}");
+        rest = &rest[i + "={sub}".len()..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// A filter template must hold its placeholder and parse once it is filled.

@@ -3,42 +3,17 @@
 use super::secret::SecretSetting;
 use super::{value, ConfigError};
 use secrecy::SecretString;
-use serde::{Deserialize, Deserializer};
+use serde::Deserialize;
 use std::path::PathBuf;
-
-/// How group membership is read for `mfa.required_groups`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum GroupLookup {
-    /// The user entry's own `memberOf`-style attribute (`mfa.member_attribute`).
-    Memberof,
-    /// A search for groups naming the user's DN (`mfa.group_base`, `mfa.group_filter`).
-    Search,
-}
-
-impl<'de> Deserialize<'de> for GroupLookup {
-    fn deserialize<D: Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
-        value::choice(
-            de,
-            &[("memberof", Self::Memberof), ("search", Self::Search)],
-        )
-    }
-}
 
 /// `[mfa]` second factor by policy, checked.
 #[derive(Debug, Clone)]
 pub struct MfaSettings {
     /// Roles (claim values) whose members must pass a second factor; each one of the seven.
     pub required_roles: Vec<String>,
-    /// Group DNs whose members must pass a second factor (compared case-insensitively).
+    /// Group DNs whose members must pass a second factor (compared case-insensitively); the
+    /// groups are read by the directory's group lookup.
     pub required_groups: Vec<String>,
-    /// How membership of `required_groups` is read.
-    pub group_lookup: GroupLookup,
-    /// Attribute of the user entry listing its groups (`memberof` lookup).
-    pub member_attribute: String,
-    /// Search base of group entries (`search` lookup); empty: the directory's `user_base`.
-    pub group_base: String,
-    /// Filter finding the user's groups (`search` lookup); `{dn}` is replaced, escaped.
-    pub group_filter: String,
     /// Optional attribute of the user entry that puts one person under the policy.
     pub user_attribute: Option<String>,
     /// Value of `user_attribute` that does so (compared case-insensitively).
@@ -58,10 +33,15 @@ pub(super) struct MfaKeys {
     required_roles: Vec<String>,
     #[serde(deserialize_with = "value::dn_list")]
     required_groups: Vec<String>,
-    group_lookup: GroupLookup,
-    member_attribute: String,
-    group_base: String,
-    group_filter: String,
+    // Earlier names of the directory's group keys, merged into [directory] at load.
+    #[serde(rename = "group_lookup")]
+    _group_lookup: Option<serde::de::IgnoredAny>,
+    #[serde(rename = "member_attribute")]
+    _member_attribute: Option<serde::de::IgnoredAny>,
+    #[serde(rename = "group_base")]
+    _group_base: Option<serde::de::IgnoredAny>,
+    #[serde(rename = "group_filter")]
+    _group_filter: Option<serde::de::IgnoredAny>,
     user_attribute: Option<String>,
     user_attribute_value: String,
     encryption_key: Option<SecretString>,
@@ -80,9 +60,6 @@ impl MfaKeys {
                 ));
             }
         }
-        if self.group_lookup == GroupLookup::Search && !self.group_filter.contains("{dn}") {
-            return Err(ConfigError::key("mfa.group_filter", "must contain {dn}"));
-        }
         if self.issuer_label.trim().is_empty() || self.issuer_label.contains(':') {
             return Err(ConfigError::key(
                 "mfa.issuer_label",
@@ -97,10 +74,6 @@ impl MfaKeys {
         Ok(MfaSettings {
             required_roles: self.required_roles,
             required_groups: self.required_groups,
-            group_lookup: self.group_lookup,
-            member_attribute: self.member_attribute,
-            group_base: self.group_base,
-            group_filter: self.group_filter,
             user_attribute: self.user_attribute,
             user_attribute_value: self.user_attribute_value,
             encryption_key,

@@ -33,6 +33,9 @@ pub struct ServerSettings {
     /// `server.worker_threads`: the threads that serve requests; 0 (the default) picks half
     /// the machine's cores, at least one (see [`ServerSettings::workers`]).
     pub worker_threads: usize,
+    /// `server.default_language`: the pages' language when neither the app's `ui_locales`,
+    /// the language menu nor the browser's `Accept-Language` names one the pages are in.
+    pub default_language: crate::domain::Language,
 }
 
 /// `server.trusted_proxies`: the networks of the reverse proxies in front of the service.

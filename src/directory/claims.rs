@@ -6,6 +6,15 @@ use crate::domain::{Claims, Role};
 use std::collections::BTreeMap;
 
 impl ClaimMapping {
+    /// The claims of a person's entry, with their groups: [`ClaimMapping::claims`] of its
+    /// attributes and the `groups` claim.
+    pub fn claims_of(&self, user: &super::DirectoryUser) -> Option<Claims> {
+        let claims = self.claims(&user.attributes)?;
+        let names = user.groups.iter().map(|g| g.name.clone()).collect();
+        let dns = user.groups.iter().map(|g| g.dn.clone()).collect();
+        Some(claims.with_groups(names, dns))
+    }
+
     /// Maps an entry's attributes to claims: a claim is present only when its attribute has a
     /// non-blank value (the first, for multi-valued attributes); `role` only when it names one
     /// of the seven roles. `None` when the entry has no subject.

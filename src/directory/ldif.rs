@@ -1,9 +1,13 @@
 //! LDIF directory for the embedded default: an LDIF file read into memory at start-up.
 //!
 //! Users sign in by the attribute behind the `sub` claim (`uid` by default). Password checks run
-//! on the blocking pool, and an unknown user costs as much as a wrong password.
+//! on the blocking pool, and an unknown user costs as much as a wrong password. Group entries
+//! (those listing `member` or `uniqueMember`) give each person their groups, nested ones
+//! included, named by their `cn`; so do the group DNs of a user entry's `memberOf`, as a
+//! directory with the memberOf overlay shows them.
 
-use super::{password, Attributes, Directory, DirectoryError, DirectoryUser};
+use super::{password, Attributes, Directory, DirectoryError, DirectoryUser, Group};
+use crate::domain::dn::{first_rdn_value, normalize_dn};
 use async_trait::async_trait;
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
@@ -27,12 +31,21 @@ pub enum LdifError {
     Syntax { line: usize, reason: String },
 }
 
-/// Users read from an LDIF file, keyed by the lowercased login attribute value.
+/// Users read from an LDIF file, keyed by the lowercased login attribute value, each with
+/// their groups.
 pub struct LdifDirectory {
     users: Arc<HashMap<String, DirectoryUser>>,
     login_attribute: String,
-    /// Group entries (those with `member` or `uniqueMember`): DN and lowercased member DNs.
-    groups: Vec<(String, Vec<String>)>,
+}
+
+/// Nesting levels followed, at most.
+const MAX_DEPTH: usize = 8;
+
+/// A group entry: its DN, its name, and its members' DNs (normalized).
+struct GroupEntry {
+    dn: String,
+    name: String,
+    members: Vec<String>,
 }
 
 impl LdifDirectory {
@@ -59,10 +72,20 @@ impl LdifDirectory {
                 .iter()
                 .filter_map(|a| entry.attributes.get(*a))
                 .flatten()
-                .map(|m| m.to_lowercase())
+                .map(|m| normalize_dn(m))
                 .collect();
             if !members.is_empty() {
-                groups.push((entry.dn.clone(), members));
+                let name = entry
+                    .attributes
+                    .get("cn")
+                    .and_then(|v| v.first())
+                    .cloned()
+                    .unwrap_or_else(|| entry.dn.clone());
+                groups.push(GroupEntry {
+                    dn: entry.dn.clone(),
+                    name,
+                    members,
+                });
             }
             let Some(login) = entry
                 .attributes
@@ -87,10 +110,13 @@ impl LdifDirectory {
                 "LDIF directory holds plain-text passwords: acceptable for demos only"
             );
         }
+        for user in users.values_mut() {
+            let listed = user.attributes.get("memberof").cloned().unwrap_or_default();
+            user.groups = groups_of(&user.dn, &listed, &groups);
+        }
         Ok(Self {
             users: Arc::new(users),
             login_attribute,
-            groups,
         })
     }
 
@@ -145,16 +171,6 @@ impl Directory for LdifDirectory {
         self.lookup(username).await
     }
 
-    async fn groups_of(&self, dn: &str) -> Result<Vec<String>, DirectoryError> {
-        let dn = dn.to_lowercase();
-        Ok(self
-            .groups
-            .iter()
-            .filter(|(_, members)| members.contains(&dn))
-            .map(|(group, _)| group.clone())
-            .collect())
-    }
-
     /// Read into memory at start-up: always there.
     async fn check(&self) -> Result<(), DirectoryError> {
         Ok(())
@@ -168,6 +184,52 @@ impl std::fmt::Debug for LdifDirectory {
             .field("login_attribute", &self.login_attribute)
             .finish()
     }
+}
+
+/// The groups `dn` is a member of, directly (by the group entries, or as its `memberOf`
+/// values `listed` say) or through other groups.
+fn groups_of(dn: &str, listed: &[String], groups: &[GroupEntry]) -> Vec<Group> {
+    let mut found: Vec<(String, Group)> = Vec::new();
+    let mut level = vec![normalize_dn(dn)];
+    let add = |found: &mut Vec<(String, Group)>, dn: &str, name: Option<&str>| {
+        let key = normalize_dn(dn);
+        if found.iter().any(|(k, _)| *k == key) {
+            return None;
+        }
+        let name = name
+            .map(str::to_owned)
+            .or_else(|| first_rdn_value(dn, "cn"))
+            .unwrap_or_else(|| dn.to_owned());
+        let group = Group {
+            dn: dn.to_owned(),
+            name,
+        };
+        found.push((key.clone(), group));
+        Some(key)
+    };
+    for dn in listed {
+        let entry = groups
+            .iter()
+            .find(|g| normalize_dn(&g.dn) == normalize_dn(dn));
+        if let Some(key) = add(&mut found, dn, entry.map(|g| g.name.as_str())) {
+            level.push(key);
+        }
+    }
+    for _ in 0..MAX_DEPTH {
+        let mut next = Vec::new();
+        for member in &level {
+            for group in groups.iter().filter(|g| g.members.contains(member)) {
+                if let Some(key) = add(&mut found, &group.dn, Some(&group.name)) {
+                    next.push(key);
+                }
+            }
+        }
+        if next.is_empty() {
+            break;
+        }
+        level = next;
+    }
+    found.into_iter().map(|(_, group)| group).collect()
 }
 
 fn without_password(user: &DirectoryUser) -> DirectoryUser {
@@ -188,6 +250,7 @@ fn parse_entries(text: &str) -> Result<Vec<DirectoryUser>, LdifError> {
                 entries.push(DirectoryUser {
                     dn,
                     attributes: std::mem::take(&mut attributes),
+                    groups: Vec::new(),
                 });
             }
             continue;
@@ -221,7 +284,11 @@ fn parse_entries(text: &str) -> Result<Vec<DirectoryUser>, LdifError> {
         }
     }
     if let Some(dn) = dn {
-        entries.push(DirectoryUser { dn, attributes });
+        entries.push(DirectoryUser {
+            dn,
+            attributes,
+            groups: Vec::new(),
+        });
     }
     Ok(entries)
 }

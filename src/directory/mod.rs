@@ -19,12 +19,24 @@ use std::time::Duration;
 pub type Attributes = BTreeMap<String, Vec<String>>;
 
 /// A directory entry for a person.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct DirectoryUser {
     /// The entry's distinguished name.
     pub dn: String,
     /// Its attributes, names lowercased.
     pub attributes: Attributes,
+    /// The groups the person is a member of, nested ones included (the directory's group
+    /// lookup, `directory.group_*`).
+    pub groups: Vec<Group>,
+}
+
+/// A group a person is a member of.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Group {
+    /// Its DN.
+    pub dn: String,
+    /// Its name (`directory.group_name_attribute`), as the `groups` claim shows it.
+    pub name: String,
 }
 
 /// Why the directory could not answer yes.
@@ -131,11 +143,6 @@ pub trait Directory: Send + Sync + 'static {
     async fn lockout_policy(&self) -> Result<Option<LockoutPolicy>, DirectoryError> {
         Ok(None)
     }
-
-    // --- second-factor policy --------------------------------------------------------------
-
-    /// DNs of the groups listing the entry `dn` as a member (`mfa.group_lookup = "search"`).
-    async fn groups_of(&self, dn: &str) -> Result<Vec<String>, DirectoryError>;
 
     // --- operations ------------------------------------------------------------------------
 

@@ -46,11 +46,16 @@ pub enum Action {
     /// A superadmin signed a user out everywhere: every SSO session ended, every code and token
     /// of every app revoked.
     UserRevoked,
+    /// A person was refused an app that only some roles or groups may use.
+    AccessDenied,
+    /// An app was sent a back-channel logout: delivered, refused, failed (and tried again), or
+    /// given up.
+    BackchannelLogout,
 }
 
 impl Action {
     /// Every action, for the filter of the audit page.
-    pub const ALL: [Action; 19] = [
+    pub const ALL: [Action; 21] = [
         Action::SignIn,
         Action::AdminSignIn,
         Action::AdminSignOut,
@@ -70,6 +75,8 @@ impl Action {
         Action::Lockout,
         Action::SignOut,
         Action::UserRevoked,
+        Action::AccessDenied,
+        Action::BackchannelLogout,
     ];
 
     /// The snake_case name, as stored and filtered by.
@@ -94,6 +101,8 @@ impl Action {
             Action::Lockout => "lockout",
             Action::SignOut => "sign_out",
             Action::UserRevoked => "user_revoked",
+            Action::AccessDenied => "access_denied",
+            Action::BackchannelLogout => "backchannel_logout",
         }
     }
 }

@@ -1,6 +1,6 @@
 //! An authorize request as validated and kept while the user signs in and approves: the
 //! OAuth 2.0 parameters and the OpenID Connect ones (Core §3.1.2.1: `nonce`, `prompt`,
-//! `max_age`, `login_hint`) with what they change in the browser flow.
+//! `max_age`, `login_hint`, `ui_locales`) with what they change in the browser flow.
 //!
 //! Validation against the registered app is `oauth::authorize`'s job; the request lives here
 //! because the flows that read it (oauth, oidc, session) and the store that keeps it pending
@@ -24,7 +24,7 @@ pub struct AuthorizationRequest {
     pub state: Option<String>,
     /// PKCE S256 challenge.
     pub code_challenge: Option<String>,
-    /// OpenID Connect parameters (`nonce`, `prompt`, `max_age`, `login_hint`).
+    /// OpenID Connect parameters (`nonce`, `prompt`, `max_age`, `login_hint`, `ui_locales`).
     #[serde(default)]
     pub oidc: OidcParams,
 }
@@ -44,6 +44,10 @@ pub struct OidcParams {
     pub max_age: Option<u64>,
     /// Username to pre-fill on the sign-in page.
     pub login_hint: Option<String>,
+    /// The app's preferred languages for the pages of this sign-in (space-separated language
+    /// tags, as sent). Absent in requests kept before languages existed.
+    #[serde(default)]
+    pub ui_locales: Option<String>,
 }
 
 impl OidcParams {
@@ -59,6 +63,7 @@ impl OidcParams {
         let mut params = OidcParams {
             nonce: bounded("nonce", bounds::NONCE)?.map(str::to_owned),
             login_hint: bounded("login_hint", bounds::LOGIN_HINT)?.map(str::to_owned),
+            ui_locales: bounded("ui_locales", bounds::UI_LOCALES)?.map(str::to_owned),
             ..Self::default()
         };
         if let Some(prompt) = bounded("prompt", bounds::PROMPT)? {
@@ -153,6 +158,21 @@ mod tests {
         assert!(!parse(&[("prompt", "login")])
             .unwrap()
             .session_usable(1000, 1000));
+    }
+
+    #[test]
+    fn ui_locales_are_kept_as_sent_and_read_from_older_records_as_absent() {
+        let p = parse(&[("ui_locales", "fr-CA de")]).unwrap();
+        assert_eq!(p.ui_locales.as_deref(), Some("fr-CA de"));
+        let long = "de ".repeat(100);
+        assert!(
+            OidcParams::parse(|name| Ok((name == "ui_locales").then_some(long.as_str()))).is_err()
+        );
+        let older: OidcParams = serde_json::from_str(
+            r#"{"nonce":null,"prompt_none":false,"prompt_login":false,"prompt_consent":false,"max_age":null,"login_hint":null}"#,
+        )
+        .unwrap();
+        assert_eq!(older.ui_locales, None);
     }
 
     #[test]

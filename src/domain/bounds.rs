@@ -21,6 +21,8 @@ pub const STATE: usize = 4096;
 pub const NONCE: usize = 4096;
 /// OpenID Connect `login_hint`: a username, which is at most 256 characters.
 pub const LOGIN_HINT: usize = 512;
+/// OpenID Connect `ui_locales`: a few space-separated language tags.
+pub const UI_LOCALES: usize = 256;
 /// `prompt`: a few space-separated words.
 pub const PROMPT: usize = 64;
 /// `grant_type`: the supported ones are far shorter.

@@ -52,7 +52,7 @@ impl Role {
 }
 
 /// Every claim name with the scope that releases it (docs/src/protocol.md, Claims).
-pub const CLAIM_SCOPES: [(&str, Scope); 10] = [
+pub const CLAIM_SCOPES: [(&str, Scope); 11] = [
     ("sub", Scope::Openid),
     ("name", Scope::Profile),
     ("first_name", Scope::Profile),
@@ -63,31 +63,90 @@ pub const CLAIM_SCOPES: [(&str, Scope); 10] = [
     ("phone", Scope::Profile),
     ("email", Scope::Email),
     ("role", Scope::Role),
+    ("groups", Scope::Groups),
 ];
+
+/// The claim holding the DNs of a person's groups: kept with their claims so that an app's
+/// access can name a group by DN, and never released (no scope names it).
+const GROUP_DNS: &str = "group_dns";
+
+/// A claim's value: one string, or a list (the `groups` claim).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum ClaimValue {
+    /// A single value.
+    One(String),
+    /// Several values, in byte order.
+    Many(Vec<String>),
+}
 
 /// A user's claims: only claims whose directory value is set and non-empty. `sub` is always set.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Claims(BTreeMap<String, String>);
+pub struct Claims(BTreeMap<String, ClaimValue>);
 
 impl Claims {
     /// Builds claims from `(claim, value)` pairs; `sub` must be among them.
     pub fn new(values: BTreeMap<String, String>) -> Option<Self> {
-        values.contains_key("sub").then_some(Self(values))
+        values.contains_key("sub").then(|| {
+            Self(
+                values
+                    .into_iter()
+                    .map(|(k, v)| (k, ClaimValue::One(v)))
+                    .collect(),
+            )
+        })
     }
 
     /// The user id.
     pub fn sub(&self) -> &str {
-        self.0.get("sub").map(String::as_str).unwrap_or_default()
+        self.get("sub").unwrap_or_default()
     }
 
     /// The user's role, when set and valid.
     pub fn role(&self) -> Option<Role> {
-        self.0.get("role").and_then(|r| Role::parse(r))
+        self.get("role").and_then(Role::parse)
     }
 
-    /// A claim's value.
+    /// A single-valued claim's value.
     pub fn get(&self, claim: &str) -> Option<&str> {
-        self.0.get(claim).map(String::as_str)
+        match self.0.get(claim) {
+            Some(ClaimValue::One(value)) => Some(value),
+            _ => None,
+        }
+    }
+
+    /// A list claim's values (none when absent).
+    fn list(&self, claim: &str) -> impl Iterator<Item = &str> {
+        let values = match self.0.get(claim) {
+            Some(ClaimValue::Many(values)) => values.as_slice(),
+            _ => &[],
+        };
+        values.iter().map(String::as_str)
+    }
+
+    /// The names of the groups the user is a member of, nested ones included.
+    pub fn groups(&self) -> impl Iterator<Item = &str> {
+        self.list("groups")
+    }
+
+    /// The DNs of those groups (never released to apps).
+    pub fn group_dns(&self) -> impl Iterator<Item = &str> {
+        self.list(GROUP_DNS)
+    }
+
+    /// The claims with the user's groups: `names` become the `groups` claim (a list in byte
+    /// order, duplicates dropped; absent when empty) and `dns` are kept beside it.
+    pub fn with_groups(mut self, names: Vec<String>, dns: Vec<String>) -> Self {
+        for (claim, mut values) in [("groups", names), (GROUP_DNS, dns)] {
+            values.sort();
+            values.dedup();
+            if values.is_empty() {
+                self.0.remove(claim);
+            } else {
+                self.0.insert(claim.to_owned(), ClaimValue::Many(values));
+            }
+        }
+        self
     }
 
     /// Only the claims the granted scopes release (docs/src/protocol.md, Scopes).
@@ -106,7 +165,7 @@ impl Claims {
     }
 
     /// The claims as a JSON-ready map.
-    pub fn as_map(&self) -> &BTreeMap<String, String> {
+    pub fn as_map(&self) -> &BTreeMap<String, ClaimValue> {
         &self.0
     }
 }
@@ -138,6 +197,33 @@ mod tests {
             out.as_map().keys().collect::<Vec<_>>(),
             vec!["email", "role", "sub"]
         );
+    }
+
+    #[test]
+    fn groups_are_released_by_their_scope_in_byte_order_and_their_dns_never() {
+        let with = claims().with_groups(
+            vec!["people-team".into(), "Finance".into(), "people-team".into()],
+            vec!["cn=finance,ou=groups,dc=example,dc=com".into()],
+        );
+        let out = with.filtered(&ScopeSet::parse("groups").unwrap());
+        assert_eq!(
+            out.as_map().get("groups"),
+            Some(&ClaimValue::Many(vec![
+                "Finance".into(),
+                "people-team".into()
+            ]))
+        );
+        assert_eq!(
+            out.as_map().keys().collect::<Vec<_>>(),
+            vec!["groups", "sub"]
+        );
+        assert_eq!(with.group_dns().count(), 1);
+        let none = claims().with_groups(Vec::new(), Vec::new());
+        assert_eq!(none.groups().count(), 0);
+        assert!(!none.as_map().contains_key("groups"));
+        // Claims written before groups existed read back.
+        let earlier: Claims = serde_json::from_str(r#"{"sub":"ada","role":"ceo"}"#).unwrap();
+        assert_eq!(earlier.role(), Some(Role::Ceo));
     }
 
     #[test]

@@ -1,5 +1,7 @@
 //! Connected apps (OAuth clients) as the store keeps them.
 
+use super::app_access::{self, OriginSet, WebOrigin};
+use super::claims::{Claims, Role};
 use super::redirect_uri::RedirectUri;
 use super::secret::Digest;
 use super::signing_alg::SigningAlg;
@@ -80,6 +82,20 @@ pub struct ClientRecord {
     /// same moment (on two nodes) cannot undo each other. Absent (0) in earlier records.
     #[serde(default)]
     pub revision: u64,
+    /// Roles whose holders may use the app; with `allowed_groups` both empty (as in records
+    /// written before access existed), everyone may.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub allowed_roles: Vec<Role>,
+    /// Groups (names as the `groups` claim shows them, or DNs) whose members may use the app.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub allowed_groups: Vec<String>,
+    /// Browser origins given besides those of the redirect URIs, whose scripts may call the
+    /// app's endpoints (CORS).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub web_origins: Vec<WebOrigin>,
+    /// Where the app hears that someone signed out (Back-Channel Logout 1.0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub backchannel_logout_uri: Option<String>,
 }
 
 impl ClientRecord {
@@ -95,6 +111,40 @@ impl ClientRecord {
         self.redirect_uris.iter().any(|r| {
             r.as_str() == uri || (self.is_public() && same_but_loopback_port(r.as_str(), uri))
         })
+    }
+
+    /// Whether `claims` (a person, with their groups) may use the app.
+    pub fn allows(&self, claims: &Claims) -> bool {
+        app_access::allows(&self.allowed_roles, &self.allowed_groups, claims)
+    }
+
+    /// Whether only some people may use the app.
+    pub fn is_restricted(&self) -> bool {
+        !(self.allowed_roles.is_empty() && self.allowed_groups.is_empty())
+    }
+
+    /// Whether scripts of `origin` may call the app's endpoints: an origin of a redirect URI
+    /// (a public app's loopback one on any port, as RFC 8252 matching allows), or one given.
+    pub fn allows_origin(&self, origin: &WebOrigin) -> bool {
+        self.origins().contains(origin)
+    }
+
+    /// Every origin whose scripts may call the app's endpoints (see
+    /// [`ClientRecord::allows_origin`]).
+    pub fn origins(&self) -> OriginSet {
+        let mut set = OriginSet::default();
+        for origin in &self.web_origins {
+            set.insert(origin.clone(), false);
+        }
+        for uri in &self.redirect_uris {
+            let origin = url::Url::parse(uri.as_str())
+                .ok()
+                .and_then(|u| WebOrigin::of_url(&u));
+            if let Some(origin) = origin {
+                set.insert(origin, self.is_public());
+            }
+        }
+        set
     }
 
     /// Whether `uri` is a registered post-logout redirect URI, by exact string comparison.
@@ -159,7 +209,27 @@ mod tests {
             may_introspect: false,
             id_token_signed_response_alg: None,
             revision: 0,
+            allowed_roles: Vec::new(),
+            allowed_groups: Vec::new(),
+            web_origins: Vec::new(),
+            backchannel_logout_uri: None,
         }
+    }
+
+    #[test]
+    fn origins_come_from_redirect_uris_and_the_ones_given() {
+        let mut confidential = app("https://app.example.com/cb", false);
+        let origin = |raw: &str| WebOrigin::parse(raw).unwrap();
+        assert!(confidential.allows_origin(&origin("https://app.example.com")));
+        assert!(!confidential.allows_origin(&origin("https://app.example.com:8443")));
+        assert!(!confidential.allows_origin(&origin("https://spa.example.com")));
+        confidential
+            .web_origins
+            .push(origin("https://spa.example.com"));
+        assert!(confidential.allows_origin(&origin("https://spa.example.com")));
+        let native = app("http://127.0.0.1/cb", true);
+        assert!(native.allows_origin(&origin("http://127.0.0.1:5173")));
+        assert!(!native.allows_origin(&origin("http://127.0.0.2:5173")));
     }
 
     #[test]

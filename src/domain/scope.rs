@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 use std::fmt;
 
-/// One of the four scopes the service knows.
+/// One of the five scopes the service knows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Scope {
@@ -16,11 +16,19 @@ pub enum Scope {
     Email,
     /// Releases role.
     Role,
+    /// Releases groups: the names of the person's groups, nested ones included.
+    Groups,
 }
 
 impl Scope {
     /// Every scope, in display order.
-    pub const ALL: [Scope; 4] = [Scope::Openid, Scope::Profile, Scope::Email, Scope::Role];
+    pub const ALL: [Scope; 5] = [
+        Scope::Openid,
+        Scope::Profile,
+        Scope::Email,
+        Scope::Role,
+        Scope::Groups,
+    ];
 
     /// The wire name.
     pub fn as_str(self) -> &'static str {
@@ -29,6 +37,7 @@ impl Scope {
             Scope::Profile => "profile",
             Scope::Email => "email",
             Scope::Role => "role",
+            Scope::Groups => "groups",
         }
     }
 

@@ -1,7 +1,8 @@
 //! `/oauth/token` and `/oauth/userinfo`: thin handlers over `crate::oauth`.
 
+use super::cors::ConcernedApp;
 use super::schema::TokenBody;
-use crate::domain::{Claims, SecretToken};
+use crate::domain::{Claims, ClientId, SecretToken};
 use crate::oauth::client_auth::ClientCredentials;
 use crate::oauth::token::{self, TokenParams, TokenRequest};
 use crate::oauth::{userinfo, OAuthError, Refused};
@@ -93,7 +94,8 @@ impl From<OAuthError> for TokenResponse {
 
 /// The user's identity claims released by the token's scopes (`openid`: sub; `profile`: name,
 /// first_name, last_name, employee_code, job_title, department, phone; `email`: email; `role`:
-/// role), each only when the directory has a value; only `sub` is always present.
+/// role; `groups`: groups), each only when the directory has a value; only `sub` is always
+/// present.
 #[derive(Object)]
 pub struct UserInfo {
     /// The user id (scope `openid`).
@@ -125,6 +127,10 @@ pub struct UserInfo {
     /// One of employee, manager, hr, finance, ceo, admin, superadmin (scope `role`).
     #[oai(skip_serializing_if_is_none)]
     role: Option<String>,
+    /// The names of the groups the user is a member of, nested ones included, in byte order
+    /// (scope `groups`); absent when there is none.
+    #[oai(skip_serializing_if_is_none)]
+    groups: Option<Vec<String>>,
 }
 
 /// The userinfo answer: the [`UserInfo`] object, written straight from the token's claims
@@ -133,11 +139,12 @@ pub struct UserInfoBody(Claims);
 
 /// The fields of [`UserInfo`], in the order a JSON object's keys are written (serde_json's map
 /// sorts them), as the answer has always had them.
-const USERINFO_FIELDS: [&str; 10] = [
+const USERINFO_FIELDS: [&str; 11] = [
     "department",
     "email",
     "employee_code",
     "first_name",
+    "groups",
     "job_title",
     "last_name",
     "name",
@@ -171,6 +178,14 @@ impl Serialize for UserInfoFields<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(None)?;
         for field in USERINFO_FIELDS {
+            if field == "groups" {
+                // The one list: written when it has a member, as `Option<Vec<_>>` was.
+                let mut groups = self.0.groups().peekable();
+                if groups.peek().is_some() {
+                    map.serialize_entry(field, &GroupNames(self.0))?;
+                }
+                continue;
+            }
             match self.0.get(field) {
                 Some(value) => map.serialize_entry(field, value)?,
                 None if field == "sub" => map.serialize_entry(field, "")?,
@@ -178,6 +193,15 @@ impl Serialize for UserInfoFields<'_> {
             }
         }
         map.end()
+    }
+}
+
+/// The `groups` claim's names, as a JSON array.
+struct GroupNames<'a>(&'a Claims);
+
+impl Serialize for GroupNames<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.groups())
     }
 }
 
@@ -274,8 +298,15 @@ impl OAuthApi {
             }
         };
         let address = crate::web::address::ClientAddr::of(req).shown();
+        let client_id = credentials.client_id.as_deref().and_then(ClientId::parse);
         match token::exchange(state, credentials, request, address).await {
-            Ok(success) => TokenResponse::Ok(Json(success.into())),
+            Ok(success) => {
+                // Tokens are issued only to the app that authenticated as this client id.
+                if let Some(id) = &client_id {
+                    ConcernedApp::tell(req, id);
+                }
+                TokenResponse::Ok(Json(success.into()))
+            }
             Err(e) => e.into(),
         }
     }
@@ -323,7 +354,10 @@ async fn userinfo_for(req: &Request, state: &AppState) -> UserInfoResponse {
         Err(e) => return e.into(),
     };
     match userinfo::claims(state, &token).await {
-        Ok(claims) => UserInfoResponse::Ok(UserInfoBody(claims)),
+        Ok((client_id, claims)) => {
+            ConcernedApp::tell(req, &client_id);
+            UserInfoResponse::Ok(UserInfoBody(claims))
+        }
         Err(e) => e.into(),
     }
 }
@@ -347,6 +381,8 @@ mod tests {
             phone: get("phone"),
             email: get("email"),
             role: get("role"),
+            groups: Some(c.groups().map(str::to_owned).collect::<Vec<_>>())
+                .filter(|g| !g.is_empty()),
         }
     }
 
@@ -362,6 +398,7 @@ mod tests {
     async fn the_answer_is_the_userinfo_object_byte_for_byte() {
         let every: Vec<(String, String)> = USERINFO_FIELDS
             .iter()
+            .filter(|f| **f != "groups")
             .map(|f| (f.to_string(), format!("{f} \"value\" ü / <x>")))
             .collect();
         let sets: Vec<Vec<(String, String)>> = vec![
@@ -376,9 +413,15 @@ mod tests {
         ];
         for set in sets {
             let claims = Claims::new(set.into_iter().collect::<BTreeMap<_, _>>()).unwrap();
-            let before = body(Json(built(&claims)).into_response()).await;
-            let now = body(UserInfoBody(claims).into_response()).await;
-            assert_eq!(now, before);
+            let grouped = claims.clone().with_groups(
+                vec!["finance \"x\"".into(), "admins".into()],
+                vec!["cn=admins,ou=groups".into()],
+            );
+            for claims in [claims, grouped] {
+                let before = body(Json(built(&claims)).into_response()).await;
+                let now = body(UserInfoBody(claims).into_response()).await;
+                assert_eq!(now, before);
+            }
         }
         // A stored record without a sub (none is written so) still answers one, empty.
         let no_sub: Claims = serde_json::from_str(r#"{"name":"x","other":"y"}"#).unwrap();

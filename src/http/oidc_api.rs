@@ -1,6 +1,7 @@
 //! OpenID Connect and token lifecycle endpoints: discovery, JWKS, revocation, introspection.
 //! Thin handlers over `crate::oidc`, `crate::oauth::revocation` and `crate::oauth::introspection`.
 
+use super::cors::ConcernedApp;
 use super::schema::{IntrospectionBody, JwkBody, MetadataBody};
 use crate::domain::{ClientRecord, SecretToken};
 use crate::oauth::client_auth::{self, ClientCredentials};
@@ -245,6 +246,7 @@ impl OidcApi {
             Ok(c) => c,
             Err(e) => return e.into(),
         };
+        ConcernedApp::tell(req, &client.client_id);
         let token = form.token.map(SecretToken::from_presented);
         match revocation::revoke(state, &client, token, form.token_type_hint.as_deref()).await {
             Ok(()) => RevokeResponse::Ok,

@@ -1,5 +1,6 @@
 //! The router: pages, APIs, docs, assets.
 
+use super::cors::Cors;
 use super::openapi;
 use super::probes::{self, HEALTH_PATH, METRICS_PATH, READY_PATH};
 use crate::oidc::discovery::paths;
@@ -9,6 +10,7 @@ use crate::telemetry::http::HttpMetrics;
 use crate::web::address::ClientAddresses;
 use crate::web::body_limit::{Answer, BodyLimit, Limit, ADMIN_MAX, FORM_MAX};
 use crate::web::errors::ErrorPages;
+use crate::web::i18n::{self, RequestLanguages};
 use crate::web::render::STYLESHEET;
 use crate::web::request_log::RequestLog;
 use poem::http::header;
@@ -94,6 +96,7 @@ pub fn routes(state: AppState) -> impl Endpoint {
             pages::logout::PATH,
             get(pages::logout::start).post(pages::logout::submit),
         )
+        .at(i18n::MENU_PATH, post(pages::language::choose))
         .at("/assets/style.css", get(stylesheet))
         .at(HEALTH_PATH, get(probes::health))
         .at(READY_PATH, get(probes::ready))
@@ -102,10 +105,16 @@ pub fn routes(state: AppState) -> impl Endpoint {
         .nest("/", api)
         // Inside the cookie manager, which drops the cookies a handler set when it answers
         // an error: a page error becomes a page before it gets there.
-        .with(ErrorPages::new(Arc::clone(&state.templates)))
+        .with(ErrorPages::new(
+            Arc::clone(&state.templates),
+            RequestLanguages::new(&state.settings),
+        ))
         // Outside the error pages, so that its 413 replaces whatever a handler answered to a
         // body cut off at the limit.
         .with(BodyLimit::new(body_limit))
+        // Outside the body limit, so that a refusal of a browser app's request carries the
+        // CORS headers that let the app read it.
+        .with(Cors::new(Arc::clone(&state.origins)))
         .with(CookieJarManager::new())
         .with(CatchPanic::new())
         .with(HttpMetrics::new(Arc::clone(&state.metrics)))

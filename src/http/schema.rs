@@ -151,11 +151,18 @@ pub struct MetadataBody {
     pub introspection_endpoint_auth_methods_supported: Vec<String>,
     pub code_challenge_methods_supported: Vec<String>,
     pub prompt_values_supported: Vec<String>,
+    /// The languages of the pages, which `ui_locales` may ask for.
+    pub ui_locales_supported: Vec<String>,
     pub claims_parameter_supported: bool,
     pub request_parameter_supported: bool,
     pub request_uri_parameter_supported: bool,
     /// RFC 9207: every authorization response carries `iss`.
     pub authorization_response_iss_parameter_supported: bool,
+    /// OpenID Connect Back-Channel Logout 1.0: apps with a `backchannel_logout_uri` are told
+    /// when a session ends.
+    pub backchannel_logout_supported: bool,
+    /// The logout token carries `sid`, as the id_tokens do.
+    pub backchannel_logout_session_supported: bool,
 }
 
 impl From<crate::oidc::discovery::ProviderMetadata> for MetadataBody {
@@ -183,11 +190,14 @@ impl From<crate::oidc::discovery::ProviderMetadata> for MetadataBody {
                 .introspection_endpoint_auth_methods_supported,
             code_challenge_methods_supported: value.code_challenge_methods_supported,
             prompt_values_supported: value.prompt_values_supported,
+            ui_locales_supported: value.ui_locales_supported,
             claims_parameter_supported: value.claims_parameter_supported,
             request_parameter_supported: value.request_parameter_supported,
             request_uri_parameter_supported: value.request_uri_parameter_supported,
             authorization_response_iss_parameter_supported: value
                 .authorization_response_iss_parameter_supported,
+            backchannel_logout_supported: value.backchannel_logout_supported,
+            backchannel_logout_session_supported: value.backchannel_logout_session_supported,
         }
     }
 }

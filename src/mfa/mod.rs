@@ -1,13 +1,12 @@
 //! Second factor by policy: who needs one, TOTP enrolment and verification, recovery codes,
-//! the encryption of enrolment secrets, and the limits on password and code guessing.
+//! and the encryption of enrolment secrets. The limits on password and code guessing are the
+//! sign-in flow's (`crate::signin`).
 //!
 //! The browser pages live in `crate::pages::second_factor`; this module holds the rules, so the
 //! admin API sign-in applies exactly the same ones.
 
 pub mod enrolment;
 pub mod key;
-pub mod limits;
-pub mod lockout_guard;
 pub mod policy;
 pub mod recovery;
 pub mod totp;

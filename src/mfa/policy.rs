@@ -2,7 +2,6 @@
 
 use super::Context;
 use super::MfaError;
-use crate::config::GroupLookup;
 use crate::directory::DirectoryUser;
 use crate::domain::dn::dn_in;
 use crate::domain::Claims;
@@ -43,7 +42,7 @@ pub async fn applies(
     if by_attribute(cx, user) {
         return Ok(true);
     }
-    in_required_group(cx, user).await
+    Ok(in_required_group(cx, user))
 }
 
 fn by_attribute(cx: &impl Context, user: &DirectoryUser) -> bool {
@@ -60,18 +59,9 @@ fn by_attribute(cx: &impl Context, user: &DirectoryUser) -> bool {
         })
 }
 
-async fn in_required_group(cx: &impl Context, user: &DirectoryUser) -> Result<bool, MfaError> {
-    let mfa = cx.mfa_settings();
-    if mfa.required_groups.is_empty() {
-        return Ok(false);
-    }
-    let groups = match mfa.group_lookup {
-        GroupLookup::Memberof => user
-            .attributes
-            .get(&mfa.member_attribute.to_ascii_lowercase())
-            .cloned()
-            .unwrap_or_default(),
-        GroupLookup::Search => cx.directory().groups_of(&user.dn).await?,
-    };
-    Ok(groups.iter().any(|g| dn_in(g, &mfa.required_groups)))
+/// Whether the user is a member (nested membership counted) of a required group: the groups
+/// the directory read with their entry.
+fn in_required_group(cx: &impl Context, user: &DirectoryUser) -> bool {
+    let required = &cx.mfa_settings().required_groups;
+    user.groups.iter().any(|g| dn_in(&g.dn, required))
 }

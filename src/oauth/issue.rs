@@ -7,7 +7,7 @@ use crate::clock::UnixTime;
 use crate::domain::secret::random_id;
 use crate::domain::{Claims, ClientId, ScopeSet, SecretToken, SigningAlg};
 use crate::oidc::id_token::{self, IdTokenFacts};
-use crate::store::{AccessRecord, CodeRecord, Issuance, RefreshRecord, StoreError};
+use crate::store::{AccessRecord, CodeRecord, Issuance, RefreshRecord, SessionRecord, StoreError};
 
 /// Who the code is for: the signed-in user's claims and when they last signed in.
 pub struct Subject<'a> {
@@ -17,6 +17,20 @@ pub struct Subject<'a> {
     pub auth_time: UnixTime,
     /// Authentication methods of the sign-in (RFC 8176).
     pub amr: &'a [String],
+    /// The public id of the SSO session the code is issued in (the id_token's `sid`).
+    pub sid: Option<&'a str>,
+}
+
+impl<'a> Subject<'a> {
+    /// The user signed in to `session`.
+    pub fn of(session: &'a SessionRecord) -> Self {
+        Self {
+            claims: &session.claims,
+            auth_time: session.auth_time,
+            amr: &session.amr,
+            sid: session.sid.as_deref(),
+        }
+    }
 }
 
 /// Issues a one-time code for an approved request and answers the redirect location
@@ -38,6 +52,7 @@ pub async fn issue_code(
         expires_at: cx.now() + ttl,
         nonce: request.oidc.nonce.clone(),
         amr: subject.amr.to_vec(),
+        sid: subject.sid.map(str::to_owned),
     };
     cx.store().put_code(&code.digest(), &record, ttl).await?;
     let issuer = cx.issuer();
@@ -69,6 +84,8 @@ pub struct TokenGrant<'a> {
     pub amr: &'a [String],
     /// The app's id_token algorithm (`None`: the service's default).
     pub id_token_alg: Option<SigningAlg>,
+    /// The public id of the SSO session the grant came from (the id_token's `sid`).
+    pub sid: Option<&'a str>,
 }
 
 /// The issuing step both grants share: mints an access and a refresh token and signs the
@@ -102,6 +119,7 @@ pub async fn sign_id_token(
         nonce,
         amr: grant.amr,
         alg: grant.id_token_alg,
+        sid: grant.sid,
     };
     Ok(id_token::sign(cx, facts, access_token).await?)
 }
@@ -137,6 +155,7 @@ fn mint(cx: &impl Context, grant: TokenGrant<'_>) -> (Issuance, TokenSuccess) {
             auth_time: grant.auth_time,
             expires_at: now + refresh_ttl,
             amr: grant.amr.to_vec(),
+            sid: grant.sid.map(str::to_owned),
         },
         refresh_ttl,
     };

@@ -4,7 +4,7 @@
 use super::Context;
 use super::OAuthError;
 use crate::domain::bounds;
-use crate::domain::{Claims, SecretToken};
+use crate::domain::{Claims, ClientId, SecretToken};
 
 /// Why a bearer credential was not accepted (RFC 6750 §3.1).
 pub fn parse_bearer(authorization: Option<&str>) -> Result<SecretToken, OAuthError> {
@@ -40,8 +40,11 @@ pub fn parse_bearer(authorization: Option<&str>) -> Result<SecretToken, OAuthErr
     Ok(SecretToken::from_presented(token))
 }
 
-/// The claims released to this access token.
-pub async fn claims(cx: &impl Context, token: &SecretToken) -> Result<Claims, OAuthError> {
+/// The claims released to this access token, and the app it was issued to.
+pub async fn claims(
+    cx: &impl Context,
+    token: &SecretToken,
+) -> Result<(ClientId, Claims), OAuthError> {
     let record = cx
         .store()
         .access_token(&token.digest())
@@ -50,7 +53,7 @@ pub async fn claims(cx: &impl Context, token: &SecretToken) -> Result<Claims, OA
         .ok_or_else(|| {
             OAuthError::InvalidToken("the access token is invalid, expired or revoked".into())
         })?;
-    Ok(record.claims)
+    Ok((record.client_id, record.claims))
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //! and RFC 8414 (`/.well-known/oauth-authorization-server`). One document serves both.
 
 use crate::domain::claims::CLAIM_SCOPES;
-use crate::domain::{Scope, SigningAlg};
+use crate::domain::{Language, Scope, SigningAlg};
 
 /// Paths of every endpoint, shared by the router and the documents.
 pub mod paths {
@@ -41,11 +41,18 @@ pub struct ProviderMetadata {
     pub introspection_endpoint_auth_methods_supported: Vec<String>,
     pub code_challenge_methods_supported: Vec<String>,
     pub prompt_values_supported: Vec<String>,
+    /// The languages the pages are in, which `ui_locales` may ask for.
+    pub ui_locales_supported: Vec<String>,
     pub claims_parameter_supported: bool,
     pub request_parameter_supported: bool,
     pub request_uri_parameter_supported: bool,
     /// RFC 9207: every authorization response carries `iss`.
     pub authorization_response_iss_parameter_supported: bool,
+    /// OpenID Connect Back-Channel Logout 1.0: apps with a `backchannel_logout_uri` are told
+    /// when a session ends.
+    pub backchannel_logout_supported: bool,
+    /// The logout token carries `sid`, as the id_tokens do.
+    pub backchannel_logout_session_supported: bool,
 }
 
 fn strings(items: &[&str]) -> Vec<String> {
@@ -65,6 +72,7 @@ fn claims_supported() -> Vec<String> {
         "azp",
         "at_hash",
         "amr",
+        "sid",
     ]));
     claims
 }
@@ -96,9 +104,12 @@ pub fn metadata(issuer: &str, algs: &[SigningAlg]) -> ProviderMetadata {
         introspection_endpoint_auth_methods_supported: strings(&client_auth[..2]),
         code_challenge_methods_supported: strings(&["S256"]),
         prompt_values_supported: strings(&["none", "login", "consent"]),
+        ui_locales_supported: Language::ALL.iter().map(|l| l.code().to_owned()).collect(),
         claims_parameter_supported: false,
         request_parameter_supported: false,
         request_uri_parameter_supported: false,
         authorization_response_iss_parameter_supported: true,
+        backchannel_logout_supported: true,
+        backchannel_logout_session_supported: true,
     }
 }

@@ -5,6 +5,7 @@ use super::key_source::KeySet;
 use super::signing_key::{KeyError, SignError};
 use super::Context;
 use crate::clock::UnixTime;
+use crate::domain::claims::ClaimValue;
 use crate::domain::{Claims, SigningAlg};
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
@@ -27,6 +28,8 @@ pub struct IdTokenFacts<'a> {
     pub amr: &'a [String],
     /// The algorithm the app registered for; `None`: the service's default.
     pub alg: Option<SigningAlg>,
+    /// The public id of the SSO session the tokens came from.
+    pub sid: Option<&'a str>,
 }
 
 #[derive(Serialize)]
@@ -43,8 +46,10 @@ struct IdTokenClaims<'a> {
     at_hash: String,
     #[serde(skip_serializing_if = "<[String]>::is_empty")]
     amr: &'a [String],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sid: Option<&'a str>,
     #[serde(flatten)]
-    released: BTreeMap<&'a str, &'a str>,
+    released: BTreeMap<&'a str, &'a ClaimValue>,
 }
 
 /// `at_hash`: base64url of the left half of the SHA-256 of the access token (Core §3.1.3.6;
@@ -69,7 +74,7 @@ pub async fn sign(
         .as_map()
         .iter()
         .filter(|(name, _)| name.as_str() != "sub")
-        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .map(|(k, v)| (k.as_str(), v))
         .collect();
     let claims = IdTokenClaims {
         iss: &issuer,
@@ -82,6 +87,7 @@ pub async fn sign(
         azp: facts.client_id,
         at_hash: at_hash(access_token),
         amr: facts.amr,
+        sid: facts.sid,
         released,
     };
     let signer = keys.signer(facts.alg)?;

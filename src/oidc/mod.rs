@@ -1,10 +1,11 @@
-//! OpenID Connect around the OAuth 2.0 core: signing keys and JWKS, the id_token, and the
-//! discovery documents.
+//! OpenID Connect around the OAuth 2.0 core: signing keys and JWKS, the id_token, the logout
+//! token of back-channel logout, and the discovery documents.
 
 pub mod discovery;
 pub mod generated_keys;
 pub mod id_token;
 pub mod key_source;
+pub mod logout_token;
 pub mod signing_key;
 
 use crate::clock::HasClock;

@@ -214,7 +214,17 @@ impl SigningKey {
     /// The JWS (RFC 7515 §7.1) signing input of `claims`: the header, with this key's `kid`, and the payload,
     /// each base64url-encoded.
     pub fn signing_input<T: Serialize>(&self, claims: &T) -> Result<String, SignError> {
-        let header = serde_json::json!({ "typ": "JWT", "alg": self.jwk.alg, "kid": self.jwk.kid });
+        self.signing_input_of_type(claims, "JWT")
+    }
+
+    /// [`SigningKey::signing_input`] with another `typ` in the header (a logout token's is
+    /// `logout+jwt`, Back-Channel Logout 1.0 §2.4).
+    pub fn signing_input_of_type<T: Serialize>(
+        &self,
+        claims: &T,
+        typ: &str,
+    ) -> Result<String, SignError> {
+        let header = serde_json::json!({ "typ": typ, "alg": self.jwk.alg, "kid": self.jwk.kid });
         Ok(format!(
             "{}.{}",
             URL_SAFE_NO_PAD.encode(serde_json::to_vec(&header)?),

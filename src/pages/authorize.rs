@@ -5,13 +5,16 @@ use super::consent::consent_page;
 use super::signin::signin_page;
 use crate::domain::secret::random_id;
 use crate::mfa::Due;
-use crate::oauth::authorize::{error_redirect, validate, AuthorizationRequest, AuthorizeError};
+use crate::oauth::authorize::{
+    error_redirect, validate, AuthorizationRequest, AuthorizeError, Untrusted,
+};
 use crate::oauth::issue::{issue_code, Subject};
 use crate::oauth::OAuthError;
 use crate::session::{self, consent, pending, SessionRecord, FLOW_COOKIE, SESSION_COOKIE};
 use crate::state::AppState;
 use crate::web::address::ClientAddr;
 use crate::web::errors::PageError;
+use crate::web::i18n::{self, Text};
 use crate::web::respond::{self, redirect};
 use poem::http::StatusCode;
 use poem::web::cookie::CookieJar;
@@ -42,8 +45,12 @@ pub async fn authorize_post(
         .into_bytes_limit(crate::web::body_limit::FORM_MAX)
         .await
         .map_err(|e| PageError::unreadable("request", e))?;
-    let form = std::str::from_utf8(&bytes)
-        .map_err(|_| PageError::BadForm("The request is not valid UTF-8.".into()))?;
+    let form = std::str::from_utf8(&bytes).map_err(|_| {
+        PageError::BadForm(
+            Text::new("error-not-utf8"),
+            "The request is not valid UTF-8.".into(),
+        )
+    })?;
     run(state, form, jar, from).await
 }
 
@@ -55,12 +62,9 @@ async fn run(
 ) -> Result<Response, PageError> {
     let (client, request) = match validate(state.store.as_ref(), query).await {
         Ok(ok) => ok,
-        Err(AuthorizeError::Untrusted { title, message }) => {
+        Err(AuthorizeError::Untrusted(why)) => {
             crate::oauth::authorize::refused(state, query, None).await;
-            return Err(PageError::Untrusted {
-                title: title.into(),
-                message,
-            });
+            return Err(untrusted(why));
         }
         Err(AuthorizeError::Redirect {
             redirect_uri,
@@ -80,6 +84,8 @@ async fn run(
     let session_cookie = respond::cookie_value(&state.settings, jar, SESSION_COOKIE);
     // prompt=login and max_age make an existing sign-in not good enough: ask for the password.
     let now = state.now();
+    // The pages of this sign-in speak the language the app asks for.
+    i18n::for_sign_in(request.oidc.ui_locales.as_deref(), Some(now));
     // A user the directory no longer finds is signed out here (sign-in page); an unanswered
     // directory is the directory-unavailable page, never a sign-out.
     let session = session::current(state, session_cookie.as_deref())
@@ -111,6 +117,14 @@ async fn run(
         }
         None => (Due::Nothing, false),
     };
+    // Someone known (signed in, every factor in) whom the app is not for: refused here, before
+    // any consent page or code.
+    if let Some(s) = session.as_ref().filter(|_| due == Due::Nothing) {
+        if !client.allows(&s.claims) {
+            let sub = s.claims.sub().to_owned();
+            return super::access::refuse(state, &client, &request, &sub, from.ip(), None).await;
+        }
+    }
     let signed_on = session.as_ref().filter(|_| due == Due::Nothing && approved);
     if let Some(location) = without_pages(state, &request, session.as_ref(), due, signed_on).await?
     {
@@ -161,11 +175,7 @@ async fn without_pages(
     approved: Option<&SessionRecord>,
 ) -> Result<Option<String>, PageError> {
     if let Some(session) = approved {
-        let subject = Subject {
-            claims: &session.claims,
-            auth_time: session.auth_time,
-            amr: &session.amr,
-        };
+        let subject = Subject::of(session);
         return Ok(Some(issue_code(state, request, subject).await?));
     }
     if !request.oidc.prompt_none {
@@ -186,4 +196,31 @@ async fn without_pages(
         state_param,
         &error,
     )))
+}
+
+/// The error page of a request that cannot be trusted enough to redirect.
+fn untrusted(why: Untrusted) -> PageError {
+    let invalid = || Text::new("error-invalid-request-title");
+    let (title, message) = match why {
+        Untrusted::TooLong { max } => (
+            invalid(),
+            // A byte count for developers: plain digits, as the error says it everywhere.
+            Text::new("error-request-too-long").arg("max", max.to_string()),
+        ),
+        Untrusted::Malformed(detail) => (
+            invalid(),
+            Text::new("error-request-malformed").arg("detail", detail),
+        ),
+        Untrusted::NoClient => (invalid(), Text::new("error-no-client-id")),
+        Untrusted::NoRedirectUri => (invalid(), Text::new("error-no-redirect-uri")),
+        Untrusted::UnknownClient => (
+            Text::new("error-unknown-app-title"),
+            Text::new("error-unknown-app-message"),
+        ),
+        Untrusted::UnregisteredRedirectUri { received } => (
+            Text::new("error-unregistered-redirect-title"),
+            Text::new("error-unregistered-redirect-message").arg("uri", received),
+        ),
+    };
+    PageError::Untrusted { title, message }
 }

@@ -10,6 +10,7 @@ use crate::session::pending::{self, PendingRequest};
 use crate::session::{self, consent, SessionRecord, FLOW_COOKIE, SESSION_COOKIE};
 use crate::state::AppState;
 use crate::web::errors::PageError;
+use crate::web::i18n::{self, Text};
 use crate::web::respond::{self, redirect};
 use poem::http::StatusCode;
 use poem::web::cookie::CookieJar;
@@ -20,13 +21,14 @@ use serde::Deserialize;
 /// Path of the consent page and its form action.
 pub const PATH: &str = "/oauth/consent";
 
-fn describe(scope: Scope) -> &'static str {
-    match scope {
-        Scope::Openid => "Know who you are (your user id)",
-        Scope::Profile => "Read your profile: name, employee code, job title, department and phone",
-        Scope::Email => "Read your email address",
-        Scope::Role => "Read your role in the company",
-    }
+fn describe(scope: Scope) -> Text {
+    Text::new(match scope {
+        Scope::Openid => "scope-openid",
+        Scope::Profile => "scope-profile",
+        Scope::Email => "scope-email",
+        Scope::Role => "scope-role",
+        Scope::Groups => "scope-groups",
+    })
 }
 
 /// Renders the consent page for a pending request.
@@ -45,6 +47,7 @@ pub fn consent_page(
                 .or_else(|| Some(u.scheme().to_owned()))
         })
         .unwrap_or_default();
+    i18n::return_to(format!("{PATH}?request_id={request_id}"));
     let page = ConsentPage {
         app_name: client.name.clone(),
         redirect_host,
@@ -60,7 +63,7 @@ pub fn consent_page(
             .iter()
             .map(|s| ScopeView {
                 name: s.as_str().to_owned(),
-                description: describe(s).to_owned(),
+                description: describe(s),
             })
             .collect(),
         action: respond::url(&state.settings, PATH),
@@ -106,6 +109,8 @@ async fn show_run(
     if !flow.is_some_and(|f| crate::domain::Digest::of(&f).ct_eq(&pending.browser)) {
         return Err(PageError::Forged);
     }
+    let oidc = &pending.request.oidc;
+    i18n::for_sign_in(oidc.ui_locales.as_deref(), pending.admitted_at);
     let client = client_of(state, &pending).await?;
     let session_cookie = respond::cookie_value(&state.settings, jar, SESSION_COOKIE);
     let now = state.now();
@@ -116,6 +121,12 @@ async fn show_run(
         Some(session) => {
             if let Some(next) = second_factor_owed(state, &session, request_id).await? {
                 return Ok(redirect(StatusCode::FOUND, &next));
+            }
+            if !client.allows(&session.claims) {
+                let sub = session.claims.sub();
+                let request = &pending.request;
+                let pending = Some((request_id, &pending));
+                return super::access::refuse(state, &client, request, sub, None, pending).await;
             }
             consent_page(state, &client, &session, request_id, &pending)
         }
@@ -166,6 +177,8 @@ async fn decide_run(
         flow.as_deref(),
     )
     .await?;
+    let oidc = &pending.request.oidc;
+    i18n::for_sign_in(oidc.ui_locales.as_deref(), pending.admitted_at);
     let client = client_of(state, &pending).await?;
     let session_cookie = respond::cookie_value(&state.settings, jar, SESSION_COOKIE);
     let now = state.now();
@@ -179,7 +192,7 @@ async fn decide_run(
             &form.request_id,
             &pending.csrf_token,
             "",
-            Some("Your sign-in has expired. Sign in again."),
+            Some(Text::new("signin-expired")),
             StatusCode::OK,
         );
     };
@@ -187,11 +200,19 @@ async fn decide_run(
         return Ok(redirect(StatusCode::SEE_OTHER, &next));
     }
     let request = &pending.request;
+    if !client.allows(&session.claims) {
+        let (sub, pending) = (
+            session.claims.sub(),
+            Some((form.request_id.as_str(), &pending)),
+        );
+        return super::access::refuse(state, &client, request, sub, None, pending).await;
+    }
     let approve = match form.decision.as_str() {
         "approve" => true,
         "deny" => false,
         _ => {
             return Err(PageError::BadForm(
+                Text::new("error-decision"),
                 "The form must submit decision=approve or decision=deny.".into(),
             ))
         }
@@ -212,16 +233,7 @@ async fn decide_run(
     }
     consent::remember(state, sub, &client.client_id, &request.scopes).await?;
     tracing::info!(sub = ?Escaped(sub), client_id = %client.client_id, scopes = %request.scopes, "access approved");
-    let location = issue_code(
-        state,
-        request,
-        Subject {
-            claims: &session.claims,
-            auth_time: session.auth_time,
-            amr: &session.amr,
-        },
-    )
-    .await?;
+    let location = issue_code(state, request, Subject::of(&session)).await?;
     Ok(redirect(StatusCode::SEE_OTHER, &location))
 }
 
@@ -235,8 +247,8 @@ pub(super) async fn client_of(
         .await?
         .filter(|c| c.enabled)
         .ok_or_else(|| PageError::Untrusted {
-            title: "Unknown application".into(),
-            message: "The application is no longer registered with sign-on.".into(),
+            title: Text::new("error-unknown-app-title"),
+            message: Text::new("error-app-gone-message"),
         })
 }
 

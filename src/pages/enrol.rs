@@ -6,13 +6,15 @@
 
 use super::second_factor::{codes_page, elevate, open, Flow, FlowQuery, OtpForm};
 use super::views::EnrolPage;
+use crate::events::Place;
 use crate::mfa::enrolment::{self, Holder};
-use crate::mfa::limits::{self, Kind};
 use crate::mfa::{MfaError, AMR_OTP};
+use crate::signin::{self, CodeError, Where};
 use crate::state::AppState;
 use crate::web::address::ClientAddr;
 use crate::web::errors::PageError;
-use crate::web::messages::LOCKED;
+use crate::web::i18n::{self, Text};
+use crate::web::messages;
 use crate::web::respond::{self, redirect};
 use poem::http::StatusCode;
 use poem::web::cookie::CookieJar;
@@ -44,9 +46,10 @@ async fn allowed(state: &AppState, flow: &Flow) -> Result<Option<Response>, Page
 async fn enrol_page(
     state: &AppState,
     flow: &Flow,
-    error: Option<&str>,
+    error: Option<Text>,
     status: StatusCode,
 ) -> Result<Response, PageError> {
+    i18n::return_to(format!("{PATH}?request_id={}", flow.request_id));
     let sub = flow.session.claims.sub();
     let setup =
         enrolment::setup(state, sub, Holder::browser(flow.pending.browser.as_hex())).await?;
@@ -58,7 +61,7 @@ async fn enrol_page(
         action: respond::url(&state.settings, PATH),
         request_id: flow.request_id.clone(),
         csrf_token: flow.pending.csrf_token.clone(),
-        error: error.map(str::to_owned),
+        error,
     };
     respond::page(&state.templates, status, &page)
 }
@@ -109,28 +112,28 @@ async fn confirm_run(
         return Ok(elsewhere);
     }
     let sub = flow.session.claims.sub().to_owned();
-    let attempt = match limits::begin(state, Kind::Otp, &sub, address).await? {
-        Ok(attempt) => attempt,
-        Err(_) => {
-            return enrol_page(state, &flow, Some(LOCKED), StatusCode::TOO_MANY_REQUESTS).await
-        }
-    };
     let holder = Holder::browser(flow.pending.browser.as_hex());
-    let codes = match enrolment::confirm(state, &sub, holder, &form.otp).await {
+    let at = Where {
+        place: Place::App,
+        client_id: Some(&flow.client.client_id),
+        address,
+    };
+    let codes = match signin::confirm_enrolment(state, at, &sub, holder, &form.otp).await {
         Ok(codes) => codes,
-        Err(MfaError::WrongCode | MfaError::Replayed) => {
-            attempt.failed(state).await?;
-            let message = "That code is not right. Check that the app shows this account and enter its current code.";
+        Err(CodeError::Locked) => {
+            let locked = messages::locked();
+            return enrol_page(state, &flow, Some(locked), StatusCode::TOO_MANY_REQUESTS).await;
+        }
+        Err(CodeError::Wrong | CodeError::Replayed) => {
+            let message = Text::new("enrol-wrong");
             return enrol_page(state, &flow, Some(message), StatusCode::UNAUTHORIZED).await;
         }
-        Err(MfaError::NoSetup) => {
-            let _ = attempt.succeeded(state).await;
-            let message = "The set-up took too long and has been renewed. Scan the new code.";
+        Err(CodeError::Unchecked(MfaError::NoSetup)) => {
+            let message = Text::new("enrol-renewed");
             return enrol_page(state, &flow, Some(message), StatusCode::BAD_REQUEST).await;
         }
-        Err(e) => return Err(e.into()),
+        Err(CodeError::Unchecked(e)) => return Err(e.into()),
     };
-    attempt.succeeded(state).await?;
     elevate(state, jar, &mut flow).await?;
     codes_page(state, &flow, codes, None)
 }

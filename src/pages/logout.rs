@@ -7,14 +7,15 @@
 //! app; an unregistered one is refused on a page, never followed.
 
 use super::views::LogoutPage;
-use crate::audit::{self, Action, AuditEvent};
 use crate::domain::bounds;
 use crate::domain::{ClientId, ClientRecord, Digest};
+use crate::events::{Event, Place};
 use crate::oauth::authorize::redirect_with;
 use crate::oidc::id_token::verify_hint;
 use crate::session::{self, SESSION_COOKIE};
 use crate::state::AppState;
 use crate::web::errors::PageError;
+use crate::web::i18n::{self, Text};
 use crate::web::respond::{self, redirect};
 use poem::http::StatusCode;
 use poem::web::cookie::CookieJar;
@@ -102,13 +103,29 @@ async fn run(
         return Err(PageError::Forged);
     }
     if confirmed || hinted {
-        let mut event = AuditEvent::new(Action::SignOut, Some(session.claims.sub()));
-        if let Some(client) = &checked.client {
-            event = event.app(&client.client_id);
-        }
-        audit::record(state, event).await;
+        let event = Event::SignedOut {
+            sub: session.claims.sub().to_owned(),
+            place: Place::App,
+            client_id: checked.client.as_ref().map(|c| c.client_id.clone()),
+            address: None,
+        };
+        state.events.publish(event).await;
         return finish(state, jar, &checked, params.state.as_deref(), Some(&cookie)).await;
     }
+    // Shown again by the same request without the decision (a hint that ended the session at
+    // once would have done so already).
+    let client_id = checked.client_id();
+    let mut again = url::form_urlencoded::Serializer::new(String::new());
+    for (name, value) in [
+        ("client_id", Some(client_id.as_str())),
+        ("post_logout_redirect_uri", checked.return_to.as_deref()),
+        ("state", params.state.as_deref()),
+    ] {
+        if let Some(value) = value.filter(|v| !v.is_empty()) {
+            again.append_pair(name, value);
+        }
+    }
+    i18n::return_to(format!("{PATH}?{}", again.finish()));
     let page = LogoutPage {
         signed_out: false,
         app_name: checked.client.as_ref().map(|c| c.name.clone()),
@@ -130,7 +147,9 @@ async fn finish(
     cookie: Option<&str>,
 ) -> Result<Response, PageError> {
     if let Some(cookie) = cookie {
-        session::destroy(state, cookie).await?;
+        // The apps that got tokens in the session are told (back-channel logout), the one that
+        // asked included.
+        session::end(state, cookie).await?;
     }
     respond::clear_cookie(&state.settings, jar, SESSION_COOKIE);
     if let Some(uri) = &checked.return_to {
@@ -141,6 +160,7 @@ async fn finish(
         };
         return Ok(redirect(StatusCode::SEE_OTHER, &location));
     }
+    i18n::return_to(PATH);
     let page = LogoutPage {
         signed_out: true,
         app_name: checked.client.as_ref().map(|c| c.name.clone()),
@@ -165,10 +185,10 @@ fn csrf_token(session_cookie: &str) -> String {
         .to_owned()
 }
 
-fn untrusted(message: &str) -> PageError {
+fn untrusted(message: Text) -> PageError {
     PageError::Untrusted {
-        title: "Invalid sign-out request".into(),
-        message: message.into(),
+        title: Text::new("error-logout-title"),
+        message,
     }
 }
 
@@ -193,7 +213,7 @@ fn within_bounds(params: &LogoutParams) -> Result<(), PageError> {
     for (name, value, max) in fields {
         if let Some(value) = value {
             bounds::check(name, value, max)
-                .map_err(|e| untrusted(&format!("The {e}. Nothing was changed.")))?;
+                .map_err(|e| untrusted(Text::new("error-logout-malformed").arg("detail", e)))?;
         }
     }
     Ok(())
@@ -208,7 +228,7 @@ async fn check(state: &AppState, params: &LogoutParams) -> Result<Checked, PageE
         Some(token) => {
             let keys = state.keys.get(state.store.as_ref(), state.now()).await?;
             let claims = verify_hint(&keys, &state.settings.issuer(), &token);
-            Some(claims.ok_or_else(|| untrusted("The id_token_hint was not issued by this sign-on service. Nothing was changed."))?)
+            Some(claims.ok_or_else(|| untrusted(Text::new("error-logout-foreign-hint")))?)
         }
     };
     let client_id = match (
@@ -216,9 +236,7 @@ async fn check(state: &AppState, params: &LogoutParams) -> Result<Checked, PageE
         non_empty(&params.client_id),
     ) {
         (Some(a), Some(b)) if a != b => {
-            return Err(untrusted(
-                "client_id does not match the id_token_hint. Nothing was changed.",
-            ))
+            return Err(untrusted(Text::new("error-logout-client-mismatch")))
         }
         (a, b) => a.or(b),
     };
@@ -230,11 +248,7 @@ async fn check(state: &AppState, params: &LogoutParams) -> Result<Checked, PageE
                 .client(&id)
                 .await?
                 .filter(|c| c.enabled)
-                .ok_or_else(|| {
-                    untrusted(
-                        "The application that sent you here is not registered with sign-on, or has been disabled.",
-                    )
-                })?,
+                .ok_or_else(|| untrusted(Text::new("error-logout-unknown-app")))?,
         ),
         None => None,
     };
@@ -253,11 +267,9 @@ async fn check(state: &AppState, params: &LogoutParams) -> Result<Checked, PageE
 fn return_address(client: Option<&ClientRecord>, uri: String) -> Result<String, PageError> {
     match client {
         Some(c) if c.allows_post_logout_redirect(&uri) => Ok(uri),
-        Some(_) => Err(untrusted(&format!(
-            "The application asked to send you back to an address that is not registered for sign-out (received: {uri}). Nothing was changed."
-        ))),
-        None => Err(untrusted(
-            "A return address needs id_token_hint or client_id to say which application asks. Nothing was changed.",
+        Some(_) => Err(untrusted(
+            Text::new("error-logout-unregistered-return").arg("uri", uri),
         )),
+        None => Err(untrusted(Text::new("error-logout-return-needs-app"))),
     }
 }

@@ -1,9 +1,12 @@
-//! The pages of the sign-in flow: authorize, sign-in, second factor, consent and sign-out, and
-//! the page structs their templates show (rendered by `web`).
+//! The pages of the sign-in flow: authorize, sign-in, second factor, consent and sign-out, the
+//! language menu every page carries, and the page structs their templates show (rendered by
+//! `web`).
 
+pub mod access;
 pub mod authorize;
 pub mod consent;
 pub mod enrol;
+pub mod language;
 pub mod logout;
 pub mod second_factor;
 pub mod signin;

@@ -5,17 +5,18 @@
 use super::consent::client_of;
 use super::views::{RecoveryCodesPage, SecondFactorPage};
 use crate::domain::{ClientRecord, Digest, Escaped};
-use crate::events::Event;
-use crate::mfa::enrolment::{self, Proof};
-use crate::mfa::limits::{self, Kind};
+use crate::events::Place;
+use crate::mfa::enrolment::Proof;
 use crate::mfa::{self, Due, MfaError};
 use crate::oauth::issue::{issue_code, Subject};
 use crate::session::pending::{self, PendingRequest};
 use crate::session::{self, consent, SessionRecord, FLOW_COOKIE, SESSION_COOKIE};
+use crate::signin::{self, CodeError, Where};
 use crate::state::AppState;
 use crate::web::address::ClientAddr;
 use crate::web::errors::PageError;
-use crate::web::messages::LOCKED;
+use crate::web::i18n::{self, Text};
+use crate::web::messages;
 use crate::web::respond::{self, redirect};
 use poem::http::StatusCode;
 use poem::web::cookie::CookieJar;
@@ -30,8 +31,8 @@ pub const PATH: &str = "/oauth/second-factor";
 pub const CONTINUE_PATH: &str = "/oauth/second-factor/continue";
 
 /// Message for a wrong code; also used for a refused one.
-const WRONG: &str = "That code is not right. Enter the current code from your authenticator app, or a recovery code.";
-const REPLAYED: &str = "That code was already used. Wait for the next code and enter it.";
+const WRONG: &str = "otp-wrong";
+const REPLAYED: &str = "otp-replayed";
 
 /// A signed-in browser in the middle of an authorize request.
 pub struct Flow {
@@ -81,6 +82,8 @@ pub async fn open(
             pending
         }
     };
+    let oidc = &pending.request.oidc;
+    i18n::for_sign_in(oidc.ui_locales.as_deref(), pending.admitted_at);
     let client = client_of(state, &pending).await?;
     let cookie = respond::cookie_value(&state.settings, jar, SESSION_COOKIE).unwrap_or_default();
     let now = state.now();
@@ -120,6 +123,11 @@ pub async fn proceed(
 ) -> Result<Response, PageError> {
     let request = &pending.request;
     let sub = session.claims.sub();
+    let client = client_of(state, pending).await?;
+    if !client.allows(&session.claims) {
+        let pending = Some((request_id, pending));
+        return super::access::refuse(state, &client, request, sub, None, pending).await;
+    }
     // prompt=consent asks again even when the user approved these scopes before.
     let approved = request.oidc.remembered_consent_usable()
         && consent::covers(state, sub, &request.client_id, &request.scopes).await?;
@@ -127,11 +135,7 @@ pub async fn proceed(
         if !pending::finish(state, request_id, pending).await? {
             return Err(PageError::Expired);
         }
-        let subject = Subject {
-            claims: &session.claims,
-            auth_time: session.auth_time,
-            amr: &session.amr,
-        };
+        let subject = Subject::of(session);
         let location = issue_code(state, request, subject).await?;
         return Ok(redirect(StatusCode::SEE_OTHER, &location));
     }
@@ -161,16 +165,17 @@ pub async fn elevate(state: &AppState, jar: &CookieJar, flow: &mut Flow) -> Resu
 fn verify_page(
     state: &AppState,
     flow: &Flow,
-    error: Option<&str>,
+    error: Option<Text>,
     status: StatusCode,
 ) -> Result<Response, PageError> {
+    i18n::return_to(format!("{PATH}?request_id={}", flow.request_id));
     let page = SecondFactorPage {
         app_name: flow.client.name.clone(),
         username: flow.session.claims.sub().to_owned(),
         action: respond::url(&state.settings, PATH),
         request_id: flow.request_id.clone(),
         csrf_token: flow.pending.csrf_token.clone(),
-        error: error.map(str::to_owned),
+        error,
     };
     respond::page(&state.templates, status, &page)
 }
@@ -188,6 +193,8 @@ pub fn codes_page(
             &format!("{}?request_id={}", super::enrol::PATH, flow.request_id),
         )
     });
+    // Shown once: there is no address that shows these codes again.
+    i18n::no_return();
     let page = RecoveryCodesPage {
         codes,
         left,
@@ -244,39 +251,37 @@ async fn verify_run(
     let csrf = form.csrf_token.as_deref();
     let mut flow = open(state, jar, &form.request_id, Some(csrf)).await?;
     let sub = flow.session.claims.sub().to_owned();
-    let attempt = match limits::begin(state, Kind::Otp, &sub, address).await? {
-        Ok(attempt) => attempt,
-        Err(_) => return verify_page(state, &flow, Some(LOCKED), StatusCode::TOO_MANY_REQUESTS),
+    let at = Where {
+        place: Place::App,
+        client_id: Some(&flow.client.client_id),
+        address,
     };
-    let proof = match enrolment::verify(state, &sub, &form.otp).await {
+    let proof = match signin::check_code(state, at, &sub, &form.otp).await {
         Ok(proof) => proof,
-        Err(e @ (MfaError::WrongCode | MfaError::Replayed)) => {
-            attempt.failed(state).await?;
-            let event = Event::SecondFactorRefused {
-                sub: sub.clone(),
-                client_id: Some(flow.client.client_id.clone()),
-                address: address.map(|a| a.to_string()),
-                reason: e.to_string(),
-            };
-            state.events.publish(event).await;
-            let message = if matches!(e, MfaError::Replayed) {
-                REPLAYED
-            } else {
-                WRONG
-            };
-            return verify_page(state, &flow, Some(message), StatusCode::UNAUTHORIZED);
+        Err(CodeError::Locked) => {
+            let locked = messages::locked();
+            return verify_page(state, &flow, Some(locked), StatusCode::TOO_MANY_REQUESTS);
         }
-        Err(MfaError::NotEnrolled) => {
-            let _ = attempt.succeeded(state).await;
+        Err(CodeError::Wrong) => {
+            return verify_page(state, &flow, Some(WRONG.into()), StatusCode::UNAUTHORIZED)
+        }
+        Err(CodeError::Replayed) => {
+            return verify_page(
+                state,
+                &flow,
+                Some(REPLAYED.into()),
+                StatusCode::UNAUTHORIZED,
+            )
+        }
+        Err(CodeError::Unchecked(MfaError::NotEnrolled)) => {
             let url = respond::url(
                 &state.settings,
                 &format!("{}?request_id={}", super::enrol::PATH, form.request_id),
             );
             return Ok(redirect(StatusCode::SEE_OTHER, &url));
         }
-        Err(e) => return Err(e.into()),
+        Err(CodeError::Unchecked(e)) => return Err(e.into()),
     };
-    attempt.succeeded(state).await?;
     elevate(state, jar, &mut flow).await?;
     tracing::info!(sub = ?Escaped(&sub), client_id = %flow.client.client_id, "second factor passed");
     match proof {

@@ -4,14 +4,15 @@ use super::second_factor;
 use super::views::{HelpLink, SignInPage};
 use crate::config::DirectorySettings;
 use crate::directory::AccountState;
-use crate::domain::username::{Username, UsernameError};
-use crate::events::{Event, Place, SignInOutcome};
-use crate::mfa::limits::{self, PasswordCheck};
-use crate::session::{self, pending, FLOW_COOKIE, SESSION_COOKIE};
+use crate::domain::username::UsernameError;
+use crate::events::Place;
+use crate::session::{pending, FLOW_COOKIE, SESSION_COOKIE};
+use crate::signin::{self, PasswordError, Where, AMR_PWD};
 use crate::state::AppState;
 use crate::web::address::ClientAddr;
 use crate::web::errors::PageError;
-use crate::web::messages::{self, LOCKED};
+use crate::web::i18n::{self, Text};
+use crate::web::messages;
 use crate::web::respond::{self, redirect};
 use poem::http::StatusCode;
 use poem::web::cookie::CookieJar;
@@ -44,7 +45,7 @@ pub fn signin_page(
     request_id: &str,
     csrf_token: &str,
     username: &str,
-    error: Option<&str>,
+    error: Option<Text>,
     status: StatusCode,
 ) -> Result<Response, PageError> {
     let page = view(state, app_name, request_id, csrf_token, username, error);
@@ -58,35 +59,46 @@ fn view(
     request_id: &str,
     csrf_token: &str,
     username: &str,
-    error: Option<&str>,
+    error: Option<Text>,
 ) -> SignInPage {
+    // The page shows again as the same request's page: the consent address shows the sign-in
+    // form to a browser that is not signed in.
+    i18n::return_to(format!(
+        "{}?request_id={}",
+        super::consent::PATH,
+        url_encoded(request_id)
+    ));
     SignInPage {
         app_name: app_name.to_owned(),
         action: respond::url(&state.settings, PATH),
         request_id: request_id.to_owned(),
         csrf_token: csrf_token.to_owned(),
         username: username.to_owned(),
-        error: error.map(str::to_owned),
+        error,
         help: None,
     }
+}
+
+fn url_encoded(value: &str) -> String {
+    url::form_urlencoded::byte_serialize(value.as_bytes()).collect()
 }
 
 /// The link offered to someone the directory will not let in: where to change the password
 /// when that is what stands in the way (else the help desk), the help desk otherwise.
 fn help_for(directory: &DirectorySettings, account: AccountState) -> Option<HelpLink> {
-    let link = |text: &str, url: &url::Url| HelpLink {
-        text: text.to_owned(),
+    let link = |text: &'static str, url: &url::Url| HelpLink {
+        text: Text::new(text),
         url: url.to_string(),
     };
     let help_desk = directory
         .help_url
         .as_ref()
-        .map(|url| link("Contact the help desk", url));
+        .map(|url| link("help-desk-link", url));
     match account {
         AccountState::PasswordExpired | AccountState::MustChangePassword => directory
             .password_change_url
             .as_ref()
-            .map(|url| link("Change your password", url))
+            .map(|url| link("change-password-link", url))
             .or(help_desk),
         AccountState::Disabled | AccountState::Expired | AccountState::Locked => help_desk,
     }
@@ -118,64 +130,43 @@ async fn run(
         flow.as_deref(),
     )
     .await?;
+    let oidc = &pending.request.oidc;
+    i18n::for_sign_in(oidc.ui_locales.as_deref(), pending.admitted_at);
     let client = super::consent::client_of(state, &pending).await?;
     let username = form.username.trim();
-    let again = |message: &str, status| {
+    let again = |message: &'static str, status| {
         signin_page(
             state,
             &client.name,
             &form.request_id,
             &pending.csrf_token,
             username,
-            Some(message),
+            Some(Text::new(message)),
             status,
         )
     };
     let Some(password) = form.password.filter(|_| !username.is_empty()) else {
-        return again("Enter your username and password.", StatusCode::BAD_REQUEST);
+        return again("signin-missing", StatusCode::BAD_REQUEST);
     };
-    let username = match Username::parse(username) {
-        Ok(name) => name,
-        Err(UsernameError::Empty) => {
-            return again("Enter your username and password.", StatusCode::BAD_REQUEST)
-        }
-        Err(UsernameError::TooLong) => {
-            return again("The username is too long.", StatusCode::BAD_REQUEST)
-        }
-        Err(UsernameError::ControlCharacter) => {
-            return again(
-                "The username holds a character names never have.",
-                StatusCode::BAD_REQUEST,
-            )
-        }
+    let at = Where {
+        place: Place::App,
+        client_id: Some(&client.client_id),
+        address,
     };
-    let shown = address.map(|a| a.to_string());
-    let user = match limits::check_password(state, &username, &password, address).await? {
-        PasswordCheck::Passed(user) => user,
-        PasswordCheck::Locked => return again(LOCKED, StatusCode::TOO_MANY_REQUESTS),
-        PasswordCheck::Invalid => {
-            let event = Event::SignIn {
-                place: Place::App,
-                who: username.to_string(),
-                client_id: Some(client.client_id.clone()),
-                address: shown,
-                outcome: SignInOutcome::Failed("wrong username or password".into()),
-            };
-            state.events.publish(event).await;
-            return again(
-                "The username or password is incorrect.",
-                StatusCode::UNAUTHORIZED,
-            );
+    let passed = match signin::check_password(state, at, username, &password).await {
+        Ok(passed) => passed,
+        Err(PasswordError::Name(UsernameError::Empty)) => {
+            return again("signin-missing", StatusCode::BAD_REQUEST)
         }
-        PasswordCheck::Unusable(account) => {
-            let event = Event::SignIn {
-                place: Place::App,
-                who: username.to_string(),
-                client_id: Some(client.client_id.clone()),
-                address: shown,
-                outcome: SignInOutcome::Failed(account.as_str().to_owned()),
-            };
-            state.events.publish(event).await;
+        Err(PasswordError::Name(UsernameError::TooLong)) => {
+            return again("signin-username-too-long", StatusCode::BAD_REQUEST)
+        }
+        Err(PasswordError::Name(UsernameError::ControlCharacter)) => {
+            return again("signin-username-control", StatusCode::BAD_REQUEST)
+        }
+        Err(PasswordError::Locked) => return again("locked", StatusCode::TOO_MANY_REQUESTS),
+        Err(PasswordError::Invalid) => return again("signin-wrong", StatusCode::UNAUTHORIZED),
+        Err(PasswordError::Unusable(account)) => {
             let page = SignInPage {
                 help: help_for(&state.settings.directory, account),
                 ..view(
@@ -183,56 +174,40 @@ async fn run(
                     &client.name,
                     &form.request_id,
                     &pending.csrf_token,
-                    &username.to_string(),
+                    username,
                     Some(messages::account_state(account)),
                 )
             };
             return respond::page(&state.templates, StatusCode::FORBIDDEN, &page);
         }
+        Err(PasswordError::NoSubject(dn)) => {
+            return Err(PageError::UnusableAccount(format!(
+                "{dn} has no subject attribute"
+            )))
+        }
+        Err(PasswordError::Unavailable(e)) => return Err(e.into()),
     };
-    let claims = state
-        .settings
-        .claims
-        .claims(&user.attributes)
-        .ok_or_else(|| {
-            PageError::UnusableAccount(format!("{} has no subject attribute", user.dn))
-        })?;
-    let event = Event::SignIn {
-        place: Place::App,
-        who: claims.sub().to_owned(),
-        client_id: Some(client.client_id.clone()),
-        address: shown,
-        outcome: SignInOutcome::Succeeded,
-    };
-    state.events.publish(event).await;
-
-    let session = start_session(state, jar, claims.clone()).await?;
-
-    // Second factor by policy (or by the user's own enrolment) before any code is issued.
-    let amr = vec!["pwd".to_owned()];
-    let due = crate::mfa::due(state, &claims, &amr, Some(&user)).await?;
-    if let Some(next) = second_factor::location(state, due, &form.request_id) {
-        return Ok(redirect(StatusCode::SEE_OTHER, &next));
-    }
-    second_factor::proceed(state, &form.request_id, &pending, &session).await
-}
-
-/// Starts the SSO session under a fresh id (an id planted before sign-in is never promoted)
-/// and sets its cookie; answers the session.
-async fn start_session(
-    state: &AppState,
-    jar: &CookieJar,
-    claims: crate::domain::Claims,
-) -> Result<session::SessionRecord, PageError> {
-    if let Some(old) = respond::cookie_value(&state.settings, jar, SESSION_COOKIE) {
-        session::destroy(state, &old).await?;
-    }
-    let (session_id, session) = session::create(state, claims, vec!["pwd".to_owned()]).await?;
+    signin::succeeded(state, at, passed.claims.sub()).await;
+    let amr = vec![AMR_PWD.to_owned()];
+    let replaced = respond::cookie_value(&state.settings, jar, SESSION_COOKIE);
+    let (session_id, session) = signin::start_session(
+        state,
+        replaced.as_deref(),
+        passed.claims.clone(),
+        amr.clone(),
+    )
+    .await?;
     jar.add(respond::cookie(
         &state.settings,
         SESSION_COOKIE,
         session_id,
         Some(state.settings.session.ttl.as_secs()),
     ));
-    Ok(session)
+
+    // Second factor by policy (or by the user's own enrolment) before any code is issued.
+    let due = crate::mfa::due(state, &passed.claims, &amr, Some(&passed.user)).await?;
+    if let Some(next) = second_factor::location(state, due, &form.request_id) {
+        return Ok(redirect(StatusCode::SEE_OTHER, &next));
+    }
+    second_factor::proceed(state, &form.request_id, &pending, &session).await
 }

@@ -1,5 +1,6 @@
 //! One `Serialize` struct per page template: the whole of what a template may show.
 
+use crate::web::i18n::Text;
 use crate::web::render::{name, Page};
 use serde::Serialize;
 
@@ -17,7 +18,7 @@ pub struct SignInPage {
     /// Username to prefill after a failed attempt.
     pub username: String,
     /// Message after a failed attempt (never says whether the account exists).
-    pub error: Option<String>,
+    pub error: Option<Text>,
     /// A link offered with the message: the help desk, or where to change a password.
     pub help: Option<HelpLink>,
 }
@@ -26,7 +27,7 @@ pub struct SignInPage {
 #[derive(Debug, Clone, Serialize)]
 pub struct HelpLink {
     /// The link's words.
-    pub text: String,
+    pub text: Text,
     /// Its address (a setting).
     pub url: String,
 }
@@ -40,7 +41,7 @@ pub struct ScopeView {
     /// Scope name (`profile`).
     pub name: String,
     /// What it releases, in plain words.
-    pub description: String,
+    pub description: Text,
 }
 
 /// `consent.hbs`: approve or deny an app's access.
@@ -85,7 +86,7 @@ pub struct SecondFactorPage {
     /// Hidden: anti-CSRF token.
     pub csrf_token: String,
     /// Message after a failed attempt.
-    pub error: Option<String>,
+    pub error: Option<Text>,
 }
 impl Page for SecondFactorPage {
     const TEMPLATE: &'static str = name::SECOND_FACTOR;
@@ -110,7 +111,7 @@ pub struct EnrolPage {
     /// Hidden: anti-CSRF token.
     pub csrf_token: String,
     /// Message after a failed attempt.
-    pub error: Option<String>,
+    pub error: Option<Text>,
 }
 impl Page for EnrolPage {
     const TEMPLATE: &'static str = name::ENROL;

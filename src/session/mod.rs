@@ -5,6 +5,7 @@ pub mod consent;
 pub mod pending;
 pub mod recheck;
 
+use crate::backchannel;
 use crate::clock::HasClock;
 use crate::config::{ClaimMapping, SessionSettings};
 use crate::directory::HasDirectory;
@@ -47,11 +48,17 @@ pub async fn create(
         amr,
         expires_at: now + ttl,
         checked_at: Some(now),
+        sid: Some(public_id()),
     };
     cx.store()
         .put_session(&Digest::of(&id), &record, ttl)
         .await?;
     Ok((id, record))
+}
+
+/// A fresh public id for a session (its `sid`): 128 random bits, unrelated to the cookie.
+pub fn public_id() -> String {
+    random_id(16)
 }
 
 /// The live session behind a cookie value, if any, as stored: what yields a code or the admin
@@ -69,9 +76,23 @@ pub async fn load(
     Ok((record.expires_at > cx.now()).then_some(record))
 }
 
-/// Ends a session.
+/// Deletes a session (one replaced by a new sign-in).
 pub async fn destroy(cx: &impl Context, cookie: &str) -> Result<(), StoreError> {
     cx.store().delete_session(&Digest::of(cookie)).await
+}
+
+/// Ends a session as its person signs out: deletes it, revokes the grants begun in it and
+/// queues a back-channel logout for each app that got tokens in it
+/// ([`backchannel::session_ended`]). Answers the session as it was, if it was live.
+pub async fn end(cx: &impl Context, cookie: &str) -> Result<Option<SessionRecord>, StoreError> {
+    let record = load(cx, Some(cookie)).await?;
+    destroy(cx, cookie).await?;
+    if let Some(record) = &record {
+        if let Some(sid) = &record.sid {
+            backchannel::session_ended(cx, record.claims.sub(), sid).await?;
+        }
+    }
+    Ok(record)
 }
 
 /// Records one more authentication method (`otp`) on a session, under a fresh id: the old

@@ -4,6 +4,7 @@
 //! `directory.lookup_filter`) is signed out; an unanswered directory signs no one out.
 
 use super::{destroy, load, Context, SessionRecord};
+use crate::backchannel;
 use crate::clock::UnixTime;
 use crate::directory::DirectoryError;
 use crate::domain::{Claims, Digest};
@@ -55,7 +56,7 @@ pub async fn current_claims(
 ) -> Result<Option<Claims>, DirectoryError> {
     let user = cx.directory().lookup(sub).await?;
     Ok(user
-        .and_then(|u| cx.claim_mapping().claims(&u.attributes))
+        .and_then(|u| cx.claim_mapping().claims_of(&u))
         .filter(|claims| claims.sub() == sub))
 }
 
@@ -73,13 +74,30 @@ pub async fn current(
         return Ok(None);
     };
     if !due(cx, record.last_checked()) {
+        if record.sid.is_none() {
+            // A session written before sessions had a public id gets one before it yields a
+            // code, so that the tokens issued in it name it.
+            record.sid = Some(super::public_id());
+            let ttl = record.expires_at.saturating_sub(cx.now()).max(1);
+            cx.store()
+                .put_session(&Digest::of(cookie), &record, ttl)
+                .await?;
+        }
         return Ok(Some(record));
     }
     let sub = record.claims.sub().to_owned();
     let Some(claims) = current_claims(cx, &sub).await? else {
-        cx.store().end_sessions(&sub).await?;
+        // Every session of theirs ends, and the apps that got tokens in them are told.
+        let ended = backchannel::end_sessions(cx, &sub).await?;
         // A session written before the per-user index existed is not in it.
         destroy(cx, cookie).await?;
+        if let Some(sid) = record
+            .sid
+            .as_deref()
+            .filter(|s| !ended.sids.iter().any(|e| e == s))
+        {
+            backchannel::session_ended(cx, &sub, sid).await?;
+        }
         tracing::info!(
             sub,
             "session ended: the user is no longer in the directory, or disabled or expired there"
@@ -89,6 +107,7 @@ pub async fn current(
     let now = cx.now();
     record.claims = claims;
     record.checked_at = Some(now);
+    record.sid.get_or_insert_with(super::public_id);
     let ttl = record.expires_at.saturating_sub(now).max(1);
     cx.store()
         .put_session(&Digest::of(cookie), &record, ttl)

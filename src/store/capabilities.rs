@@ -6,9 +6,9 @@
 
 use super::{
     AccessRecord, AdminSession, AuditFrom, AuditIndex, AuditPage, AuditRecord, CodeRecord,
-    DoctorEntry, EnrolmentRecord, HalfwaySignIn, Issuance, PendingBound, PendingLimits, PendingPut,
-    PendingRequest, Redemption, RefreshRecord, Rotation, ScreenSignIn, SessionRecord, StoreError,
-    StoredCode, StoredRefresh,
+    DoctorEntry, EndedSessions, EnrolmentRecord, HalfwaySignIn, Issuance, LogoutJob, PendingBound,
+    PendingLimits, PendingPut, PendingRequest, Redemption, RefreshRecord, Rotation, ScreenSignIn,
+    SessionRecord, StoreError, StoredCode, StoredRefresh,
 };
 use crate::clock::UnixTime;
 use crate::domain::{ClientId, ClientRecord, Digest, PoolUsage, ScopeSet};
@@ -59,10 +59,11 @@ pub enum Replaced {
 /// their revocation.
 ///
 /// `put_code`, `redeem_code` and `rotate_refresh` also index what they write under the client
-/// (`CodeRecord::client_id`, `AccessRecord::client_id`) and under the user (the `sub` of
-/// `CodeRecord::claims`, `RefreshRecord::sub`), in the same atomic step, so that
-/// `revoke_client` finds every live code and token of an app and `revoke_user` every live code
-/// and token of a person.
+/// (`CodeRecord::client_id`, `AccessRecord::client_id`), under the user (the `sub` of
+/// `CodeRecord::claims`, `RefreshRecord::sub`) and under the SSO session it came from
+/// (`CodeRecord::sid`, `RefreshRecord::sid`, when set), in the same atomic step, so that
+/// `revoke_client` finds every live code and token of an app, `revoke_user` every live code
+/// and token of a person and `revoke_session` every code and grant of a session.
 #[async_trait]
 pub trait GrantStore: Send + Sync {
     /// Stores a fresh, unconsumed code under its digest, expiring after `ttl` seconds.
@@ -124,6 +125,11 @@ pub trait GrantStore: Send + Sync {
     /// Deletes every code and every access and refresh token issued to the user `sub`, for
     /// every app; answers how many grants (token families) were still live. Idempotent.
     async fn revoke_user(&self, sub: &str) -> Result<u64, StoreError>;
+    /// Deletes every token of the grants begun in the SSO session `sid` and its codes not yet
+    /// redeemed, and forgets the session's index; answers the apps that got tokens in it, each
+    /// once, in no particular order. One atomic step: of concurrent calls for one session, one
+    /// answers the apps and the others none.
+    async fn revoke_session(&self, sid: &str) -> Result<Vec<ClientId>, StoreError>;
 }
 
 /// The browser side of sign-on: SSO sessions, authorize requests waiting for sign-in or
@@ -143,8 +149,9 @@ pub trait SessionStore: Send + Sync {
     async fn session(&self, id: &Digest) -> Result<Option<SessionRecord>, StoreError>;
     /// Ends a session; ending an absent one is not an error.
     async fn delete_session(&self, id: &Digest) -> Result<(), StoreError>;
-    /// Ends every live session of the user `sub`; answers how many there were. Idempotent.
-    async fn end_sessions(&self, sub: &str) -> Result<u64, StoreError>;
+    /// Ends every live session of the user `sub`; answers how many there were, and their
+    /// public ids. Idempotent.
+    async fn end_sessions(&self, sub: &str) -> Result<EndedSessions, StoreError>;
     /// Writes a pending authorize request under its id, expiring after `ttl` seconds, as a
     /// member of each group of `bounds`, unless the store already holds `limits` of pending
     /// requests ([`PendingPut::StoreFull`]) or a refusing group is full
@@ -364,6 +371,27 @@ pub trait AuditStore: Send + Sync {
     /// When a client last obtained tokens, if noted within the mark's TTL. A mark that does
     /// not read back counts as none, like a missing one: it only feeds a column of a list.
     async fn last_used(&self, id: &ClientId) -> Result<Option<UnixTime>, StoreError>;
+}
+
+/// Back-channel logouts waiting to be delivered, shared by every node: each is claimed by one
+/// node at a time, and one whose node stopped on the way is claimed again later.
+#[async_trait]
+pub trait LogoutQueue: Send + Sync {
+    /// Queues `job` (or puts it back, replacing what is kept under its id), to be claimed from
+    /// `due` on; it is forgotten after `ttl` seconds whatever happens.
+    async fn put_logout(&self, job: &LogoutJob, due: UnixTime, ttl: u64) -> Result<(), StoreError>;
+    /// Claims at most `max` jobs due at `now`, earliest first: each is hidden from every other
+    /// claim until `now + lease`, when it is due again unless it was put back or deleted
+    /// meanwhile. One atomic step: of concurrent claims, each job goes to one.
+    async fn claim_logouts(
+        &self,
+        now: UnixTime,
+        lease: u64,
+        max: usize,
+    ) -> Result<Vec<LogoutJob>, StoreError>;
+    /// Forgets a job (delivered, refused, or given up); forgetting an absent one is not an
+    /// error.
+    async fn delete_logout(&self, id: &str) -> Result<(), StoreError>;
 }
 
 /// The generated OpenID Connect signing key set (never expires). It stays the JSON text that

@@ -19,6 +19,7 @@
 mod admin_sessions;
 mod capabilities;
 mod codec;
+pub(crate) mod decorator;
 pub mod memory;
 mod namespace;
 pub mod records;
@@ -87,6 +88,7 @@ pub trait Store:
     + LimitStore
     + AuditStore
     + KeyStore
+    + LogoutQueue
     + 'static
 {
 }
@@ -101,6 +103,7 @@ impl<T> Store for T where
         + LimitStore
         + AuditStore
         + KeyStore
+        + LogoutQueue
         + 'static
 {
 }

@@ -69,10 +69,6 @@ impl Directory for MeteredDirectory {
             .await
     }
 
-    async fn groups_of(&self, dn: &str) -> Result<Vec<String>, DirectoryError> {
-        self.timed("groups_of", self.inner.groups_of(dn)).await
-    }
-
     async fn check(&self) -> Result<(), DirectoryError> {
         self.timed("check", self.inner.check()).await
     }
@@ -111,10 +107,6 @@ mod tests {
             Ok("canonical".into())
         }
 
-        async fn groups_of(&self, _: &str) -> Result<Vec<String>, DirectoryError> {
-            Ok(vec!["cn=group".into()])
-        }
-
         async fn lockout_policy(&self) -> Result<Option<LockoutPolicy>, DirectoryError> {
             Ok(Some(LockoutPolicy {
                 threshold: 5,
@@ -146,7 +138,6 @@ mod tests {
         ));
         assert!(metered.lookup("ada").await.is_err());
         assert_eq!(metered.account_name("ADA").await.unwrap(), "canonical");
-        assert_eq!(metered.groups_of("uid=ada").await.unwrap(), ["cn=group"]);
         let policy = metered.lockout_policy().await.unwrap().unwrap();
         assert_eq!(policy.threshold, 5);
         assert_eq!(metered.pool(), Own.pool());

@@ -130,10 +130,23 @@ fn count(metrics: &Metrics, event: &Event) {
                 metrics.failed_attempts.get_or_create(&labels).inc();
             }
         }
+        Event::BackchannelLogout { outcome, .. } => {
+            metrics
+                .backchannel_logouts
+                .get_or_create(&Outcome {
+                    outcome: outcome.as_str(),
+                })
+                .inc();
+        }
         Event::AuthorizeRefused { .. }
         | Event::PendingLoad { .. }
+        | Event::SignedOut { .. }
+        | Event::SignedOutEverywhere { .. }
+        | Event::SecondFactorReset { .. }
+        | Event::AppChanged { .. }
         | Event::SecondFactorRefused { .. }
         | Event::SecondFactorEnrolled { .. }
+        | Event::AccessDenied { .. }
         | Event::RecoveryCodeUsed { .. } => {}
     }
 }
@@ -142,6 +155,7 @@ fn revoked(metrics: &Metrics, reason: Revocation) {
     let (reason, replayed) = match reason {
         Revocation::ByApp { .. } => ("by_app", None),
         Revocation::UserGone => ("user_gone", None),
+        Revocation::AccessRemoved => ("access_removed", None),
         Revocation::CodeReplayed => ("code_replayed", Some("authorization_code")),
         Revocation::RefreshReused => ("refresh_reused", Some("refresh_token")),
     };

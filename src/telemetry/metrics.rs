@@ -141,6 +141,7 @@ pub struct Metrics {
     pub(super) token_refusals: Family<ErrorLabel, Counter>,
     pub(super) lockouts: Family<CounterLabel, Counter>,
     pub(super) failed_attempts: Family<AttemptLabels, Counter>,
+    pub(super) backchannel_logouts: Family<Outcome, Counter>,
     pub(super) pending_requests: Gauge,
     pub(super) pending_bytes: Gauge,
     pub(super) store_latency: Latencies<OperationLabel>,
@@ -178,6 +179,7 @@ impl Metrics {
             token_refusals: Family::default(),
             lockouts: Family::default(),
             failed_attempts: Family::default(),
+            backchannel_logouts: Family::default(),
             pending_requests: Gauge::default(),
             pending_bytes: Gauge::default(),
             store_latency: Family::new_with_constructor(latency_histogram),
@@ -244,6 +246,11 @@ impl Metrics {
             self.failed_attempts.clone(),
         );
         r.register(
+            "backchannel_logouts",
+            "Back-channel logouts: queued, and each delivery attempt's outcome (delivered, retrying, refused, gave_up, dropped)",
+            self.backchannel_logouts.clone(),
+        );
+        r.register(
             "pending_sign_ins",
             "Unfinished authorize requests (sign-in or consent pages shown, not yet answered) in the store, as last seen by this node",
             self.pending_requests.clone(),
@@ -298,11 +305,27 @@ impl Metrics {
         for grant in ["authorization_code", "refresh_token"] {
             drop(self.tokens_issued.get_or_create(&GrantLabel { grant }));
         }
-        for reason in ["by_app", "code_replayed", "refresh_reused", "user_gone"] {
+        for reason in [
+            "by_app",
+            "code_replayed",
+            "refresh_reused",
+            "user_gone",
+            "access_removed",
+        ] {
             drop(self.grants_revoked.get_or_create(&ReasonLabel { reason }));
         }
         for kind in ["authorization_code", "refresh_token"] {
             drop(self.replays.get_or_create(&KindLabel { kind }));
+        }
+        for outcome in [
+            "queued",
+            "delivered",
+            "retrying",
+            "refused",
+            "gave_up",
+            "dropped",
+        ] {
+            drop(self.backchannel_logouts.get_or_create(&Outcome { outcome }));
         }
         for counter in COUNTERS {
             drop(self.lockouts.get_or_create(&CounterLabel { counter }));

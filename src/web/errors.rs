@@ -4,8 +4,9 @@
 //! Page handlers answer `Result<Response, PageError>`; the [`ErrorPages`] middleware renders
 //! the error with the templates it holds, so no handler needs the app state to fail.
 
+use super::i18n::{self, RequestLanguages, Text};
 use super::render::{name, Page, RenderError, Templates};
-use super::respond::{html, redirect};
+use super::respond::{html, redirect, with_language};
 use crate::directory::DirectoryError;
 use crate::domain::secret::random_id;
 use crate::domain::Escaped;
@@ -30,11 +31,22 @@ pub struct ErrorPage {
     /// HTTP status, shown small.
     pub status: u16,
     /// Short title ("Unknown application").
-    pub title: String,
+    pub title: Text,
     /// What happened and what to do, in plain words.
-    pub message: String,
+    pub message: Text,
     /// Opaque id to quote to the help desk; matches the log line.
     pub request_id: Option<String>,
+    /// The one way on, when there is one.
+    pub back: Option<BackLink>,
+}
+
+/// A link out of an error page.
+#[derive(Debug, Clone, Serialize)]
+pub struct BackLink {
+    /// What it says.
+    pub text: Text,
+    /// Where it goes.
+    pub url: String,
 }
 
 impl Page for ErrorPage {
@@ -46,22 +58,26 @@ impl Page for ErrorPage {
 pub enum PageError {
     /// A request that cannot be trusted enough to redirect (unknown app, unregistered URI).
     #[error("{title}: {message}")]
-    Untrusted { title: String, message: String },
+    Untrusted { title: Text, message: Text },
     /// The pending request expired or never existed.
     #[error("sign-in request expired")]
     Expired,
     /// A form post that did not come from this browser's page (CSRF).
     #[error("forged or stale form post")]
     Forged,
-    /// A form post with a field missing or out of range.
-    #[error("bad form: {0}")]
-    BadForm(String),
+    /// A form post with a field missing or out of range: what it shows, and the detail for
+    /// the log.
+    #[error("bad form: {1}")]
+    BadForm(Text, String),
     /// The store keeps as many unfinished sign-ins as it may: a new one must wait.
     #[error("{0}")]
     Busy(String),
     /// The client's address group has as many unfinished sign-ins as it may.
     #[error("{0}")]
     TooManyWaiting(String),
+    /// The person may not use the app `app`; `back` returns `access_denied` to it.
+    #[error("no access to {app}")]
+    NoAccess { app: String, back: String },
     /// The store is down.
     #[error(transparent)]
     Store(#[from] StoreError),
@@ -87,7 +103,7 @@ pub enum PageError {
     AdminForbidden,
     /// No such app on the admin screen.
     #[error("admin screen: {0}")]
-    AdminNotFound(String),
+    AdminNotFound(Text),
 }
 
 impl From<crate::mfa::MfaError> for PageError {
@@ -153,66 +169,96 @@ impl From<crate::oidc::signing_key::KeyError> for PageError {
 impl PageError {
     /// A form or request body that could not be parsed: `what` names it ("sign-in form").
     pub fn unreadable(what: &str, err: impl std::fmt::Display) -> Self {
-        PageError::BadForm(format!("The {what} could not be read: {err}."))
+        PageError::BadForm(
+            Text::new("error-form-unreadable"),
+            format!("The {what} could not be read: {err}."),
+        )
     }
 
-    fn page(&self) -> (StatusCode, &'static str, String) {
-        match self {
-            PageError::Untrusted { message, .. } => (StatusCode::BAD_REQUEST, "", message.clone()),
+    /// The status and the error page's title and message.
+    fn page(&self) -> (StatusCode, Text, Text) {
+        let (status, title, message) = match self {
+            PageError::Untrusted { title, message } => {
+                return (StatusCode::BAD_REQUEST, title.clone(), message.clone())
+            }
+            PageError::BadForm(message, _) => {
+                return (
+                    StatusCode::BAD_REQUEST,
+                    Text::new("error-bad-form-title"),
+                    message.clone(),
+                )
+            }
+            PageError::NoAccess { app, .. } => {
+                return (
+                    StatusCode::FORBIDDEN,
+                    Text::new("error-no-access-title").arg("app", app.as_str()),
+                    Text::new("error-no-access-message").arg("app", app.as_str()),
+                )
+            }
+            PageError::AdminNotFound(message) => {
+                return (
+                    StatusCode::NOT_FOUND,
+                    Text::new("error-not-found-title"),
+                    message.clone(),
+                )
+            }
+            PageError::SignInFirst(_) => (
+                StatusCode::SEE_OTHER,
+                "error-sign-in-first-title",
+                "error-sign-in-first-message",
+            ),
             PageError::Expired => (
                 StatusCode::BAD_REQUEST,
-                "Sign-in expired",
-                "This sign-in page has expired or was already used. Go back to the application and start again.".into(),
+                "error-expired-title",
+                "error-expired-message",
             ),
             PageError::Forged => (
                 StatusCode::FORBIDDEN,
-                "Request refused",
-                "This form was not submitted from the sign-in page this browser opened. Go back to the application and start again.".into(),
+                "error-forged-title",
+                "error-forged-message",
             ),
-            PageError::BadForm(what) => (StatusCode::BAD_REQUEST, "Invalid form", what.clone()),
             PageError::Busy(_) => (
                 StatusCode::SERVICE_UNAVAILABLE,
-                "Sign-on is busy",
-                "Sign-on has too many sign-ins under way right now. Nothing of yours was lost; please try again in a few minutes.".into(),
+                "error-busy-title",
+                "error-busy-message",
             ),
             PageError::TooManyWaiting(_) => (
                 StatusCode::TOO_MANY_REQUESTS,
-                "Too many sign-ins under way",
-                "Too many sign-ins from your network are waiting to be finished. Finish or close the sign-in pages you have open, or try again in a few minutes.".into(),
+                "error-too-many-waiting-title",
+                "error-too-many-waiting-message",
             ),
             PageError::Store(_) => (
                 StatusCode::SERVICE_UNAVAILABLE,
-                "Sign-on temporarily unavailable",
-                "Sign-on cannot reach its session store right now. Nothing was lost; please try again in a minute.".into(),
+                "error-store-title",
+                "error-store-message",
             ),
             PageError::Directory(_) => (
                 StatusCode::SERVICE_UNAVAILABLE,
-                "Directory unavailable",
-                "The company directory is not answering, so your sign-in cannot be checked right now. Please try again in a few minutes.".into(),
+                "error-directory-title",
+                "error-directory-message",
             ),
             PageError::UnusableAccount(_) => (
                 StatusCode::FORBIDDEN,
-                "Account cannot sign in",
-                "Your directory account is missing the attributes sign-on needs. Contact the IT help desk.".into(),
+                "error-unusable-account-title",
+                "error-unusable-account-message",
             ),
             PageError::SecondFactor(_) => (
                 StatusCode::INTERNAL_SERVER_ERROR,
-                "Two-step verification unavailable",
-                "Sign-on cannot check your second factor right now. Contact the IT help desk and quote the reference below.".into(),
+                "error-second-factor-title",
+                "error-second-factor-message",
             ),
             PageError::AdminForbidden => (
                 StatusCode::FORBIDDEN,
-                "Superadmins only",
-                "Connected Apps are managed by superadmins. Your account can sign in to apps, but not administer them. Ask a superadmin if you need an app registered or changed.".into(),
+                "error-admin-forbidden-title",
+                "error-admin-forbidden-message",
             ),
-            PageError::SignInFirst(_) => (StatusCode::SEE_OTHER, "Sign-in required", String::new()),
-            PageError::AdminNotFound(what) => (StatusCode::NOT_FOUND, "Not found", what.clone()),
             PageError::Render(_) => (
                 StatusCode::INTERNAL_SERVER_ERROR,
-                "Something went wrong",
-                "Sign-on failed to show this page. Please try again.".into(),
+                "error-render-title",
+                "error-render-message",
             ),
-        }
+        };
+        (status, Text::new(title), Text::new(message))
     }
 
     /// The error page (or the sign-in redirect); the cause is logged under a request id the
@@ -224,9 +270,12 @@ impl PageError {
         let request_id = random_id(9);
         let (status, title, message) = self.page();
         let retry_later = matches!(self, PageError::Busy(_) | PageError::TooManyWaiting(_));
-        let title = match &self {
-            PageError::Untrusted { title, .. } => title.clone(),
-            _ => title.to_owned(),
+        let back = match &self {
+            PageError::NoAccess { app, back } => Some(BackLink {
+                text: Text::new("error-no-access-back").arg("app", app.as_str()),
+                url: back.clone(),
+            }),
+            _ => None,
         };
         // The text may quote the request (an unregistered redirect_uri): escaped.
         let error = self.to_string();
@@ -235,14 +284,18 @@ impl PageError {
         } else {
             tracing::info!(%request_id, error = ?Escaped(&error), "browser flow refused");
         }
+        // An error page is final: no form, not even the language menu (it is shown in the
+        // language the request was to be answered in).
+        i18n::no_return();
         let page = ErrorPage {
             status: status.as_u16(),
             title,
             message,
             request_id: Some(request_id),
+            back,
         };
         let mut response = match templates.page(&page) {
-            Ok(body) => html(status, body),
+            Ok(body) => with_language(html(status, body)),
             Err(e) => {
                 tracing::error!(error = %e, "error page failed to render");
                 html(status, BARE_ERROR.into())
@@ -278,12 +331,17 @@ impl ResponseError for PageError {
 /// through untouched: the APIs answer their own.
 pub struct ErrorPages {
     templates: Arc<Templates>,
+    languages: RequestLanguages,
 }
 
 impl ErrorPages {
-    /// Renders error pages with `templates`.
-    pub fn new(templates: Arc<Templates>) -> Self {
-        Self { templates }
+    /// Renders error pages with `templates`, in the language `languages` work out for each
+    /// request (which the pages of the handlers inside are rendered in too).
+    pub fn new(templates: Arc<Templates>, languages: RequestLanguages) -> Self {
+        Self {
+            templates,
+            languages,
+        }
     }
 }
 
@@ -294,6 +352,7 @@ impl<E: Endpoint> Middleware<E> for ErrorPages {
         ErrorPagesEndpoint {
             inner,
             templates: Arc::clone(&self.templates),
+            languages: self.languages.clone(),
         }
     }
 }
@@ -302,29 +361,34 @@ impl<E: Endpoint> Middleware<E> for ErrorPages {
 pub struct ErrorPagesEndpoint<E> {
     inner: E,
     templates: Arc<Templates>,
+    languages: RequestLanguages,
 }
 
 impl<E: Endpoint> Endpoint for ErrorPagesEndpoint<E> {
     type Output = Response;
 
     async fn call(&self, req: Request) -> poem::Result<Response> {
-        match self.inner.call(req).await {
-            Ok(output) => Ok(output.into_response()),
-            Err(err) => {
-                // The route the router matched stays with the answer, for the metrics.
-                let pattern = err.data::<PathPattern>().cloned();
-                match err.downcast::<PageError>() {
-                    Ok(error) => {
-                        let mut page = error.render(&self.templates);
-                        if let Some(pattern) = pattern {
-                            page.set_data(pattern);
+        let context = self.languages.context(&req);
+        i18n::scope(context, async {
+            match self.inner.call(req).await {
+                Ok(output) => Ok(output.into_response()),
+                Err(err) => {
+                    // The route the router matched stays with the answer, for the metrics.
+                    let pattern = err.data::<PathPattern>().cloned();
+                    match err.downcast::<PageError>() {
+                        Ok(error) => {
+                            let mut page = error.render(&self.templates);
+                            if let Some(pattern) = pattern {
+                                page.set_data(pattern);
+                            }
+                            Ok(page)
                         }
-                        Ok(page)
+                        Err(other) => Err(other),
                     }
-                    Err(other) => Err(other),
                 }
             }
-        }
+        })
+        .await
     }
 }
 

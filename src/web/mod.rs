@@ -1,5 +1,5 @@
 //! What the web layer's modules share: the page templates and how they are rendered, redirects
-//! and cookies, error pages, OAuth errors as HTTP answers, request body limits, the client's
+//! and cookies, error pages, the pages' languages, OAuth errors as HTTP answers, request body limits, the client's
 //! address and the request log. `http`, `pages` and `admin` build on this; nothing below the web
 //! layer uses it.
 
@@ -7,6 +7,7 @@ pub mod address;
 pub mod body_limit;
 pub mod errors;
 pub mod forwarded;
+pub mod i18n;
 pub mod messages;
 pub mod oauth_error;
 pub mod render;

@@ -4,9 +4,18 @@
 //! Templates are embedded at compile time, so a running binary never depends on files beside it.
 //! Strict mode turns a field a template names but its page struct lacks into an error instead of
 //! an empty string, and HTML escaping stays on for every `{{value}}`.
+//!
+//! Every word a page shows comes from the message catalogs (`{{t "message-id" name=value}}`, see
+//! [`i18n`](super::i18n)); dates and counts go through `{{date_time at}}` and `{{number n}}`.
+//! Each language has its registry, whose helpers speak it.
 
+mod helpers;
+
+use super::i18n::{self, CatalogError, Catalogs, Menu, MenuOption};
+use crate::domain::Language;
 use handlebars::Handlebars;
 use serde::Serialize;
+use std::sync::Arc;
 
 /// The stylesheet every page links as `/assets/style.css`.
 pub const STYLESHEET: &str = include_str!("../../templates/style.css");
@@ -45,6 +54,8 @@ pub mod name {
     pub const ADMIN_APPS: &str = "admin_apps";
     /// Admin screen: register an app.
     pub const ADMIN_APP_FORM: &str = "admin_app_form";
+    /// Admin screen: who may use an app and its browser fields, on both app forms.
+    pub const ADMIN_APP_ACCESS: &str = "admin_app_access";
     /// Admin screen: credentials shown once.
     pub const ADMIN_SECRET: &str = "admin_secret";
     /// Admin screen: one app.
@@ -57,7 +68,7 @@ pub mod name {
 
 /// Every built-in template, by registry name. The admin screen's share the layout and the
 /// registry with the sign-in pages.
-const BUILT_IN: [(&str, &str); 17] = [
+const BUILT_IN: [(&str, &str); 18] = [
     (name::BASE, include_str!("../../templates/base.hbs")),
     (name::SIGNIN, include_str!("../../templates/signin.hbs")),
     (name::CONSENT, include_str!("../../templates/consent.hbs")),
@@ -95,6 +106,10 @@ const BUILT_IN: [(&str, &str); 17] = [
         include_str!("../../templates/admin/app_form.hbs"),
     ),
     (
+        name::ADMIN_APP_ACCESS,
+        include_str!("../../templates/admin/app_access.hbs"),
+    ),
+    (
         name::ADMIN_SECRET,
         include_str!("../../templates/admin/secret.hbs"),
     ),
@@ -124,7 +139,8 @@ pub enum RenderError {
         #[source]
         source: Box<handlebars::TemplateError>,
     },
-    /// A template failed while rendering (in strict mode: it names a field its page lacks).
+    /// A template failed while rendering (in strict mode: it names a field its page lacks; or a
+    /// message it shows is missing or lacks a value).
     #[error("template `{name}` failed to render")]
     Render {
         /// Registry name of the template.
@@ -133,42 +149,112 @@ pub enum RenderError {
         #[source]
         source: Box<handlebars::RenderError>,
     },
+    /// The message catalogs do not parse.
+    #[error(transparent)]
+    Catalog(#[from] CatalogError),
 }
 
-/// The page templates, ready to render. Cheap to share: build once, keep in the app state.
+/// The page templates, ready to render in every language. Cheap to share: build once, keep in
+/// the app state.
 #[derive(Debug, Clone)]
 pub struct Templates {
-    registry: Handlebars<'static>,
+    /// One registry per language: the same templates, with the helpers of that language.
+    registries: Vec<(Language, Handlebars<'static>)>,
+    /// Each language's name in itself, for the language menu.
+    names: Vec<(Language, String)>,
+}
+
+/// What a template sees: its page, the page's language and its language menu.
+#[derive(Serialize)]
+struct Rendered<'a, P> {
+    #[serde(flatten)]
+    page: &'a P,
+    /// `<html lang>`.
+    lang: &'static str,
+    /// The language menu at the foot of the page, when the page can be shown again.
+    language_menu: Option<Menu>,
 }
 
 impl Templates {
-    /// Parses the built-in templates into a strict-mode registry.
+    /// Parses the built-in templates and catalogs into a strict-mode registry per language.
     pub fn new() -> Result<Self, RenderError> {
-        let mut registry = Handlebars::new();
-        registry.set_strict_mode(true);
-        // Partials are inserted verbatim rather than re-indented, so the markup a page
-        // writes is the markup the browser gets.
-        registry.set_prevent_indent(true);
-        for (name, source) in BUILT_IN {
-            registry
-                .register_template_string(name, source)
-                .map_err(|source| RenderError::Template {
-                    name,
-                    source: Box::new(source),
-                })?;
+        let catalogs = Arc::new(Catalogs::new()?);
+        let mut registries = Vec::new();
+        let mut names = Vec::new();
+        for language in Language::ALL {
+            let mut registry = Handlebars::new();
+            registry.set_strict_mode(true);
+            // Partials are inserted verbatim rather than re-indented, so the markup a page
+            // writes is the markup the browser gets.
+            registry.set_prevent_indent(true);
+            helpers::register(&mut registry, language, Arc::clone(&catalogs));
+            for (name, source) in BUILT_IN {
+                registry
+                    .register_template_string(name, source)
+                    .map_err(|source| RenderError::Template {
+                        name,
+                        source: Box::new(source),
+                    })?;
+            }
+            registries.push((language, registry));
+            names.push((language, catalogs.format(language, "language-name", None)?));
         }
-        Ok(Self { registry })
+        Ok(Self { registries, names })
     }
 
-    /// Renders `page` with its own template.
+    /// Renders `page` with its own template, in the language of the request being answered
+    /// and with its language menu (see [`i18n`](super::i18n)).
     pub fn page<P: Page>(&self, page: &P) -> Result<String, RenderError> {
-        self.render(P::TEMPLATE, page)
+        let language = i18n::current();
+        let menu = i18n::menu_action().map(|action| self.menu(language, action));
+        self.render(P::TEMPLATE, language, page, menu)
+    }
+
+    /// Renders `page` in `language`, without a language menu.
+    pub fn page_in<P: Page>(&self, language: Language, page: &P) -> Result<String, RenderError> {
+        self.render(P::TEMPLATE, language, page, None)
+    }
+
+    /// The language menu posting to `action`, `language` selected.
+    fn menu(&self, language: Language, action: String) -> Menu {
+        Menu {
+            action,
+            options: self
+                .names
+                .iter()
+                .map(|(l, name)| MenuOption {
+                    code: l.code(),
+                    name: name.clone(),
+                    selected: *l == language,
+                })
+                .collect(),
+        }
     }
 
     /// Private: the public [`Templates::page`] lets a template see only its own page struct.
-    fn render<T: Serialize>(&self, name: &'static str, data: &T) -> Result<String, RenderError> {
-        self.registry
-            .render(name, data)
+    fn render<T: Serialize>(
+        &self,
+        name: &'static str,
+        language: Language,
+        data: &T,
+        language_menu: Option<Menu>,
+    ) -> Result<String, RenderError> {
+        let registry = self
+            .registries
+            .iter()
+            .find(|(l, _)| *l == language)
+            .or_else(|| self.registries.first())
+            .map(|(_, r)| r);
+        let Some(registry) = registry else {
+            return Err(RenderError::Catalog(CatalogError::Missing(name.to_owned())));
+        };
+        let data = Rendered {
+            page: data,
+            lang: language.code(),
+            language_menu,
+        };
+        registry
+            .render(name, &data)
             .map_err(|source| RenderError::Render {
                 name,
                 source: Box::new(source),

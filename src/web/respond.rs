@@ -36,13 +36,24 @@ pub fn html(status: StatusCode, body: String) -> Response {
     builder.body(body)
 }
 
-/// `page` rendered with its own template, as HTML with `status`.
+/// `page` rendered with its own template, as HTML with `status`, in the language of the
+/// request being answered (see [`i18n`](super::i18n)).
 pub fn page<P: Page>(
     templates: &Templates,
     status: StatusCode,
     page: &P,
 ) -> Result<Response, PageError> {
-    Ok(html(status, templates.page(page)?))
+    Ok(with_language(html(status, templates.page(page)?)))
+}
+
+/// `response` saying it is in the language of the request being answered
+/// (`Content-Language`), the language its page was rendered in.
+pub fn with_language(mut response: Response) -> Response {
+    response.headers_mut().insert(
+        header::CONTENT_LANGUAGE,
+        poem::http::HeaderValue::from_static(super::i18n::current().code()),
+    );
+    response
 }
 
 /// A redirect: 302 from a GET, 303 after a form post (never 307, which would re-post the

@@ -7,19 +7,11 @@ use crate::helpers::*;
 use crate::mfa_helpers::{password_step, register_direct};
 use crate::support::logs;
 use crate::support::metrics::{count, scrape};
-use reqwest::header::{HeaderMap, HeaderValue};
 use reqwest::{Client, StatusCode};
 
 /// A browser behind the trusted proxy, as the client `address`.
 fn client_at(address: &str) -> Client {
-    let mut headers = HeaderMap::new();
-    headers.insert("x-forwarded-for", HeaderValue::from_str(address).unwrap());
-    Client::builder()
-        .cookie_store(true)
-        .redirect(reqwest::redirect::Policy::none())
-        .default_headers(headers)
-        .build()
-        .unwrap()
+    crate::proxies::browser_with("x-forwarded-for", address)
 }
 
 /// Settings: the test itself is the trusted proxy; guesses name a new account each time, so

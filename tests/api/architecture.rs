@@ -11,7 +11,16 @@ const LAYERS: [(&str, &[&str]); 4] = [
     ("ports", &["store", "directory"]),
     (
         "flows",
-        &["oauth", "oidc", "session", "mfa", "audit", "apps"],
+        &[
+            "oauth",
+            "oidc",
+            "session",
+            "mfa",
+            "signin",
+            "audit",
+            "apps",
+            "backchannel",
+        ],
     ),
     (
         "web",
@@ -24,6 +33,8 @@ const LAYERS: [(&str, &[&str]); 4] = [
             "startup",
             "state",
             "telemetry",
+            // The test tier (`#[cfg(test)]`): a second context for the flows, and their tests.
+            "testing",
         ],
     ),
 ];

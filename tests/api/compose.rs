@@ -5,6 +5,7 @@
 //! image's build stage has every file cargo needs.
 
 use crate::support::ports::free_port;
+use crate::support::prerequisites::skip_optional;
 use crate::support::redis::RedisServer;
 use base64::Engine;
 use secrecy::SecretString;
@@ -56,11 +57,14 @@ fn docker_compose_accepts_the_file() {
         Ok(out) if out.status.success() => {}
         Ok(out) => {
             let why = String::from_utf8_lossy(&out.stderr);
-            eprintln!("skipped: `docker compose` is not available: {}", why.trim());
+            skip_optional(&format!(
+                "`docker compose` is not available: {}",
+                why.trim()
+            ));
             return;
         }
         Err(e) => {
-            eprintln!("skipped: docker is not installed ({e})");
+            skip_optional(&format!("docker is not installed ({e})"));
             return;
         }
     }

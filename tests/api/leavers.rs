@@ -215,7 +215,8 @@ async fn a_superadmin_deleted_from_the_directory_is_signed_out_of_the_admin_scre
     assert_eq!(location(&r), "/admin/login");
 }
 
-async fn list_apps(app: &TestApp, token: &str) -> StatusCode {
+/// The status of listing the apps with the admin API `token`.
+pub(crate) async fn list_apps(app: &TestApp, token: &str) -> StatusCode {
     let r = app
         .api
         .get(app.url("/admin/api/apps"))

@@ -15,7 +15,12 @@ pub fn policy(roles: &str) -> Vec<(&'static str, String)> {
 
 /// Registers an app straight through the service (the admin API would need ada's factor).
 pub async fn register_direct(app: &TestApp) -> Registered {
-    let new = NewApp {
+    register_direct_with(app, |_| {}).await
+}
+
+/// [`register_direct`], with the registration changed by `change` first.
+pub async fn register_direct_with(app: &TestApp, change: impl FnOnce(&mut NewApp)) -> Registered {
+    let mut new = NewApp {
         name: "Payroll".into(),
         redirect_uris: vec![CB.into()],
         public: false,
@@ -23,7 +28,9 @@ pub async fn register_direct(app: &TestApp) -> Registered {
         post_logout_redirect_uris: Vec::new(),
         may_introspect: false,
         id_token_signed_response_alg: None,
+        ..NewApp::default()
     };
+    change(&mut new);
     let (record, secret) = apps::manage::create(
         &app.state,
         apps::Actor {

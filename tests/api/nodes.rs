@@ -278,3 +278,66 @@ fn now() -> u64 {
         .unwrap()
         .as_secs()
 }
+
+#[tokio::test]
+async fn two_nodes_on_one_redis_deliver_each_back_channel_logout_once() {
+    use crate::support::receiver::{Answer, Receiver};
+    use base64::Engine;
+    use std::collections::HashSet;
+    use std::time::Duration;
+
+    let (_redis, a, b) = two_nodes(&[]).await;
+    // Slow answers keep each delivery under way long enough for the other node to poll.
+    let receiver = Receiver::start(&[Answer::Slowly(200, Duration::from_millis(300))]).await;
+    let reg = a
+        .register_with(
+            CB,
+            serde_json::json!({ "backchannel_logout_uri": receiver.url("/bcl") }),
+        )
+        .await;
+    // Six sessions of alan with tokens of the app, signed in through either node.
+    let mut sids = HashSet::new();
+    for i in 0..6 {
+        let node = if i % 2 == 0 { &a } else { &b };
+        let tokens = node.tokens_for(&reg, "alan").await;
+        let payload = str_of(&tokens, "id_token").split('.').nth(1).unwrap();
+        let claims: Value = serde_json::from_slice(
+            &base64::engine::general_purpose::URL_SAFE_NO_PAD
+                .decode(payload)
+                .unwrap(),
+        )
+        .unwrap();
+        sids.insert(claims["sid"].as_str().unwrap().to_owned());
+    }
+    assert_eq!(sids.len(), 6);
+
+    let revoked = b
+        .api
+        .post(b.url("/admin/api/users/alan/revoke"))
+        .bearer_auth(b.superadmin_token().await)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(revoked.status(), StatusCode::OK);
+
+    let got = receiver.wait_for(6, Duration::from_secs(20)).await;
+    assert_eq!(got.len(), 6);
+    // Both nodes poll the queue every second; a few more seconds show nothing is sent twice.
+    tokio::time::sleep(Duration::from_secs(4)).await;
+    let got = receiver.received();
+    let told: HashSet<String> = got
+        .iter()
+        .map(|r| {
+            let payload = r.logout_token.split('.').nth(1).unwrap();
+            let claims: Value = serde_json::from_slice(
+                &base64::engine::general_purpose::URL_SAFE_NO_PAD
+                    .decode(payload)
+                    .unwrap(),
+            )
+            .unwrap();
+            claims["sid"].as_str().unwrap().to_owned()
+        })
+        .collect();
+    assert_eq!(got.len(), 6, "each logout delivered once");
+    assert_eq!(told, sids);
+}

@@ -91,13 +91,19 @@ async fn both_discovery_documents_name_the_issuer_and_every_endpoint() {
         );
         assert_eq!(
             doc["scopes_supported"],
-            serde_json::json!(["openid", "profile", "email", "role"])
+            serde_json::json!(["openid", "profile", "email", "role", "groups"])
         );
         assert!(doc["claims_supported"]
             .as_array()
             .unwrap()
             .contains(&"email".into()));
         assert_eq!(doc["authorization_response_iss_parameter_supported"], true);
+        assert_eq!(doc["backchannel_logout_supported"], true);
+        assert_eq!(doc["backchannel_logout_session_supported"], true);
+        assert!(doc["claims_supported"]
+            .as_array()
+            .unwrap()
+            .contains(&"sid".into()));
     }
 }
 
@@ -130,6 +136,8 @@ async fn id_token_carries_every_claim(b: Backends) {
         sso_bridge::oidc::id_token::at_hash(access)
     );
     assert!(claims["email"].is_string(), "claims released by the scopes");
+    let sid = claims["sid"].as_str().expect("the session's public id");
+    assert_eq!(sid.len(), 22, "{sid}");
 }
 
 #[tokio::test]
@@ -171,7 +179,7 @@ async fn a_refresh_returns_a_new_id_token_for_the_same_sign_in_without_the_nonce
     )
     .await;
 
-    for same in ["iss", "sub", "aud", "azp", "auth_time", "amr"] {
+    for same in ["iss", "sub", "aud", "azp", "auth_time", "amr", "sid"] {
         assert_eq!(claims[same], first_claims[same], "{same}");
     }
     assert!(claims.get("nonce").is_none());

@@ -154,6 +154,10 @@ pub(crate) async fn register_directly(app: &TestApp) -> Registered {
         may_introspect: false,
         id_token_signed_response_alg: None,
         revision: 0,
+        allowed_roles: Vec::new(),
+        allowed_groups: Vec::new(),
+        web_origins: Vec::new(),
+        backchannel_logout_uri: None,
     };
     app.state.store.put_client(&record).await.unwrap();
     Registered {

@@ -21,7 +21,7 @@ fn low_address_limit(trusted_proxies: &str) -> Vec<(&'static str, String)> {
 }
 
 /// A browser whose every request carries `header: value`, as if a proxy had added it.
-fn browser_with(header: &'static str, value: &str) -> Client {
+pub(crate) fn browser_with(header: &'static str, value: &str) -> Client {
     let mut headers = HeaderMap::new();
     headers.insert(header, HeaderValue::from_str(value).unwrap());
     Client::builder()

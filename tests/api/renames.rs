@@ -42,7 +42,9 @@ async fn assert_survives_rename(
 
 #[tokio::test]
 async fn the_object_guid_is_the_subject_written_as_ad_tools_write_it() {
-    let samba = Samba::shared();
+    let Some(samba) = Samba::shared() else {
+        return;
+    };
     let sam = Samba::unique("guid");
     let person = samba.add_user(&sam, &[]);
     let app = spawn_ad_app(&GUID_SUBJECT).await;
@@ -55,7 +57,9 @@ async fn the_object_guid_is_the_subject_written_as_ad_tools_write_it() {
 
 #[tokio::test]
 async fn a_renamed_domain_account_keeps_its_object_guid_subject_consents_and_tokens() {
-    let samba = Samba::shared();
+    let Some(samba) = Samba::shared() else {
+        return;
+    };
     let person = samba.add_user(&Samba::unique("before"), &[]);
     let app = spawn_ad_app(&GUID_SUBJECT).await;
     let registered = register_direct(&app).await;

@@ -60,7 +60,9 @@ async fn app_with(settings: &[(&'static str, String)]) -> TestApp {
 
 #[tokio::test]
 async fn the_role_is_the_highest_any_group_gives_nested_groups_included() {
-    let samba = Samba::shared();
+    let Some(samba) = Samba::shared() else {
+        return;
+    };
     let groups = Groups::add(samba);
     let nested = person(samba, "nest", &[&groups.team, &groups.employee]);
     let admin = person(
@@ -92,7 +94,9 @@ async fn the_role_is_the_highest_any_group_gives_nested_groups_included() {
 
 #[tokio::test]
 async fn a_member_of_a_superadmin_group_is_the_superadmin_of_the_admin_api() {
-    let samba = Samba::shared();
+    let Some(samba) = Samba::shared() else {
+        return;
+    };
     let admins = samba.add_group(&Samba::unique("supers"), &[]);
     let inner = samba.add_group(&Samba::unique("inner"), &[]);
     samba.add_members(&admins, &[&inner]);
@@ -109,7 +113,9 @@ async fn a_member_of_a_superadmin_group_is_the_superadmin_of_the_admin_api() {
 
 #[tokio::test]
 async fn a_required_group_of_the_second_factor_policy_counts_its_nested_members() {
-    let samba = Samba::shared();
+    let Some(samba) = Samba::shared() else {
+        return;
+    };
     let required = samba.add_group(&Samba::unique("mfa"), &[]);
     let inner = samba.add_group(&Samba::unique("mfain"), &[]);
     samba.add_members(&required, &[&inner]);

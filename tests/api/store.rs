@@ -1,7 +1,7 @@
 //! The store contract, held against both backends: every test in this file runs once on
 //! `MemoryStore` and once on `RedisStore` (a private redis-server, a random key prefix per test).
 
-mod fixtures;
+pub(crate) mod fixtures;
 mod lifecycle;
 pub(crate) mod redis_only;
 
@@ -32,6 +32,7 @@ macro_rules! on_both_backends {
 mod admin;
 mod audit;
 mod leavers;
+mod logouts;
 mod second_factor;
 mod sessions;
 

@@ -103,14 +103,14 @@ async function newPage(t) {
   return context.newPage();
 }
 
-/** Starts an authorization request (no PKCE) for `app` and signs grace in. */
+/** Starts an authorization request (with PKCE, as every app must by default) for `app` and
+ * signs grace in. */
 async function signIn(page, app, state) {
   const request = authorizeRequest(service.base, {
     clientId: app.client_id,
     redirectUri: callback.uri,
     scope: 'openid profile',
     state,
-    pkce: false,
   });
   await page.goto(request.url);
   await submitSignIn(page, GRACE);

@@ -223,8 +223,15 @@ test('openid-client signs in with PKCE, validates the id_token, refreshes, revok
   assert.equal(res.status, 303);
   assert.equal(res.headers.get('location'), `${SIGNED_OUT}?state=bye`);
 
-  // Signed out: a silent authorize now needs a sign-in.
-  const silent = client.buildAuthorizationUrl(config, { redirect_uri: CALLBACK, scope: 'openid', prompt: 'none', state: 's3' });
+  // Signed out: a silent authorize (with PKCE, as the app must) now needs a sign-in.
+  const silent = client.buildAuthorizationUrl(config, {
+    redirect_uri: CALLBACK,
+    scope: 'openid',
+    prompt: 'none',
+    state: 's3',
+    code_challenge: await client.calculatePKCECodeChallenge(client.randomPKCECodeVerifier()),
+    code_challenge_method: 'S256',
+  });
   const answer = new URL((await go(silent.href)).headers.get('location'));
   assert.equal(answer.searchParams.get('error'), 'login_required');
 });

@@ -69,7 +69,7 @@ impl From<GuardError> for AdminError {
             )),
             GuardError::AccountUnusable(account) => AdminError::Forbidden(body(
                 "account_unusable",
-                crate::web::messages::account_state(account),
+                crate::web::messages::account_state_english(account),
             )),
             GuardError::Directory(cause) => {
                 tracing::error!(%cause, "admin sign-in: directory unavailable");

@@ -133,6 +133,10 @@ impl AdminApi {
             post_logout_redirect_uris: body.0.post_logout_redirect_uris,
             may_introspect: body.0.may_introspect,
             id_token_signed_response_alg: body.0.id_token_signed_response_alg.map(Into::into),
+            allowed_roles: body.0.allowed_roles,
+            allowed_groups: body.0.allowed_groups,
+            web_origins: body.0.web_origins,
+            backchannel_logout_uri: body.0.backchannel_logout_uri,
         };
         let (record, secret) = apps::manage::create(state, caller.actor(), new).await?;
         let secret = secret.map(|s| s.expose().to_owned());
@@ -180,6 +184,14 @@ impl AdminApi {
                 MaybeUndefined::Undefined => None,
                 MaybeUndefined::Null => Some(None),
                 MaybeUndefined::Value(alg) => Some(Some(alg.into())),
+            },
+            allowed_roles: body.0.allowed_roles,
+            allowed_groups: body.0.allowed_groups,
+            web_origins: body.0.web_origins,
+            backchannel_logout_uri: match body.0.backchannel_logout_uri {
+                MaybeUndefined::Undefined => None,
+                MaybeUndefined::Null => Some(None),
+                MaybeUndefined::Value(uri) => Some(Some(uri)),
             },
         };
         let app = apps::manage::update(state, caller.actor(), &client_id.0, changes).await?;

@@ -87,6 +87,16 @@ pub struct App {
     pub created_by: String,
     /// Registration time, Unix seconds.
     pub created_at: u64,
+    /// Roles whose holders may use the app; with `allowed_groups`, empty when everyone may.
+    pub allowed_roles: Vec<String>,
+    /// Groups (names as the `groups` claim shows them, or DNs) whose members may use the app.
+    pub allowed_groups: Vec<String>,
+    /// Browser origins given besides those of the redirect URIs, whose scripts may call the
+    /// token, userinfo and revocation endpoints (CORS).
+    pub web_origins: Vec<String>,
+    /// Where the app hears that someone signed out (OpenID Connect Back-Channel Logout 1.0).
+    #[oai(skip_serializing_if_is_none)]
+    pub backchannel_logout_uri: Option<String>,
 }
 
 impl From<&ClientRecord> for App {
@@ -112,6 +122,14 @@ impl From<&ClientRecord> for App {
             enabled: c.enabled,
             created_by: c.created_by.clone(),
             created_at: c.created_at,
+            allowed_roles: c
+                .allowed_roles
+                .iter()
+                .map(|r| r.as_str().to_owned())
+                .collect(),
+            allowed_groups: c.allowed_groups.clone(),
+            web_origins: c.web_origins.iter().map(|o| o.to_string()).collect(),
+            backchannel_logout_uri: c.backchannel_logout_uri.clone(),
         }
     }
 }
@@ -156,6 +174,21 @@ pub struct CreateApp {
     /// name): `ES256` costs far less to sign than `RS256`. Absent: the service's default.
     /// Refused when the service holds no key for it (see `oidc.extra_signing_key_files`).
     pub id_token_signed_response_alg: Option<IdTokenAlg>,
+    /// Roles (of employee, manager, hr, finance, ceo, admin, superadmin) whose holders may use
+    /// the app. With `allowed_groups`, both empty (the default): everyone may.
+    #[oai(default)]
+    pub allowed_roles: Vec<String>,
+    /// Groups whose members may use the app, nested membership counted: names as the `groups`
+    /// claim shows them, or full DNs, compared case-insensitively. At most 50 of each.
+    #[oai(default)]
+    pub allowed_groups: Vec<String>,
+    /// Browser origins (`scheme://host[:port]`) whose scripts may call the token, userinfo and
+    /// revocation endpoints, besides the origins of the redirect URIs.
+    #[oai(default)]
+    pub web_origins: Vec<String>,
+    /// Where the app hears that someone signed out (OpenID Connect Back-Channel Logout 1.0):
+    /// https, or http to the loopback; a query is allowed, a fragment is not.
+    pub backchannel_logout_uri: Option<String>,
 }
 
 /// Changes to an app; absent fields stay as they are.
@@ -174,48 +207,33 @@ pub struct UpdateApp {
     /// The algorithm of the app's id_tokens, from its next token on; `null` goes back to the
     /// service's default.
     pub id_token_signed_response_alg: MaybeUndefined<IdTokenAlg>,
+    /// Roles that may use the app, replacing them (`[]` removes them; the groups stay).
+    pub allowed_roles: Option<Vec<String>>,
+    /// Groups that may use the app, replacing them (`[]` removes them; the roles stay).
+    pub allowed_groups: Option<Vec<String>>,
+    /// Web origins, replacing the given ones (`[]` removes them).
+    pub web_origins: Option<Vec<String>>,
+    /// The back-channel logout URI; `null` removes it.
+    pub backchannel_logout_uri: MaybeUndefined<String>,
 }
 
 /// An app with credentials just issued. The secret is shown only here, once.
 #[derive(Object)]
 pub struct AppWithSecret {
-    /// Public identifier.
-    pub client_id: String,
     /// The secret, for confidential apps; store it now, it cannot be shown again.
     #[oai(skip_serializing_if_is_none)]
     pub client_secret: Option<String>,
-    /// Display name.
-    pub name: String,
-    /// Registered callback URLs.
-    pub redirect_uris: Vec<String>,
-    /// `confidential` or `public`.
-    #[oai(rename = "type")]
-    pub app_type: String,
-    /// Whether authorize requests must carry a PKCE challenge.
-    pub require_pkce: bool,
-    /// Where OpenID Connect logout may send the browser back to.
-    pub post_logout_redirect_uris: Vec<String>,
-    /// A resource server: may introspect the tokens of other apps.
-    pub may_introspect: bool,
-    /// The algorithm its id_tokens are signed with; absent: the service's default.
-    #[oai(skip_serializing_if_is_none)]
-    pub id_token_signed_response_alg: Option<IdTokenAlg>,
+    /// The app.
+    #[oai(flatten)]
+    pub app: App,
 }
 
 impl AppWithSecret {
     /// The view of `record` with `secret`.
     pub fn new(record: &ClientRecord, secret: Option<String>) -> Self {
-        let view = App::from(record);
         AppWithSecret {
-            client_id: view.client_id,
             client_secret: secret,
-            name: view.name,
-            redirect_uris: view.redirect_uris,
-            app_type: view.app_type,
-            require_pkce: view.require_pkce,
-            post_logout_redirect_uris: view.post_logout_redirect_uris,
-            may_introspect: view.may_introspect,
-            id_token_signed_response_alg: view.id_token_signed_response_alg,
+            app: App::from(record),
         }
     }
 }

@@ -8,6 +8,7 @@ use super::views::{AppRow, DeleteView, SecretView};
 use crate::apps;
 use crate::state::AppState;
 use crate::web::errors::PageError;
+use crate::web::i18n::{self, Text};
 use poem::http::StatusCode;
 use poem::web::{Data, Form, Path};
 use poem::{handler, Response};
@@ -36,9 +37,11 @@ pub async fn rotate(
     let (app, secret) = apps::manage::rotate_secret(state, ctx.actor(), &id)
         .await
         .map_err(not_found)?;
+    // Shown once: the secret cannot be shown again.
+    i18n::no_return();
     let view = SecretView {
         nav: ctx.nav("apps"),
-        heading: format!("New secret for {}", app.name),
+        heading: Text::new("admin-secret-new").arg("app", app.name.as_str()),
         app: AppRow::new(&app, None),
         client_secret: Some(secret.expose().to_owned()),
     };

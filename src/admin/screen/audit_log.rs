@@ -2,10 +2,11 @@
 
 use super::page;
 use super::session::Ctx;
-use super::views::{ActionChoice, AuditRow, AuditView};
+use super::views::{action_label, ActionChoice, AuditRow, AuditView};
 use crate::audit::{self, Action, AuditFilter, AuditFrom, AuditResults};
 use crate::state::AppState;
 use crate::web::errors::PageError;
+use crate::web::i18n::Text;
 use poem::http::StatusCode;
 use poem::web::{Data, Query};
 use poem::{handler, Response};
@@ -77,7 +78,10 @@ pub async fn show(
         failures_only,
     ) {
         Ok(f) => (f, None),
-        Err(message) => (AuditFilter::default(), Some(message)),
+        Err(_) => (
+            AuditFilter::default(),
+            Some(Text::new("admin-audit-unknown-action").arg("action", q.action.trim())),
+        ),
     };
     let AuditResults {
         events,
@@ -91,7 +95,7 @@ pub async fn show(
             .iter()
             .map(|a| ActionChoice {
                 value: a.as_str(),
-                label: a.as_str().replace('_', " "),
+                label: action_label(*a),
                 selected: filter.action == Some(*a),
             })
             .collect(),

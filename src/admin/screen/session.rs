@@ -163,10 +163,15 @@ pub async fn open(
         .await
 }
 
-/// Signs the browser out of the admin screen and of single sign-on.
+/// Signs the browser out of the admin screen and of single sign-on; the apps that got tokens
+/// in the session are told (back-channel logout).
 pub async fn close(state: &AppState, jar: &CookieJar) -> Result<(), StoreError> {
     if let Some(cookie) = respond::cookie_value(&state.settings, jar, SESSION_COOKIE) {
-        close_id(state, &cookie).await?;
+        state
+            .store
+            .delete_screen_sign_in(&Digest::of(&cookie))
+            .await?;
+        session::end(state, &cookie).await?;
     }
     respond::clear_cookie(&state.settings, jar, SESSION_COOKIE);
     Ok(())

@@ -8,16 +8,19 @@
 use super::page;
 use super::session::{self, Ctx};
 use super::views::SignInView;
-use crate::admin::guard::{self, GuardError};
-use crate::audit::{self, Action, AuditEvent};
+use crate::admin::guard::GuardError;
 use crate::domain::secret::random_id;
 use crate::domain::{Claims, Digest};
+use crate::events::{Event, Place};
 use crate::mfa::{Due, AMR_OTP};
+use crate::signin::admin;
+use crate::signin::AMR_PWD;
 use crate::state::AppState;
 use crate::store::HalfwaySignIn;
 use crate::web::address::ClientAddr;
 use crate::web::errors::PageError;
-use crate::web::messages::LOCKED;
+use crate::web::i18n::{self, Text};
+use crate::web::messages;
 use crate::web::respond::{clear_cookie, cookie, cookie_value, redirect};
 use poem::http::StatusCode;
 use poem::web::cookie::CookieJar;
@@ -28,11 +31,14 @@ use serde::Deserialize;
 use std::net::IpAddr;
 use subtle::ConstantTimeEq;
 
+/// The admin screen's sign-in form.
+const SIGN_IN_PATH: &str = "/admin/login";
+
 /// Cookie carrying the sign-in form's CSRF token.
 const LOGIN_COOKIE: &str = "sso_admin_login";
 
-const ENROL_FIRST: &str = "Your account must set up two-step verification before it can administer. Sign in to any connected app in this browser to set it up, or run `sso-bridge users enrol-mfa`.";
-const WRONG_CODE: &str = "That code is not right or was already used. Enter the current code from your authenticator app, or a recovery code.";
+const ENROL_FIRST: &str = "admin-enrol-first";
+const WRONG_CODE: &str = "admin-wrong-code";
 
 /// The sign-in form: username and password, then (second step) `otp`. No `Debug`: it holds a
 /// password.
@@ -53,9 +59,10 @@ fn show(
     state: &AppState,
     jar: &CookieJar,
     username: &str,
-    error: Option<&str>,
+    error: Option<Text>,
     status: StatusCode,
 ) -> Result<Response, PageError> {
+    i18n::return_to(SIGN_IN_PATH);
     let token = random_id(32);
     let ttl = state.settings.session.request_ttl.as_secs();
     jar.add(cookie(
@@ -68,10 +75,8 @@ fn show(
     let view = SignInView {
         csrf_token: token,
         username: username.to_owned(),
-        error: error.map(str::to_owned),
-        notice: Some(format!(
-            "For safety the admin screen signs you out after {idle_minutes} minutes without activity."
-        )),
+        error,
+        notice: Some(Text::new("admin-signin-idle").arg("minutes", idle_minutes)),
         otp_step: false,
     };
     page(state, status, &view)
@@ -82,13 +87,16 @@ fn show_otp(
     state: &AppState,
     login_cookie: &str,
     username: &str,
-    error: Option<&str>,
+    error: Option<Text>,
     status: StatusCode,
 ) -> Result<Response, PageError> {
+    // The code step cannot be shown again by an address: choosing a language there would
+    // start the sign-in over.
+    i18n::no_return();
     let view = SignInView {
         csrf_token: login_cookie.to_owned(),
         username: username.to_owned(),
-        error: error.map(str::to_owned),
+        error,
         notice: None,
         otp_step: true,
     };
@@ -134,20 +142,20 @@ async fn run(
     }
     let username = form.username.trim();
     let Some(password) = form.password.filter(|_| !username.is_empty()) else {
-        let message = "Enter your username and password.";
+        let message = Text::new("signin-missing");
         return show(state, jar, username, Some(message), StatusCode::BAD_REQUEST);
     };
-    let (claims, due) = match guard::first_factor(state, username, &password, address).await {
+    let (claims, due) = match admin::first_factor(state, username, &password, address).await {
         Ok(passed) => passed,
-        Err(e) => return refused(state, jar, username, e),
+        Err(e) => return refused(state, jar, username, e.into()),
     };
     match due {
-        Due::Nothing => finish(state, jar, claims, vec!["pwd".to_owned()], address).await,
+        Due::Nothing => finish(state, jar, claims, vec![AMR_PWD.to_owned()], address).await,
         Due::Enrol => show(
             state,
             jar,
             username,
-            Some(ENROL_FIRST),
+            Some(ENROL_FIRST.into()),
             StatusCode::FORBIDDEN,
         ),
         Due::Verify => {
@@ -171,21 +179,24 @@ async fn second_step(
 ) -> Result<Response, PageError> {
     let key = Digest::of(cookie);
     let Some(halfway) = state.store.halfway_sign_in(&key).await? else {
-        let message = "Your sign-in expired. Sign in again.";
+        let message = Text::new("signin-expired");
         return show(state, jar, "", Some(message), StatusCode::BAD_REQUEST);
     };
     let sub = halfway.claims.sub().to_owned();
-    match guard::second_factor(state, &sub, otp, address).await {
+    match admin::second_factor(state, &sub, otp, address)
+        .await
+        .map_err(GuardError::from)
+    {
         Ok(()) => {
             state.store.delete_halfway_sign_in(&key).await?;
-            let amr = vec!["pwd".to_owned(), AMR_OTP.to_owned()];
+            let amr = vec![AMR_PWD.to_owned(), AMR_OTP.to_owned()];
             finish(state, jar, halfway.claims, amr, address).await
         }
         Err(GuardError::WrongSecondFactor) => show_otp(
             state,
             cookie,
             &sub,
-            Some(WRONG_CODE),
+            Some(WRONG_CODE.into()),
             StatusCode::UNAUTHORIZED,
         ),
         Err(e) => {
@@ -204,7 +215,7 @@ fn refused(
 ) -> Result<Response, PageError> {
     match err {
         GuardError::Unauthenticated => {
-            let message = "The username or password is incorrect.";
+            let message = Text::new("signin-wrong");
             show(
                 state,
                 jar,
@@ -217,21 +228,21 @@ fn refused(
             state,
             jar,
             username,
-            Some(LOCKED),
+            Some(messages::locked()),
             StatusCode::TOO_MANY_REQUESTS,
         ),
         GuardError::EnrolmentRequired => show(
             state,
             jar,
             username,
-            Some(ENROL_FIRST),
+            Some(ENROL_FIRST.into()),
             StatusCode::FORBIDDEN,
         ),
         GuardError::AccountUnusable(account) => show(
             state,
             jar,
             username,
-            Some(crate::web::messages::account_state(account)),
+            Some(messages::account_state(account)),
             StatusCode::FORBIDDEN,
         ),
         GuardError::Forbidden => Err(PageError::AdminForbidden),
@@ -249,7 +260,7 @@ async fn finish(
     amr: Vec<String>,
     address: Option<IpAddr>,
 ) -> Result<Response, PageError> {
-    guard::audit_sign_in(state, claims.sub(), address, None).await;
+    admin::signed_in(state, claims.sub(), address).await;
     clear_cookie(&state.settings, jar, LOGIN_COOKIE);
     session::open(state, jar, claims, amr).await?;
     Ok(redirect(StatusCode::SEE_OTHER, "/admin/apps"))
@@ -273,8 +284,12 @@ pub async fn logout(
     let token = form.ok().and_then(|f| f.0.csrf_token);
     ctx.check(token.as_deref())?;
     session::close(state, jar).await?;
-    let event =
-        AuditEvent::new(Action::AdminSignOut, Some(&ctx.sub)).from_address(ctx.address.as_deref());
-    audit::record(state, event).await;
+    let event = Event::SignedOut {
+        sub: ctx.sub.clone(),
+        place: Place::Admin,
+        client_id: None,
+        address: ctx.address.clone(),
+    };
+    state.events.publish(event).await;
     Ok(redirect(StatusCode::SEE_OTHER, "/admin/login"))
 }

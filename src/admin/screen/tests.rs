@@ -4,7 +4,8 @@
 #![allow(clippy::expect_used)]
 
 use super::views::*;
-use crate::domain::SigningAlg;
+use crate::domain::{Language, SigningAlg};
+use crate::web::i18n::Text;
 use crate::web::render::Templates;
 
 const HOSTILE: &str = "<script>alert(1)</script>";
@@ -28,24 +29,50 @@ fn row() -> AppRow {
         id_token_alg: Some("ES256"),
         enabled: true,
         created_by: "ada".into(),
-        created_at: when(0),
-        last_used: "never".into(),
+        created_at: 0,
+        last_used: None,
+        restricted: true,
+        allowed_roles: vec!["finance"],
+        allowed_groups: vec![HOSTILE.into()],
+        web_origins: vec![HOSTILE.into()],
+        backchannel_logout_uri: Some(HOSTILE.into()),
     }
 }
 
-/// Every page, rendered.
+/// Access fields holding hostile text everywhere a person can type.
+fn access() -> AccessFields {
+    let mut fields = AccessFields::of(None);
+    fields.roles[0].checked = true;
+    fields.groups = HOSTILE.into();
+    fields.web_origins = HOSTILE.into();
+    fields.backchannel_logout_uri = HOSTILE.into();
+    fields
+}
+
+/// A message showing `HOSTILE`.
+fn hostile() -> Text {
+    Text::new("admin-users-reset-none").arg("user", HOSTILE)
+}
+
+/// Every page, rendered in English.
 fn pages() -> Vec<(&'static str, String)> {
+    pages_in(Language::En)
+}
+
+/// Every page, rendered in `language`.
+fn pages_in(language: Language) -> Vec<(&'static str, String)> {
     let t = Templates::new().expect("templates parse");
+    let t = Rendering { t, language };
     let failure = FailureRow {
-        at: when(0),
+        at: 0,
         endpoint: "token".into(),
         problem: HOSTILE.into(),
         fix: Some("fix".into()),
         verified: false,
     };
     let event = AuditRow {
-        at: when(0),
-        action: "app created".into(),
+        at: 1_700_000_000,
+        action: action_label(crate::domain::audit::Action::AppCreated),
         actor: HOSTILE.into(),
         client_id: "cid-1".into(),
         address: "127.0.0.1".into(),
@@ -59,7 +86,7 @@ fn pages() -> Vec<(&'static str, String)> {
             ok(t.page(&SignInView {
                 csrf_token: "csrf-123".into(),
                 username: HOSTILE.into(),
-                error: Some(HOSTILE.into()),
+                error: Some(hostile()),
                 notice: None,
                 otp_step: false,
             })),
@@ -69,7 +96,7 @@ fn pages() -> Vec<(&'static str, String)> {
             ok(t.page(&SignInView {
                 csrf_token: "csrf-123".into(),
                 username: HOSTILE.into(),
-                error: Some(HOSTILE.into()),
+                error: Some(hostile()),
                 notice: None,
                 otp_step: true,
             })),
@@ -79,10 +106,10 @@ fn pages() -> Vec<(&'static str, String)> {
             ok(t.page(&UsersView {
                 nav: nav(),
                 username: HOSTILE.into(),
-                notice: Some(HOSTILE.into()),
-                error: Some(HOSTILE.into()),
+                notice: Some(hostile()),
+                error: Some(hostile()),
                 revoke_username: HOSTILE.into(),
-                revoke_error: Some(HOSTILE.into()),
+                revoke_error: Some(hostile()),
             })),
         ),
         (
@@ -93,7 +120,7 @@ fn pages() -> Vec<(&'static str, String)> {
                 apps: vec![row()],
                 shown: 1,
                 total: 1,
-                notice: Some("Saved.".into()),
+                notice: Some(Text::new("admin-notice-updated")),
             })),
         ),
         (
@@ -118,14 +145,15 @@ fn pages() -> Vec<(&'static str, String)> {
                 require_pkce: true,
                 may_introspect: true,
                 id_token_algs: AlgChoice::all(&[SigningAlg::Rs256], Some(SigningAlg::Es256)),
-                errors: vec![HOSTILE.into()],
+                access: access(),
+                errors: vec![Text::new("admin-uri-not-absolute").arg("uri", HOSTILE)],
             })),
         ),
         (
             "secret",
             ok(t.page(&SecretView {
                 nav: nav(),
-                heading: HOSTILE.into(),
+                heading: Text::new("admin-secret-registered").arg("app", HOSTILE),
                 app: row(),
                 client_secret: Some("s3cret".into()),
             })),
@@ -134,13 +162,15 @@ fn pages() -> Vec<(&'static str, String)> {
             "app",
             ok(t.page(&AppView {
                 nav: nav(),
+                title: Text::new("admin-app-title").arg("name", HOSTILE),
                 app: row(),
                 redirect_text: HOSTILE.into(),
                 post_logout_text: HOSTILE.into(),
                 id_token_algs: AlgChoice::all(&SigningAlg::ALL, None),
+                access: access(),
                 failures: vec![failure],
                 notice: None,
-                errors: vec![HOSTILE.into()],
+                errors: vec![hostile()],
             })),
         ),
         (
@@ -154,7 +184,11 @@ fn pages() -> Vec<(&'static str, String)> {
             "audit",
             ok(t.page(&AuditView {
                 nav: nav(),
-                actions: vec![],
+                actions: vec![ActionChoice {
+                    value: "app_created",
+                    label: action_label(crate::domain::audit::Action::AppCreated),
+                    selected: true,
+                }],
                 client_id: HOSTILE.into(),
                 actor: String::new(),
                 failures_only: true,
@@ -211,7 +245,10 @@ fn the_algorithm_select_offers_the_default_and_keeps_an_app_on_an_algorithm_no_l
     let choices = AlgChoice::all(&[SigningAlg::Rs256], Some(SigningAlg::Es256));
     let shown: Vec<(&str, bool)> = choices.iter().map(|c| (c.value, c.selected)).collect();
     assert_eq!(shown, [("", false), ("RS256", false), ("ES256", true)]);
-    assert_eq!(choices[0].label, "Service default (RS256)");
+    assert_eq!(
+        choices[0].label,
+        Text::new("admin-alg-default").arg("alg", "RS256")
+    );
 
     let html = pages()
         .into_iter()
@@ -223,4 +260,60 @@ fn the_algorithm_select_offers_the_default_and_keeps_an_app_on_an_algorithm_no_l
         "{html}"
     );
     assert!(html.contains("<option value=\"ES256\">"), "{html}");
+}
+
+/// Renders pages in one language.
+struct Rendering {
+    t: Templates,
+    language: Language,
+}
+
+impl Rendering {
+    fn page<P: crate::web::render::Page>(
+        &self,
+        page: &P,
+    ) -> Result<String, crate::web::render::RenderError> {
+        self.t.page_in(self.language, page)
+    }
+}
+
+#[test]
+fn every_admin_page_renders_in_every_language_with_its_dates_and_counts() {
+    for language in Language::ALL {
+        for (name, html) in pages_in(language) {
+            assert!(
+                html.contains(&format!(r#"<html lang="{}">"#, language.code())),
+                "{name} in {language}"
+            );
+            assert!(
+                !html.contains(HOSTILE),
+                "{name} in {language} shows raw markup"
+            );
+        }
+    }
+    let audit = |language| {
+        pages_in(language)
+            .into_iter()
+            .find(|(n, _)| *n == "audit")
+            .expect("audit page")
+            .1
+    };
+    assert!(audit(Language::De).contains("14.11.2023, 22:13 UTC"));
+    assert!(audit(Language::De).contains("App erstellt"));
+    assert!(audit(Language::En).contains("app created"));
+    assert!(audit(Language::Fr).contains("application créée"));
+    let apps = |language| {
+        pages_in(language)
+            .into_iter()
+            .find(|(n, _)| *n == "apps")
+            .expect("apps page")
+            .1
+    };
+    assert!(
+        apps(Language::En).contains("1 of 1 app<"),
+        "{}",
+        apps(Language::En)
+    );
+    assert!(apps(Language::Es).contains("1 de 1 aplicación"));
+    assert!(apps(Language::De).contains("01.01.1970, 00:00 UTC"));
 }

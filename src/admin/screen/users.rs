@@ -8,10 +8,14 @@ use super::views::UsersView;
 use crate::admin::users::{reset_second_factor, sign_out_everywhere, RevokeError};
 use crate::state::AppState;
 use crate::web::errors::PageError;
+use crate::web::i18n::{self, Text};
 use poem::http::StatusCode;
 use poem::web::{Data, Form, Query};
 use poem::{handler, Response};
 use serde::Deserialize;
+
+/// The users page, which shows a refused form again.
+const PATH: &str = "/admin/users";
 
 /// What the page says after a reset or a sign-out.
 #[derive(Debug, Deserialize)]
@@ -29,22 +33,27 @@ pub struct UsersQuery {
 }
 
 impl UsersQuery {
-    fn notice(self) -> Option<String> {
+    fn notice(self) -> Option<Text> {
         if let Some(user) = self.revoked {
-            return Some(format!(
-                "{user} is signed out everywhere: {} sessions ended, {} grants revoked, {} admin sign-ins ended. Every app asks them to sign in again.",
-                self.sessions, self.grants, self.admin
-            ));
+            return Some(
+                Text::new("admin-users-revoked")
+                    .arg("user", user)
+                    .arg("sessions", self.sessions)
+                    .arg("grants", self.grants)
+                    .arg("admin", self.admin),
+            );
         }
         let admin = self.admin;
         self.reset.map(|user| {
-            format!("Two-step verification of {user} removed: they set up a new authenticator at their next sign-in. {admin} admin sign-ins ended.")
+            Text::new("admin-users-reset-done")
+                .arg("user", user)
+                .arg("admin", admin)
         })
     }
 }
 
 /// The page with nothing typed.
-fn blank(ctx: &Ctx, notice: Option<String>) -> UsersView {
+fn blank(ctx: &Ctx, notice: Option<Text>) -> UsersView {
     UsersView {
         nav: ctx.nav("users"),
         username: String::new(),
@@ -85,7 +94,7 @@ pub async fn reset(
     ctx.check(form.csrf_token.as_deref())?;
     let username = form.username.trim().to_owned();
     let error = if username.is_empty() {
-        Some("Enter the username whose two-step verification to remove.".to_owned())
+        Some(Text::new("admin-users-reset-empty"))
     } else if let Some(done) = reset_second_factor(state, ctx.actor(), &username).await? {
         let user: String = url::form_urlencoded::byte_serialize(username.as_bytes()).collect();
         return see_other(&format!(
@@ -93,10 +102,9 @@ pub async fn reset(
             done.admin_sessions
         ));
     } else {
-        Some(format!(
-            "{username} has no two-step verification set up: nothing to remove."
-        ))
+        Some(Text::new("admin-users-reset-none").arg("user", username.as_str()))
     };
+    i18n::return_to(PATH);
     let view = UsersView {
         username,
         error,
@@ -116,8 +124,9 @@ pub async fn revoke(
     ctx.check(form.csrf_token.as_deref())?;
     let username = form.username.trim().to_owned();
     if username.is_empty() {
+        i18n::return_to(PATH);
         let view = UsersView {
-            revoke_error: Some("Enter the username to sign out everywhere.".to_owned()),
+            revoke_error: Some(Text::new("admin-users-revoke-empty")),
             ..blank(&ctx, None)
         };
         return page(state, StatusCode::UNPROCESSABLE_ENTITY, &view);

@@ -1,8 +1,10 @@
-//! One `Serialize` struct per admin screen template, and the few formatting rules they share.
+//! One `Serialize` struct per admin screen template. Times are Unix seconds: the templates show
+//! them as the page's language writes dates (`{{date_time …}}`).
 
 use crate::apps::doctor::DoctorEntry;
 use crate::audit::AuditRecord;
-use crate::domain::{ClientRecord, SigningAlg};
+use crate::domain::{ClientRecord, Role, SigningAlg};
+use crate::web::i18n::Text;
 use crate::web::render::{name, Page};
 use serde::Serialize;
 
@@ -22,8 +24,8 @@ pub struct Nav {
 pub struct SignInView {
     pub csrf_token: String,
     pub username: String,
-    pub error: Option<String>,
-    pub notice: Option<String>,
+    pub error: Option<Text>,
+    pub notice: Option<Text>,
     /// The second step: ask for the code of the authenticator app (`otp`).
     pub otp_step: bool,
 }
@@ -45,8 +47,20 @@ pub struct AppRow {
     pub id_token_alg: Option<&'static str>,
     pub enabled: bool,
     pub created_by: String,
-    pub created_at: String,
-    pub last_used: String,
+    /// Unix seconds.
+    pub created_at: u64,
+    /// Unix seconds; `None`: never.
+    pub last_used: Option<u64>,
+    /// Whether only some roles or groups may use it.
+    pub restricted: bool,
+    /// The roles that may use it.
+    pub allowed_roles: Vec<&'static str>,
+    /// The groups that may use it.
+    pub allowed_groups: Vec<String>,
+    /// Browser origins given besides those of the redirect URIs.
+    pub web_origins: Vec<String>,
+    /// Where it hears that someone signed out.
+    pub backchannel_logout_uri: Option<String>,
 }
 
 impl AppRow {
@@ -62,8 +76,58 @@ impl AppRow {
             id_token_alg: app.id_token_signed_response_alg.map(SigningAlg::as_str),
             enabled: app.enabled,
             created_by: app.created_by.clone(),
-            created_at: when(app.created_at),
-            last_used: last_used.map(when).unwrap_or_else(|| "never".into()),
+            created_at: app.created_at,
+            last_used,
+            restricted: app.is_restricted(),
+            allowed_roles: app.allowed_roles.iter().map(|r| r.as_str()).collect(),
+            allowed_groups: app.allowed_groups.clone(),
+            web_origins: app.web_origins.iter().map(|o| o.to_string()).collect(),
+            backchannel_logout_uri: app.backchannel_logout_uri.clone(),
+        }
+    }
+}
+
+/// One role's box of the "who may use it" fields.
+#[derive(Debug, Clone, Serialize)]
+pub struct RoleChoice {
+    /// The role, also the box's name after `allow_`.
+    pub value: &'static str,
+    pub checked: bool,
+}
+
+/// Who may use an app and its browser fields, as the forms show them.
+#[derive(Debug, Clone, Serialize)]
+pub struct AccessFields {
+    pub roles: Vec<RoleChoice>,
+    /// Allowed groups, one per line.
+    pub groups: String,
+    /// Web origins, one per line.
+    pub web_origins: String,
+    pub backchannel_logout_uri: String,
+}
+
+impl AccessFields {
+    /// The fields of `app` (the registration form: none).
+    pub fn of(app: Option<&ClientRecord>) -> Self {
+        let checked = |role: Role| app.is_some_and(|a| a.allowed_roles.contains(&role));
+        AccessFields {
+            roles: Role::ALL
+                .into_iter()
+                .map(|role| RoleChoice {
+                    value: role.as_str(),
+                    checked: checked(role),
+                })
+                .collect(),
+            groups: app.map(|a| a.allowed_groups.join("\n")).unwrap_or_default(),
+            web_origins: app
+                .map(|a| {
+                    let all: Vec<&str> = a.web_origins.iter().map(|o| o.as_str()).collect();
+                    all.join("\n")
+                })
+                .unwrap_or_default(),
+            backchannel_logout_uri: app
+                .and_then(|a| a.backchannel_logout_uri.clone())
+                .unwrap_or_default(),
         }
     }
 }
@@ -73,7 +137,7 @@ impl AppRow {
 pub struct AlgChoice {
     /// What the form sends: the JWS name, or empty for the service's default.
     pub value: &'static str,
-    pub label: String,
+    pub label: Text,
     pub selected: bool,
 }
 
@@ -84,17 +148,17 @@ impl AlgChoice {
         let default = offered.first().map(|a| a.as_str()).unwrap_or_default();
         let mut choices = vec![AlgChoice {
             value: "",
-            label: format!("Service default ({default})"),
+            label: Text::new("admin-alg-default").arg("alg", default),
             selected: current.is_none(),
         }];
         let mut algs = offered.to_vec();
         algs.extend(current.filter(|c| !offered.contains(c)));
         choices.extend(algs.into_iter().map(|alg| AlgChoice {
             value: alg.as_str(),
-            label: match alg {
-                SigningAlg::Es256 => "ES256 (ECDSA P-256)".to_owned(),
-                SigningAlg::Rs256 => "RS256 (RSA)".to_owned(),
-            },
+            label: Text::new(match alg {
+                SigningAlg::Es256 => "admin-alg-es256",
+                SigningAlg::Rs256 => "admin-alg-rs256",
+            }),
             selected: current == Some(alg),
         }));
         choices
@@ -109,7 +173,7 @@ pub struct AppsView {
     pub apps: Vec<AppRow>,
     pub shown: usize,
     pub total: usize,
-    pub notice: Option<String>,
+    pub notice: Option<Text>,
 }
 impl Page for AppsView {
     const TEMPLATE: &'static str = name::ADMIN_APPS;
@@ -129,7 +193,9 @@ pub struct AppFormView {
     pub may_introspect: bool,
     /// The id_token algorithm select.
     pub id_token_algs: Vec<AlgChoice>,
-    pub errors: Vec<String>,
+    /// Who may use it, web origins, back-channel logout.
+    pub access: AccessFields,
+    pub errors: Vec<Text>,
 }
 impl Page for AppFormView {
     const TEMPLATE: &'static str = name::ADMIN_APP_FORM;
@@ -139,7 +205,7 @@ impl Page for AppFormView {
 #[derive(Clone, Serialize)]
 pub struct SecretView {
     pub nav: Nav,
-    pub heading: String,
+    pub heading: Text,
     pub app: AppRow,
     pub client_secret: Option<String>,
 }
@@ -150,7 +216,8 @@ impl Page for SecretView {
 /// One failed request on an app's page.
 #[derive(Debug, Clone, Serialize)]
 pub struct FailureRow {
-    pub at: String,
+    /// Unix seconds.
+    pub at: u64,
     pub endpoint: String,
     pub problem: String,
     pub fix: Option<String>,
@@ -161,7 +228,7 @@ pub struct FailureRow {
 impl From<DoctorEntry> for FailureRow {
     fn from(e: DoctorEntry) -> Self {
         FailureRow {
-            at: when(e.at),
+            at: e.at,
             endpoint: e.endpoint,
             problem: e.problem,
             fix: e.fix,
@@ -174,6 +241,8 @@ impl From<DoctorEntry> for FailureRow {
 #[derive(Debug, Clone, Serialize)]
 pub struct AppView {
     pub nav: Nav,
+    /// The page's title: the app's name.
+    pub title: Text,
     pub app: AppRow,
     /// The edit form's redirect URIs, one per line.
     pub redirect_text: String,
@@ -181,9 +250,11 @@ pub struct AppView {
     pub post_logout_text: String,
     /// The edit form's id_token algorithm select.
     pub id_token_algs: Vec<AlgChoice>,
+    /// The edit form's access and browser fields.
+    pub access: AccessFields,
     pub failures: Vec<FailureRow>,
-    pub notice: Option<String>,
-    pub errors: Vec<String>,
+    pub notice: Option<Text>,
+    pub errors: Vec<Text>,
 }
 impl Page for AppView {
     const TEMPLATE: &'static str = name::ADMIN_APP;
@@ -202,8 +273,9 @@ impl Page for DeleteView {
 /// One audit event on the audit page.
 #[derive(Debug, Clone, Serialize)]
 pub struct AuditRow {
-    pub at: String,
-    pub action: String,
+    /// Unix seconds.
+    pub at: u64,
+    pub action: Text,
     pub actor: String,
     pub client_id: String,
     pub address: String,
@@ -214,8 +286,8 @@ pub struct AuditRow {
 impl From<AuditRecord> for AuditRow {
     fn from(r: AuditRecord) -> Self {
         AuditRow {
-            at: when(r.at),
-            action: r.action.as_str().replace('_', " "),
+            at: r.at,
+            action: action_label(r.action),
             actor: r.actor.unwrap_or_default(),
             client_id: r.client_id.unwrap_or_default(),
             address: r.address.unwrap_or_default(),
@@ -229,7 +301,7 @@ impl From<AuditRecord> for AuditRow {
 #[derive(Debug, Clone, Serialize)]
 pub struct ActionChoice {
     pub value: &'static str,
-    pub label: String,
+    pub label: Text,
     pub selected: bool,
 }
 
@@ -242,7 +314,7 @@ pub struct AuditView {
     pub actor: String,
     pub failures_only: bool,
     pub events: Vec<AuditRow>,
-    pub error: Option<String>,
+    pub error: Option<Text>,
     /// The link to the next older page, keeping the filter.
     pub older: Option<String>,
     /// The link to the next newer page, keeping the filter.
@@ -254,37 +326,9 @@ impl Page for AuditView {
     const TEMPLATE: &'static str = name::ADMIN_AUDIT;
 }
 
-/// A Unix time as `YYYY-MM-DD HH:MM UTC`.
-pub fn when(ts: u64) -> String {
-    let days = (ts / 86_400) as i64;
-    let secs = ts % 86_400;
-    // Civil date from days since 1970-01-01 (H. Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02} {:02}:{:02} UTC",
-        secs / 3600,
-        secs % 3600 / 60
-    )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::when;
-
-    #[test]
-    fn times_read_as_utc_dates() {
-        assert_eq!(when(0), "1970-01-01 00:00 UTC");
-        assert_eq!(when(1_700_000_000), "2023-11-14 22:13 UTC");
-        assert_eq!(when(951_782_400), "2000-02-29 00:00 UTC");
-    }
+/// What the audit page calls an action: `audit-action-<name>` of the catalogs.
+pub fn action_label(action: crate::domain::audit::Action) -> Text {
+    Text::new(format!("audit-action-{}", action.as_str()))
 }
 
 /// `admin/users.hbs`: reset a user's second factor; sign a user out everywhere.
@@ -294,13 +338,13 @@ pub struct UsersView {
     /// The username typed in the reset form, kept after a refusal.
     pub username: String,
     /// What the last reset or sign-out did.
-    pub notice: Option<String>,
+    pub notice: Option<Text>,
     /// Why the reset was refused.
-    pub error: Option<String>,
+    pub error: Option<Text>,
     /// The username typed in the sign-out form, kept after a refusal.
     pub revoke_username: String,
     /// Why the sign-out was refused.
-    pub revoke_error: Option<String>,
+    pub revoke_error: Option<Text>,
 }
 impl Page for UsersView {
     const TEMPLATE: &'static str = name::ADMIN_USERS;

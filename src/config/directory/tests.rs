@@ -231,3 +231,62 @@ fn help_links_are_web_addresses_or_unset() {
         assert!(err.contains("directory.help_url"), "{bad}: {err}");
     }
 }
+
+#[test]
+fn the_default_lookup_filter_follows_the_subject_attribute() {
+    let s = ldap(&[
+        ("SSO_BRIDGE__DIRECTORY__FLAVOR", "active_directory"),
+        ("SSO_BRIDGE__CLAIMS__SUB", "objectGUID"),
+    ])
+    .unwrap();
+    assert_eq!(
+        s.directory.lookup_filter,
+        "(&(objectCategory=person)(objectClass=user)(objectGUID={sub}))"
+    );
+    let generic = ldap(&[("SSO_BRIDGE__CLAIMS__SUB", "entryUUID")]).unwrap();
+    assert_eq!(
+        generic.directory.lookup_filter,
+        "(&(objectClass=inetOrgPerson)(entryUUID={sub}))"
+    );
+}
+
+#[test]
+fn a_lookup_filter_set_by_hand_that_cannot_find_the_subject_is_refused_with_the_one_to_use() {
+    let err = ldap(&[
+        ("SSO_BRIDGE__CLAIMS__SUB", "entryUUID"),
+        (
+            "SSO_BRIDGE__DIRECTORY__LOOKUP_FILTER",
+            "(&(objectClass=person)(uid={sub}))",
+        ),
+    ])
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("directory.lookup_filter"), "{err}");
+    assert!(
+        err.contains("(&(objectClass=person)(entryUUID={sub}))"),
+        "{err}"
+    );
+    assert!(ldap(&[
+        ("SSO_BRIDGE__CLAIMS__SUB", "entryUUID"),
+        ("SSO_BRIDGE__DIRECTORY__LOOKUP_FILTER", "(entryUUID={sub})"),
+    ])
+    .is_ok());
+}
+
+#[test]
+fn an_earlier_name_of_a_group_key_is_read_unless_the_key_is_set_too() {
+    let s = ldap(&[("SSO_BRIDGE__MFA__GROUP_BASE", "ou=teams,dc=example,dc=com")]).unwrap();
+    assert_eq!(s.directory.groups.base, "ou=teams,dc=example,dc=com");
+    assert!(s.notices[0].contains("mfa.group_base"), "{:?}", s.notices);
+    let both = ldap(&[
+        ("SSO_BRIDGE__MFA__GROUP_BASE", "ou=old,dc=example,dc=com"),
+        (
+            "SSO_BRIDGE__DIRECTORY__GROUP_BASE",
+            "ou=new,dc=example,dc=com",
+        ),
+    ])
+    .unwrap();
+    assert_eq!(both.directory.groups.base, "ou=new,dc=example,dc=com");
+    assert!(both.notices[0].contains("set too"), "{:?}", both.notices);
+    assert!(ldap(&[]).unwrap().notices.is_empty());
+}

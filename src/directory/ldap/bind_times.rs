@@ -1,5 +1,6 @@
-//! How long recent binds as real entries took: a sign-in with a name that finds no one waits
-//! as long as one of them, so that timing does not tell which names exist.
+//! How long recent sign-ins of real entries took (the search and the bind): a sign-in with a
+//! name that finds no one lasts as long as one of them, so that timing does not tell which
+//! names exist.
 
 use std::collections::VecDeque;
 use std::sync::Mutex;

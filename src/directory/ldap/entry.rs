@@ -47,5 +47,6 @@ pub(super) fn to_user(entry: SearchEntry) -> DirectoryUser {
     DirectoryUser {
         dn: entry.dn,
         attributes,
+        groups: Vec::new(),
     }
 }

@@ -64,8 +64,6 @@ pub struct LdapDirectory {
     operation_timeout: Duration,
     authenticate_budget: Duration,
     lookup_budget: Duration,
-    /// Group search base and filter (`{dn}` placeholder) for the second-factor policy.
-    groups: (String, String),
     /// What kind of server: Active Directory reads sign-in names its own way.
     flavor: DirectoryFlavor,
     /// The Active Directory domain's NetBIOS name and naming context, read on first need.
@@ -179,16 +177,18 @@ impl LdapDirectory {
             user_base: settings.user_base.clone(),
             user_filter: settings.user_filter.clone(),
             lookup_filter: settings.lookup_filter.clone(),
-            attributes: with_states(mapping.attributes()),
+            attributes: with_states(mapping.attributes())
+                .into_iter()
+                .chain(groups::Membership::new(&settings.groups).entry_attributes())
+                .collect(),
             operation_timeout,
             // Each backstop sits below the sum of its steps' timeouts (pool wait, connect,
             // bind, search...): it bounds the whole call, not any one step.
             authenticate_budget: 2 * connecting + 3 * operation_timeout,
             lookup_budget: connecting + 2 * operation_timeout,
-            groups: (settings.user_base.clone(), String::new()),
             flavor: settings.flavor,
             domain: tokio::sync::OnceCell::new(),
-            membership: groups::Membership::default(),
+            membership: groups::Membership::new(&settings.groups),
             guid_subject,
             page_size: settings.page_size,
             clock: Arc::new(SystemClock),
@@ -368,6 +368,7 @@ impl LdapDirectory {
         username: &str,
         password: &SecretString,
     ) -> Result<DirectoryUser, DirectoryError> {
+        let started = Instant::now();
         let username = self.filter_name(username).await?;
         let filter = fill(&self.user_filter, "{username}", username);
         let mut users = self.search_person(&filter, &self.attributes).await?;
@@ -379,10 +380,9 @@ impl LdapDirectory {
                     "the user filter matched several entries; refusing the sign-in"
                 );
             }
-            self.as_long_as_a_bind(password).await;
+            self.as_long_as_a_bind(started, password).await;
             return Err(DirectoryError::InvalidCredentials);
         };
-        let started = Instant::now();
         let bound = self.bind_as(&user.dn, password).await;
         if matches!(bound, Ok(()) | Err(DirectoryError::InvalidCredentials)) {
             self.bind_times.note(started.elapsed());
@@ -396,11 +396,13 @@ impl LdapDirectory {
     /// Takes as long as checking a password of a real entry does, for a name that finds no one,
     /// so the answer's timing does not tell whether the name exists: a directory refuses a bind
     /// as an entry that does not exist at once, while a real entry's password hash (Argon2,
-    /// say) takes milliseconds. The time is drawn from recent binds as real entries; before
-    /// there are any, a bind as an entry that does not exist stands in.
-    async fn as_long_as_a_bind(&self, password: &SecretString) {
+    /// say) takes milliseconds. The sign-in (begun at `started`) ends as long after its start
+    /// as a recent one of a real entry did, search and bind together, so what slowed its own
+    /// search is not paid twice; before there is any, a bind as an entry that does not exist
+    /// stands in.
+    async fn as_long_as_a_bind(&self, started: Instant, password: &SecretString) {
         match self.bind_times.sample() {
-            Some(took) => tokio::time::sleep(took).await,
+            Some(took) => tokio::time::sleep_until((started + took).into()).await,
             None => {
                 let decoy = format!("cn=sso-bridge-no-such-user,{}", self.user_base);
                 let _ = self.bind_as(&decoy, password).await;
@@ -612,11 +614,6 @@ impl Directory for LdapDirectory {
     #[tracing::instrument(name = "ldap_lockout_policy", skip_all)]
     async fn lockout_policy(&self) -> Result<Option<LockoutPolicy>, DirectoryError> {
         self.read_lockout_policy().await
-    }
-
-    #[tracing::instrument(name = "ldap_groups", skip_all)]
-    async fn groups_of(&self, dn: &str) -> Result<Vec<String>, DirectoryError> {
-        self.find_groups(dn).await
     }
 
     #[tracing::instrument(name = "ldap_check", skip_all)]

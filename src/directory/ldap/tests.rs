@@ -28,6 +28,7 @@ fn settings() -> DirectorySettings {
         help_url: None,
         password_change_url: None,
         password_policy_dn: None,
+        groups: crate::config::defaults().directory.groups,
     }
 }
 

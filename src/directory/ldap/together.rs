@@ -333,6 +333,7 @@ mod tests {
         DirectoryUser {
             dn: dn.into(),
             attributes,
+            groups: Vec::new(),
         }
     }
 

@@ -88,6 +88,7 @@ pub async fn exchange(
         auth_time: code.auth_time,
         amr: &code.amr,
         id_token_alg: client.id_token_signed_response_alg,
+        sid: code.sid.as_deref(),
     };
     let (issuance, response) = issue_tokens(cx, grant, code.nonce.as_deref()).await?;
     match cx.store().redeem_code(&digest, &issuance).await? {

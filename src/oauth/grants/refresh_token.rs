@@ -1,5 +1,6 @@
 //! `grant_type=refresh_token` (RFC 6749 §6, RFC 9700 §4.14): rotation with reuse detection.
 
+use crate::backchannel;
 use crate::domain::{ClientRecord, Escaped, ScopeSet, SecretToken};
 use crate::events::{Event, Grant, Refusal, Revocation};
 use crate::oauth::error::Cause;
@@ -54,7 +55,7 @@ pub async fn exchange(
     };
 
     let user = cx.directory().lookup(&record.sub).await?;
-    let claims = user.and_then(|u| cx.claim_mapping().claims(&u.attributes));
+    let claims = user.and_then(|u| cx.claim_mapping().claims_of(&u));
     let Some(claims) = claims.filter(|c| c.sub() == record.sub) else {
         // The record may be the store's copy of what it issued: a token revoked since is
         // refused as spent, with no revocation to report.
@@ -63,13 +64,39 @@ pub async fn exchange(
         }
         cx.store().revoke_grant(&record.grant_id).await?;
         // A leaver found here is signed out of single sign-on and the admin side too, as the
-        // directory re-check of a session would: no browser of theirs gets another code.
-        cx.store().end_sessions(&record.sub).await?;
+        // directory re-check of a session would: no browser of theirs gets another code, and
+        // the apps that got tokens in their sessions are told.
+        let ended = backchannel::end_sessions(cx, &record.sub).await?;
         cx.store().end_admin_sessions(&record.sub).await?;
+        // This app is told too, when the session its grant came from was not among them.
+        let sid = record.sid.as_deref();
+        if sid.is_none_or(|sid| !ended.sids.iter().any(|e| e == sid)) {
+            backchannel::grant_ended(cx, &client.client_id, &record.sub, sid).await?;
+        }
         tracing::info!(sub = ?Escaped(&record.sub), "refresh refused: user no longer in the directory, or disabled or expired there; their sessions ended");
         revoked(cx, client, &record.sub, address, Revocation::UserGone).await;
         return Err(invalid("the user is no longer valid"));
     };
+    // Whether the person may still use the app: their role and groups as just read, and the
+    // app's lists as they are now.
+    if !client.allows(&claims) {
+        if cx.store().refresh_token(&digest).await?.is_none() {
+            return Err(invalid(SPENT));
+        }
+        cx.store().revoke_grant(&record.grant_id).await?;
+        // The person's SSO session stays (other apps are still theirs); this app is told.
+        let sid = record.sid.as_deref();
+        backchannel::grant_ended(cx, &client.client_id, &record.sub, sid).await?;
+        let event = Event::AccessDenied {
+            sub: record.sub.clone(),
+            client_id: client.client_id.clone(),
+            address: address.clone(),
+            at: "refresh",
+        };
+        cx.events().publish(event).await;
+        revoked(cx, client, &record.sub, address, Revocation::AccessRemoved).await;
+        return Err(invalid("the user may no longer use this application"));
+    }
 
     // OpenID Connect Core §12.2: same iss, sub, aud, azp and auth_time; no nonce.
     let grant = TokenGrant {
@@ -81,6 +108,7 @@ pub async fn exchange(
         auth_time: record.auth_time,
         amr: &record.amr,
         id_token_alg: client.id_token_signed_response_alg,
+        sid: record.sid.as_deref(),
     };
     let (issuance, mut response) = issue_tokens(cx, grant, None).await?;
     // The successor is sealed without its id_token, most of its size: the store keeps the seal

@@ -5,6 +5,8 @@
 #![allow(clippy::expect_used)]
 
 use super::*;
+use crate::domain::Language;
+use crate::web::i18n::Text;
 use crate::web::render::Templates;
 
 fn templates() -> Templates {
@@ -32,11 +34,11 @@ fn consent_page() -> ConsentPage {
         scopes: vec![
             ScopeView {
                 name: "profile".into(),
-                description: "Your name, job title and department".into(),
+                description: Text::new("scope-profile"),
             },
             ScopeView {
                 name: "email".into(),
-                description: "Your work email address".into(),
+                description: Text::new("scope-email"),
             },
         ],
         action: "/consent".into(),
@@ -112,14 +114,14 @@ fn sign_in_page_shows_an_alert_only_when_there_is_an_error() {
     let failed = templates
         .page(&SignInPage {
             username: "ada".into(),
-            error: Some("Wrong username or password.".into()),
+            error: Some(Text::new("signin-wrong")),
             ..signin_page()
         })
         .expect("renders");
 
     assert!(!quiet.contains(r#"role="alert""#));
     assert!(failed.contains(r#"role="alert""#));
-    assert!(failed.contains("Wrong username or password."));
+    assert!(failed.contains("The username or password is incorrect."));
     assert!(single_input(&failed, "username").contains(r#"value="ada""#));
 }
 
@@ -136,7 +138,7 @@ fn consent_page_has_both_decisions_and_the_hidden_inputs() {
     assert!(html.contains(r#"<form class="form" method="post" action="/consent">"#));
     assert!(html.contains("Ada Lovelace"));
     assert!(html.contains("payroll.example.com"));
-    assert!(html.contains("Your work email address"));
+    assert!(html.contains("Read your email address"));
 }
 
 #[test]
@@ -182,7 +184,7 @@ fn the_second_factor_pages_render_with_an_otp_input_and_their_hidden_fields() {
             action: "/oauth/second-factor".into(),
             request_id: "req-42".into(),
             csrf_token: "csrf-abc".into(),
-            error: Some("Wrong <code>".into()),
+            error: Some(Text::new("admin-uri-not-absolute").arg("uri", "Wrong <code>")),
         })
         .expect("verify page renders");
     let enrol = t
@@ -202,7 +204,10 @@ fn the_second_factor_pages_render_with_an_otp_input_and_their_hidden_fields() {
         assert_eq!(inputs_named(html, "csrf_token").len(), 1);
         assert_eq!(inputs_named(html, "request_id").len(), 1);
     }
-    assert!(verify.contains("Wrong &lt;code&gt;"));
+    assert!(
+        verify.contains("`Wrong &lt;code&gt;` is not an absolute URL."),
+        "{verify}"
+    );
     assert!(enrol.contains("ABCD EFGH") && enrol.contains("data:image/svg+xml;base64,"));
 }
 
@@ -265,4 +270,84 @@ fn the_signed_out_page_has_no_form() {
         .expect("logout renders");
     assert!(html.contains("You are signed out"));
     assert!(!html.contains("<form"));
+}
+
+// --- languages -------------------------------------------------------------------------------
+
+#[test]
+fn every_sign_in_page_renders_in_every_language_with_its_contract_names() {
+    let t = templates();
+    for language in Language::ALL {
+        let signin = t
+            .page_in(language, &signin_page())
+            .expect("sign-in renders");
+        let consent = t
+            .page_in(language, &consent_page())
+            .expect("consent renders");
+        let logout = t
+            .page_in(language, &logout_page(false))
+            .expect("logout renders");
+        let done = t
+            .page_in(language, &logout_page(true))
+            .expect("signed-out renders");
+        let lang = format!(r#"<html lang="{}">"#, language.code());
+        for html in [&signin, &consent, &logout, &done] {
+            assert!(html.contains(&lang), "{html}");
+        }
+        single_input(&signin, "username");
+        single_input(&signin, "password");
+        assert!(consent.contains(r#"name="decision" value="approve""#));
+        assert!(consent.contains(r#"name="decision" value="deny""#));
+        assert!(consent.contains("Payroll"));
+    }
+    let german = t.page_in(Language::De, &signin_page()).expect("renders");
+    assert!(german.contains("<h1>Anmelden</h1>"), "{german}");
+    assert!(german.contains("um mit <strong>Payroll</strong> fortzufahren"));
+    let french = t.page_in(Language::Fr, &consent_page()).expect("renders");
+    assert!(french.contains("Autoriser") && french.contains("Lire votre adresse e-mail"));
+    let spanish = t
+        .page_in(Language::Es, &logout_page(true))
+        .expect("renders");
+    assert!(spanish.contains("Ha cerrado la sesión"), "{spanish}");
+}
+
+#[test]
+fn values_stay_escaped_inside_translated_messages() {
+    let t = templates();
+    for language in Language::ALL {
+        let html = t
+            .page_in(
+                language,
+                &ConsentPage {
+                    app_name: "<script>alert(1)</script>".into(),
+                    ..consent_page()
+                },
+            )
+            .expect("renders");
+        assert!(!html.contains("<script"), "{html}");
+        assert!(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
+    }
+}
+
+#[test]
+fn the_recovery_count_is_a_number_of_the_page_language() {
+    let t = templates();
+    let page = RecoveryCodesPage {
+        codes: vec![],
+        left: Some(1),
+        enrol_url: None,
+        action: "/oauth/second-factor/continue".into(),
+        request_id: "req-42".into(),
+        csrf_token: "csrf-abc".into(),
+    };
+    let english = t.page_in(Language::En, &page).expect("renders");
+    assert!(
+        english.contains(r#"<strong id="codes-left">1</strong> recovery code left."#),
+        "{english}"
+    );
+    let spanish = t.page_in(Language::Es, &page).expect("renders");
+    assert!(
+        spanish.contains("Le queda <strong id=\"codes-left\">1</strong> código"),
+        "{spanish}"
+    );
 }

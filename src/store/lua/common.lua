@@ -7,11 +7,15 @@
 --   KEYS[5] the index of everything issued to the client (codes and grant indexes)
 --   KEYS[6] the index of everything issued to the user (codes and grant indexes)
 --   KEYS[7] the registered apps (hash: client id -> client JSON)
+--   KEYS[8] (optional) the index of the SSO session the grant came from (hash: `g<grant id>`
+--           -> client id, `c<code key>` -> client id)
 --   ARGV[1] grant id   ARGV[2] access JSON   ARGV[3] access TTL
 --   ARGV[4] refresh JSON   ARGV[5] refresh TTL   ARGV[6] prefix of every grant index key
 --   ARGV[#ARGV] the client id of the issuance
--- A script may carry several issuances, each with this layout at an offset: `issue` and
--- `allowed` take the offsets of its keys and arguments (0 for the first).
+-- A script may carry several issuances, each with this layout at an offset (rotate.lua says
+-- how it finds them): `issue` and `allowed` take the offsets of its keys and arguments, and
+-- `issue` its session's index (nil without one) and its client id, which a lone issuance
+-- finds at KEYS[8] and ARGV[#ARGV].
 
 -- Deletes every token named by a grant's index, then the index; answers 1 if the index was
 -- still there (the grant was live), else 0. The index is a sorted set, or the plain set an
@@ -142,9 +146,9 @@ end
 -- (seconds): a grant refreshed every few minutes drops them on every rotation.
 local PRUNE_EVERY = 60
 
--- Writes the access and refresh tokens of the issuance in KEYS/ARGV (at offsets `k` and `a`,
--- 0 when left out) and indexes both under
--- their grant, and the grant under its client and its user. The grant's index is a sorted set
+-- Writes the access and refresh tokens of the issuance in KEYS/ARGV at offsets `k` and `a`, and
+-- indexes both under their grant, and the grant under its client, its user and its session
+-- (`session`, the key of its index, or nil; `client` names the app there). The grant's index is a sorted set
 -- of its tokens by expiry, which drops what has expired as the grant is refreshed, so a grant
 -- refreshed for months keeps an index of what is still live. It lives at least as long as the
 -- longest token written to it and is never shortened, so revoking a grant always finds every
@@ -153,7 +157,7 @@ local PRUNE_EVERY = 60
 -- `marks`: nil for a grant just begun; for a refresh, what the spent token recorded of its
 -- grant, each a time on the server's clock as the text it was stored as, or nil where it
 -- recorded nothing (a token an earlier version wrote):
---   listed  until when the grant's entries under its client and its user last
+--   listed  until when the grant's entries under its client, its user and its session last
 --   kept    until when the grant's index lives
 --   pruned  when the index last dropped its expired tokens
 -- The new refresh token records them in turn, so a grant refreshed often looks up its entries
@@ -162,8 +166,7 @@ local PRUNE_EVERY = 60
 -- ever move later while the grant lives, and revoking the grant, its client or its user
 -- deletes its tokens with them, so what a live token records still holds. A mark that still
 -- holds is written back as the text it was read as.
-local function issue(marks, k, a)
-  k, a = k or 0, a or 0
+local function issue(marks, k, a, session, client)
   local access_ttl, refresh_ttl = ARGV[a + 3] + 0, ARGV[a + 5] + 0
   local keep = math.max(access_ttl, refresh_ttl)
   redis.call('SET', KEYS[k + 2], ARGV[a + 2], 'EX', ARGV[a + 3])
@@ -173,6 +176,8 @@ local function issue(marks, k, a)
   local added = redis.pcall('ZADD', KEYS[k + 4], string.format('%d.%06d', now + access_ttl, micro),
     KEYS[k + 2], string.format('%d.%06d', now + refresh_ttl, micro), KEYS[k + 3])
   local listed, kept, pruned
+  -- Whether the grant's entries were written or moved ahead now.
+  local relisted = not marks
   if not marks then
     -- The grant's id is new, so is its index: nothing to drop, and no lifetime yet.
     pruned, kept = now, now + ahead(keep)
@@ -195,8 +200,19 @@ local function issue(marks, k, a)
     end
     listed = marks.listed
     if not listed or listed + 0 < now + keep then
+      relisted = true
       listed = math.min(reindex(KEYS[k + 5], KEYS[k + 4], keep, now), reindex(KEYS[k + 6], KEYS[k + 4], keep, now))
     end
+  end
+  if session and relisted then
+    -- The session's index names the grant from its first issuance on, and lives at least as
+    -- long as its other entries (`listed`), so as long as any token of it: ending the session
+    -- finds every grant it gave. Like them, it is moved ahead only when they are. (Once the
+    -- session's index is gone, the lengthening does nothing.)
+    if not marks then
+      redis.call('HSET', session, 'g' .. ARGV[a + 1], client)
+    end
+    lengthen(session, listed - now, now)
   end
   -- The new refresh token's key is fresh (a random 256-bit token's digest): nothing to clear.
   redis.call('HSET', KEYS[k + 3], 'data', ARGV[a + 4], 'grant', ARGV[a + 1], 'listed', text(listed),

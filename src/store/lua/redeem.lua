@@ -17,10 +17,13 @@ if not allowed(0, ARGV[#ARGV]) then
 end
 -- Writing a hash field leaves the key's TTL alone: the code stays, consumed, until it expires.
 redis.call('HSET', KEYS[1], 'consumed_by', ARGV[1])
-issue()
+issue(nil, 0, 0, KEYS[8], ARGV[#ARGV])
 -- A consumed code issues nothing more (its replay only revokes what it issued), so the app's
 -- and the user's indexes, which revocation walks, need it no longer: they keep to the codes
 -- still waiting, however many a busy app redeems a minute.
 redis.call('ZREM', KEYS[5], KEYS[1])
 redis.call('ZREM', KEYS[6], KEYS[1])
+if KEYS[8] then
+  redis.call('HDEL', KEYS[8], 'c' .. KEYS[1])
+end
 return {'issued'}

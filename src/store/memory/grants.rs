@@ -1,6 +1,7 @@
 //! Codes, access and refresh tokens in the memory store: the token maps, the index of each
 //! grant's tokens (for revoking a family), of each client's codes and grants (for revoking
-//! everything of an app) and of each user's (for revoking everything of a person).
+//! everything of an app), of each user's (for revoking everything of a person) and of each SSO
+//! session's (for revoking what a session gave when it ends).
 
 use super::{live, MemoryStore, Timed};
 use crate::clock::UnixTime;
@@ -54,6 +55,9 @@ pub(super) struct Grants {
     issued: HashMap<ClientId, HashSet<Issued>>,
     /// Codes and grants of each user, by `sub`.
     by_user: HashMap<String, HashSet<Issued>>,
+    /// Codes not yet redeemed and grants of each SSO session, by its public id, with the app
+    /// each was issued to.
+    by_session: HashMap<String, Timed<HashMap<Issued, ClientId>>>,
 }
 
 impl Grants {
@@ -81,6 +85,28 @@ impl Grants {
         }
         self.issued.retain(|_, i| !i.is_empty());
         self.by_user.retain(|_, i| !i.is_empty());
+        self.by_session.retain(|_, e| e.live(now));
+    }
+
+    /// Notes that `issued` was issued to `client` in the session `sid`, and keeps the
+    /// session's index at least `ttl` more seconds.
+    fn index_session(
+        &mut self,
+        sid: &str,
+        issued: Issued,
+        client: &ClientId,
+        ttl: u64,
+        now: UnixTime,
+    ) {
+        let entry = self
+            .by_session
+            .entry(sid.to_owned())
+            .or_insert_with(|| Timed::new(HashMap::new(), now, 0));
+        if !entry.live(now) {
+            entry.value.clear();
+        }
+        entry.expires_at = entry.expires_at.max(now.saturating_add(ttl));
+        entry.value.insert(issued, client.clone());
     }
 
     /// Notes that `issued` belongs to `client` and to the user `sub`.
@@ -126,6 +152,10 @@ impl Grants {
             .insert(TokenRef::Refresh(issue.refresh_digest.clone()));
         let client = issue.access.client_id.clone();
         let grant = Issued::Grant(issue.grant_id.clone());
+        if let Some(sid) = &issue.refresh.sid {
+            let keep = issue.access_ttl.max(issue.refresh_ttl);
+            self.index_session(sid, grant.clone(), &client, keep, now);
+        }
         self.index(&client, &issue.refresh.sub, grant);
     }
 
@@ -161,6 +191,29 @@ impl Grants {
                 }
             }
         }
+    }
+
+    /// Deletes every grant and code not yet redeemed of a session; answers the apps that got
+    /// tokens in it, each once.
+    fn revoke_session(&mut self, sid: &str, now: UnixTime) -> Vec<ClientId> {
+        let Some(issued) = self.by_session.remove(sid).filter(|e| e.live(now)) else {
+            return Vec::new();
+        };
+        let mut apps: Vec<ClientId> = Vec::new();
+        for (item, client) in issued.value {
+            match item {
+                Issued::Code(d) => {
+                    self.codes.remove(&d);
+                }
+                Issued::Grant(g) => {
+                    self.revoke(&g);
+                    if !apps.contains(&client) {
+                        apps.push(client);
+                    }
+                }
+            }
+        }
+        apps
     }
 
     /// Deletes every code and grant of a user; answers how many grants were live.
@@ -202,6 +255,10 @@ impl GrantStore for MemoryStore {
             .insert(code.clone(), Timed::new(stored, now, ttl));
         let sub = record.claims.sub();
         grants.index(&record.client_id, sub, Issued::Code(code.clone()));
+        if let Some(sid) = &record.sid {
+            let issued = Issued::Code(code.clone());
+            grants.index_session(sid, issued, &record.client_id, ttl, now);
+        }
         Ok(())
     }
 
@@ -226,6 +283,15 @@ impl GrantStore for MemoryStore {
         }
         // Only the consumption mark changes: the entry keeps its expiry.
         stored.consumed_by = Some(issue.grant_id.clone());
+        if let Some(index) = stored
+            .record
+            .sid
+            .as_ref()
+            .and_then(|sid| grants.by_session.get_mut(sid))
+        {
+            // Redeemed, the code issues nothing more: its grant stands for it.
+            index.value.remove(&Issued::Code(code.clone()));
+        }
         grants.issue(issue, now);
         Ok(Redemption::Issued)
     }
@@ -294,5 +360,10 @@ impl GrantStore for MemoryStore {
     async fn revoke_user(&self, sub: &str) -> Result<u64, StoreError> {
         let (mut state, now) = self.lock();
         Ok(state.grants.revoke_user(sub, now))
+    }
+
+    async fn revoke_session(&self, sid: &str) -> Result<Vec<ClientId>, StoreError> {
+        let (mut state, now) = self.lock();
+        Ok(state.grants.revoke_session(sid, now))
     }
 }

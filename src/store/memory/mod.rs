@@ -11,6 +11,7 @@ mod clients;
 mod grants;
 mod keys;
 mod limits;
+mod logout;
 mod records;
 mod second_factor;
 mod sessions;
@@ -62,6 +63,7 @@ struct State {
     second_factor: second_factor::Enrolments,
     limits: limits::Windows,
     audit: audit::Activity,
+    logouts: logout::Logouts,
     signing_keys: Option<String>,
     next_purge: UnixTime,
 }
@@ -85,6 +87,7 @@ impl State {
         self.grants.purge(now);
         self.limits.purge(now);
         self.audit.purge(now);
+        self.logouts.purge(now);
     }
 }
 

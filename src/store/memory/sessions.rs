@@ -8,8 +8,8 @@ use crate::domain::{ClientId, Digest, ScopeSet};
 use crate::store::codec::{decode, encode};
 use crate::store::namespace::{consent_key, Namespace, Records};
 use crate::store::{
-    PendingBound, PendingLimits, PendingLoad, PendingPut, PendingRequest, SessionRecord,
-    SessionStore, StoreError,
+    EndedSessions, PendingBound, PendingLimits, PendingLoad, PendingPut, PendingRequest,
+    SessionRecord, SessionStore, StoreError,
 };
 use async_trait::async_trait;
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
@@ -155,26 +155,34 @@ impl PendingGroups {
     }
 }
 
-/// Whether the session text `json` belongs to `sub`.
-fn belongs_to(json: &str, sub: &str) -> bool {
-    decode::<SessionRecord>("session", json).is_ok_and(|s| s.claims.sub() == sub)
+/// The session text `json`, if it belongs to `sub`.
+fn of_user(json: &str, sub: &str) -> Option<SessionRecord> {
+    decode::<SessionRecord>("session", json)
+        .ok()
+        .filter(|s| s.claims.sub() == sub)
 }
 
-/// Ends the sessions of `sub` that `index` names; answers how many were live.
-fn end(index: &mut SessionIndex, records: &mut RecordMap, sub: &str, now: UnixTime) -> u64 {
+/// Ends the sessions of `sub` that `index` names; answers those that were live.
+fn end(
+    index: &mut SessionIndex,
+    records: &mut RecordMap,
+    sub: &str,
+    now: UnixTime,
+) -> EndedSessions {
+    let mut ended = EndedSessions::default();
     let Some(ids) = index.0.remove(sub) else {
-        return 0;
+        return ended;
     };
-    let mut ended = 0;
     for id in ids {
         // A session id is written again only for its own user; should one name someone else
         // now, it is left alone all the same.
         let Some(json) = records.get(Namespace::Session, &id, now) else {
             continue;
         };
-        if belongs_to(&json, sub) {
+        if let Some(session) = of_user(&json, sub) {
             records.take(Namespace::Session, &id, now);
-            ended += 1;
+            ended.count += 1;
+            ended.sids.extend(session.sid);
         }
     }
     ended
@@ -212,7 +220,7 @@ impl SessionStore for MemoryStore {
         self.remove(Namespace::Session, id.as_hex()).await.map(drop)
     }
 
-    async fn end_sessions(&self, sub: &str) -> Result<u64, StoreError> {
+    async fn end_sessions(&self, sub: &str) -> Result<EndedSessions, StoreError> {
         let (mut state, now) = self.lock();
         let state = &mut *state;
         Ok(end(&mut state.sessions, &mut state.records, sub, now))

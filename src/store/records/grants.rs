@@ -28,6 +28,10 @@ pub struct CodeRecord {
     /// Authentication methods of the sign-in (RFC 8176 `amr`).
     #[serde(default)]
     pub amr: Vec<String>,
+    /// The public id of the SSO session the code was issued in (the id_token's `sid`). Absent
+    /// in codes written before sessions had one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sid: Option<String>,
 }
 
 /// A code read back from the store.
@@ -72,6 +76,10 @@ pub struct RefreshRecord {
     /// Authentication methods of the sign-in (RFC 8176 `amr`), repeated in refreshed id_tokens.
     #[serde(default)]
     pub amr: Vec<String>,
+    /// The public id of the SSO session the grant came from, repeated in refreshed id_tokens
+    /// (`sid`). Absent in tokens written before sessions had one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sid: Option<String>,
 }
 
 /// A refresh token read back from the store.

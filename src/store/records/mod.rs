@@ -5,6 +5,7 @@
 mod admin;
 mod audit;
 mod grants;
+mod logout;
 mod second_factor;
 mod sessions;
 
@@ -14,6 +15,7 @@ pub use grants::{
     AccessRecord, CodeRecord, Issuance, Redemption, RefreshRecord, Rotation, StoredCode,
     StoredRefresh,
 };
+pub use logout::{EndedSessions, LogoutJob};
 pub use second_factor::EnrolmentRecord;
 pub use sessions::{
     PendingBound, PendingLimits, PendingLoad, PendingPut, PendingRequest, SessionRecord,

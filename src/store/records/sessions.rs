@@ -20,6 +20,11 @@ pub struct SessionRecord {
     /// written before it existed, which count as confirmed at `auth_time`.
     #[serde(default)]
     pub checked_at: Option<UnixTime>,
+    /// The session's public id: the `sid` of the id_tokens issued in it and of the logout
+    /// tokens sent when it ends. Random, and unrelated to the cookie. Absent in sessions written
+    /// before it existed, which are given one when next used.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sid: Option<String>,
 }
 
 /// A stored pending request.

@@ -9,6 +9,7 @@
 //! | `{p}grant:<id>` | sorted set, EXPIRE | full keys of the grant's access and refresh tokens, by expiry (a plain set if an earlier version wrote it) |
 //! | `{p}client-issued:<client id>` | sorted set, EXPIRE | full keys of the client's codes not yet redeemed and grant indexes, by expiry |
 //! | `{p}user-issued:<sub>` | sorted set, EXPIRE | full keys of the user's codes not yet redeemed and grant indexes, by expiry |
+//! | `{p}session-issued:<sid>` | hash, EXPIRE | `g<grant id>` and `c<full code key>` → client id: the grants begun and codes not yet redeemed in an SSO session |
 //!
 //! Earlier versions kept the last two as plain sets under `{p}issued:<client id>` and
 //! `{p}userissued:<sub>`; revoking reads those too until they expire.
@@ -59,6 +60,11 @@ impl Keys {
         format!("{}user-issued:{sub}", self.prefix)
     }
 
+    /// Index of the grants begun and codes not yet redeemed in the SSO session `sid`.
+    fn session_issued(&self, sid: &str) -> String {
+        format!("{}session-issued:{sid}", self.prefix)
+    }
+
     /// What earlier versions kept as [`Keys::issued`].
     fn earlier_issued(&self, client: &ClientId) -> String {
         format!("{}issued:{}", self.prefix, client.as_str())
@@ -78,7 +84,7 @@ impl RedisStore {
         spent: String,
         issue: &Issuance,
     ) -> Result<(Vec<String>, Vec<String>), StoreError> {
-        let keys = vec![
+        let mut keys = vec![
             spent,
             self.keys.access(&issue.access_digest),
             self.keys.refresh(&issue.refresh_digest),
@@ -87,6 +93,9 @@ impl RedisStore {
             self.keys.user_issued(&issue.refresh.sub),
             self.keys.clients(),
         ];
+        if let Some(sid) = &issue.refresh.sid {
+            keys.push(self.keys.session_issued(sid));
+        }
         let args = vec![
             issue.grant_id.clone(),
             encode("access token", &issue.access)?,
@@ -186,9 +195,13 @@ impl GrantStore for RedisStore {
         // One script, so no reader ever sees the code without its TTL or outside the index.
         let mut call = self.scripts.put_code.key(self.keys.code(code));
         call.key(self.keys.issued(&record.client_id))
-            .key(self.keys.user_issued(record.claims.sub()))
-            .arg(encode("code", record)?)
-            .arg(ttl);
+            .key(self.keys.user_issued(record.claims.sub()));
+        if let Some(sid) = &record.sid {
+            call.key(self.keys.session_issued(sid));
+        }
+        call.arg(encode("code", record)?)
+            .arg(ttl)
+            .arg(record.client_id.as_str());
         let _: i64 = self.call(Request::Script(&call)).await?;
         self.codes_here.keep(code, record);
         Ok(())
@@ -296,6 +309,8 @@ impl GrantStore for RedisStore {
             grace.to_string(),
             sealed_successor.to_owned(),
             issue.access.client_id.as_str().to_owned(),
+            // rotate.lua finds the next rotation of a call after this many keys.
+            keys.len().to_string(),
         ]);
         // Rotations of refreshes that arrive together go out in one call (group commit).
         let mut outcome = self.rotations.push(QueuedRotation { keys, args });
@@ -352,5 +367,16 @@ impl GrantStore for RedisStore {
         call.key(self.keys.earlier_user_issued(sub))
             .arg(self.keys.grant_prefix());
         self.call(Request::Script(&call)).await
+    }
+
+    async fn revoke_session(&self, sid: &str) -> Result<Vec<ClientId>, StoreError> {
+        let mut call = self
+            .scripts
+            .revoke_session
+            .key(self.keys.session_issued(sid));
+        call.arg(self.keys.grant_prefix());
+        let apps: Vec<String> = self.call(Request::Script(&call)).await?;
+        // An id the store wrote is always one; anything else is skipped rather than trusted.
+        Ok(apps.iter().filter_map(|id| ClientId::parse(id)).collect())
     }
 }

@@ -91,6 +91,7 @@ mod tests {
             auth_time: 1,
             expires_at: 2,
             amr: Vec::new(),
+            sid: None,
         }
     }
 

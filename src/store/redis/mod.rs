@@ -25,6 +25,9 @@
 //! | `{p}grant:<id>` | sorted set, EXPIRE | full keys of the grant's access and refresh tokens, by expiry (a plain set if an earlier version wrote it) |
 //! | `{p}client-issued:<client id>` | sorted set, EXPIRE | full keys of the client's codes not yet redeemed and grant indexes, by expiry |
 //! | `{p}user-issued:<sub>` | sorted set, EXPIRE | full keys of the user's codes not yet redeemed and grant indexes, by expiry |
+//! | `{p}session-issued:<sid>` | hash, EXPIRE | `g<grant id>`, `c<code key>` → client id: the grants begun and codes not yet redeemed in an SSO session |
+//! | `{p}bcl-queue` | sorted set | back-channel logouts waiting, by when each is due |
+//! | `{p}bcl-job:<id>` | string, EX | a back-channel logout waiting (JSON) |
 //! | `{p}audit:seq`, `{p}audit:events`, `{p}audit:filed`, `{p}audit:cursor` | | the audit log (see `audit.rs`) |
 //! | `{p}audit:ix:<index>` | list | audit events (`<cursor> <id>`) by actor, app, action, failure |
 //! | `{p}failures:<client id>` | list, EXPIRE | the client's recent failed requests (JSON) |
@@ -46,6 +49,7 @@ mod group_commit;
 mod issued_here;
 mod keys;
 mod limits;
+mod logout;
 mod records;
 mod scripts;
 mod second_factor;

@@ -32,6 +32,10 @@ const REVOKE_USER: &str = concat!(
     include_str!("../lua/common.lua"),
     include_str!("../lua/revoke_user.lua")
 );
+const REVOKE_SESSION: &str = concat!(
+    include_str!("../lua/common.lua"),
+    include_str!("../lua/revoke_session.lua")
+);
 const PUT_SESSION: &str = concat!(
     include_str!("../lua/common.lua"),
     include_str!("../lua/put_session.lua")
@@ -44,6 +48,7 @@ const PUT_PENDING: &str = include_str!("../lua/put_pending.lua");
 const FINISH_PENDING: &str = include_str!("../lua/finish_pending.lua");
 const REMOVE_OWNED: &str = include_str!("../lua/remove_owned.lua");
 const REPLACE_CLIENT: &str = include_str!("../lua/replace_client.lua");
+const CLAIM_LOGOUTS: &str = include_str!("../lua/claim_logouts.lua");
 
 const APPEND_AUDIT: &str = include_str!("../lua/append_audit.lua");
 const AUDIT_EVENTS: &str = include_str!("../lua/audit_events.lua");
@@ -64,6 +69,8 @@ pub(super) struct Scripts {
     pub(super) revoke_client: Script,
     /// Revokes every code and grant of a user: see `revoke_user.lua`.
     pub(super) revoke_user: Script,
+    /// Revokes what an SSO session gave: see `revoke_session.lua`.
+    pub(super) revoke_session: Script,
     /// Stores a session and indexes it under its user: see `put_session.lua`.
     pub(super) put_session: Script,
     /// Ends every session of a user: see `end_sessions.lua`.
@@ -77,6 +84,8 @@ pub(super) struct Scripts {
     /// Writes a change to a client over the revision it was made from: see
     /// `replace_client.lua`.
     pub(super) replace_client: Script,
+    /// Claims back-channel logouts that are due: see `claim_logouts.lua`.
+    pub(super) claim_logouts: Script,
     /// Appends an audit event to the log and its indexes, and trims them: see
     /// `append_audit.lua`.
     pub(super) append_audit: Script,
@@ -99,12 +108,14 @@ impl Scripts {
             put_code: Script::new(PUT_CODE),
             revoke_client: Script::new(REVOKE_CLIENT),
             revoke_user: Script::new(REVOKE_USER),
+            revoke_session: Script::new(REVOKE_SESSION),
             put_session: Script::new(PUT_SESSION),
             end_sessions: Script::new(END_SESSIONS),
             put_pending: Script::new(PUT_PENDING),
             finish_pending: Script::new(FINISH_PENDING),
             remove_owned: Script::new(REMOVE_OWNED),
             replace_client: Script::new(REPLACE_CLIENT),
+            claim_logouts: Script::new(CLAIM_LOGOUTS),
             append_audit: Script::new(APPEND_AUDIT),
             audit_events: Script::new(AUDIT_EVENTS),
             move_earlier_audit: Script::new(MOVE_EARLIER_AUDIT),

@@ -13,8 +13,8 @@ use crate::domain::{ClientId, Digest, ScopeSet};
 use crate::store::codec::encode;
 use crate::store::namespace::{consent_key, Namespace, Records};
 use crate::store::{
-    PendingBound, PendingLimits, PendingLoad, PendingPut, PendingRequest, SessionRecord,
-    SessionStore, StoreError,
+    EndedSessions, PendingBound, PendingLimits, PendingLoad, PendingPut, PendingRequest,
+    SessionRecord, SessionStore, StoreError,
 };
 use async_trait::async_trait;
 
@@ -67,10 +67,11 @@ impl SessionStore for RedisStore {
         self.remove(Namespace::Session, id.as_hex()).await.map(drop)
     }
 
-    async fn end_sessions(&self, sub: &str) -> Result<u64, StoreError> {
+    async fn end_sessions(&self, sub: &str) -> Result<EndedSessions, StoreError> {
         let mut call = self.scripts.end_sessions.key(self.keys.user_sessions(sub));
         call.key(self.keys.earlier_user_sessions(sub)).arg(sub);
-        self.call(Request::Script(&call)).await
+        let (count, sids): (u64, Vec<String>) = self.call(Request::Script(&call)).await?;
+        Ok(EndedSessions { count, sids })
     }
 
     async fn put_pending(

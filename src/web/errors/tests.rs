@@ -8,9 +8,10 @@ use super::*;
 use poem::{handler, EndpointExt};
 
 fn error_pages() -> ErrorPages {
-    ErrorPages::new(Arc::new(
-        Templates::new().expect("built-in templates parse"),
-    ))
+    ErrorPages::new(
+        Arc::new(Templates::new().expect("built-in templates parse")),
+        RequestLanguages::new(&crate::config::defaults()),
+    )
 }
 
 #[handler]
@@ -100,4 +101,25 @@ async fn the_cause_never_reaches_the_browser() {
         let html = body(response).await;
         assert!(!html.contains("ldap.internal"), "{html}");
     }
+}
+
+#[tokio::test]
+async fn an_error_page_is_in_the_browsers_language_and_says_so() {
+    let app = forged.with(error_pages());
+    let request = Request::builder()
+        .header("accept-language", "fr-CH, de;q=0.5")
+        .finish();
+    let response = app.call(request).await.expect("an answer");
+    assert_eq!(response.status(), StatusCode::FORBIDDEN);
+    assert_eq!(
+        response
+            .headers()
+            .get("content-language")
+            .map(|v| v.as_bytes()),
+        Some(&b"fr"[..])
+    );
+    let html = body(response).await;
+    assert!(html.contains(r#"<html lang="fr">"#), "{html}");
+    assert!(html.contains("Requête refusée"), "{html}");
+    assert!(!html.contains("<form"), "{html}");
 }

@@ -90,6 +90,7 @@ pub fn code_record(now: UnixTime) -> CodeRecord {
         expires_at: now + 60,
         nonce: Some("n-0S6_WzA2Mj".into()),
         amr: vec!["pwd".into()],
+        sid: None,
     }
 }
 
@@ -133,6 +134,7 @@ pub fn issuance(grant_id: &str, code: &CodeRecord, ttl: u64) -> Issuance {
             auth_time: now,
             expires_at: now + ttl,
             amr: code.amr.clone(),
+            sid: code.sid.clone(),
         },
         refresh_ttl: ttl,
     }
@@ -147,6 +149,7 @@ pub fn session_record(now: UnixTime, sub: &str) -> SessionRecord {
         amr: vec!["pwd".into()],
         expires_at: now + 3600,
         checked_at: Some(now),
+        sid: Some(random_id(16)),
     }
 }
 
@@ -162,6 +165,7 @@ pub fn pending_request() -> PendingRequest {
             oidc: OidcParams {
                 nonce: Some("n-0S6_WzA2Mj".into()),
                 max_age: Some(300),
+                ui_locales: Some("de-CH fr".into()),
                 ..OidcParams::default()
             },
         },
@@ -193,6 +197,10 @@ pub fn client(name: &str) -> ClientRecord {
         may_introspect: false,
         id_token_signed_response_alg: None,
         revision: 0,
+        allowed_roles: Vec::new(),
+        allowed_groups: Vec::new(),
+        web_origins: Vec::new(),
+        backchannel_logout_uri: None,
     }
 }
 

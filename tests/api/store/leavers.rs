@@ -5,7 +5,7 @@ use super::fixtures::{any_token_left, code_record, issuance, register, session_r
 use sso_bridge::clock::UnixTime;
 use sso_bridge::domain::secret::random_id;
 use sso_bridge::domain::{Claims, ClientId, Digest};
-use sso_bridge::store::{CodeRecord, Issuance, Redemption};
+use sso_bridge::store::{CodeRecord, EndedSessions, Issuance, Redemption};
 use std::collections::BTreeMap;
 
 on_both_backends!(
@@ -48,13 +48,19 @@ async fn ending_a_users_sessions_ends_every_one_of_theirs_and_no_one_elses(s: Su
     let grace = session_record(s.now(), "grace");
     s.store.put_session(&other, &grace, 3600).await.unwrap();
 
-    assert_eq!(s.store.end_sessions("ada").await.unwrap(), 2);
+    let ended = s.store.end_sessions("ada").await.unwrap();
+    assert_eq!(ended.count, 2);
+    // Both records name the same public id here: each session's is answered.
+    assert_eq!(
+        ended.sids,
+        [ada.sid.clone().unwrap(), ada.sid.clone().unwrap()]
+    );
 
     assert_eq!(s.store.session(&laptop).await.unwrap(), None);
     assert_eq!(s.store.session(&phone).await.unwrap(), None);
     assert_eq!(s.store.session(&other).await.unwrap(), Some(grace));
-    assert_eq!(s.store.end_sessions("ada").await.unwrap(), 0);
-    assert_eq!(s.store.end_sessions("nobody").await.unwrap(), 0);
+    assert_eq!(s.store.end_sessions("ada").await.unwrap().count, 0);
+    assert_eq!(s.store.end_sessions("nobody").await.unwrap().count, 0);
 }
 
 async fn a_session_id_written_again_for_someone_else_is_not_ended_with_the_first_user(s: Subject) {
@@ -66,7 +72,10 @@ async fn a_session_id_written_again_for_someone_else_is_not_ended_with_the_first
     let grace = session_record(s.now(), "grace");
     s.store.put_session(&id, &grace, 3600).await.unwrap();
 
-    assert_eq!(s.store.end_sessions("ada").await.unwrap(), 0);
+    assert_eq!(
+        s.store.end_sessions("ada").await.unwrap(),
+        EndedSessions::default()
+    );
 
     assert_eq!(s.store.session(&id).await.unwrap(), Some(grace));
 }

@@ -568,7 +568,7 @@ async fn what_earlier_versions_indexed_is_still_revoked_and_ended() {
         )
         .await
         .unwrap();
-    assert_eq!(store.end_sessions("ada").await.unwrap(), 1);
+    assert_eq!(store.end_sessions("ada").await.unwrap().count, 1);
     assert!(store.session(&session).await.unwrap().is_none());
     for earlier in ["userissued:", "issued:", "usersess:"] {
         let left: Vec<String> = conn.keys(format!("{p}{earlier}*")).await.unwrap();

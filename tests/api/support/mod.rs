@@ -5,6 +5,8 @@ pub mod logs;
 pub mod metrics;
 pub mod node;
 pub mod ports;
+pub mod prerequisites;
+pub mod receiver;
 pub mod redis;
 pub mod samba;
 pub mod samba_accounts;

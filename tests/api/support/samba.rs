@@ -6,11 +6,14 @@
 //! its address (the one Samba generates names only its host, which rustls refuses for an IP).
 //! AD has no setting for its LDAP ports, so each run takes an address 127.x.y.z whose 389 and
 //! 636 are free; binding them needs root, as on CI. Like slapd, it runs under a wrapper that
-//! kills it when the test process exits, so the shared instance leaves nothing behind.
+//! kills it when the test process exits, so the shared instance leaves nothing behind. Where it
+//! cannot run (no root, Samba not installed), the tests that need it skip, saying so
+//! (`super::prerequisites`).
 //!
 //! Tests add the people and groups they need over LDAPS as Administrator, each under names of
 //! its own (see [`Samba::unique`]), so they stay independent while sharing one domain.
 
+use super::prerequisites::{installed, root, skip};
 use super::slapd::{make_certificates, run, run_with_input, WRAPPER};
 use base64::Engine;
 use secrecy::SecretString;
@@ -68,10 +71,22 @@ pub struct AdUser {
 }
 
 impl Samba {
-    /// The domain controller of this test run, provisioned and started on first use.
-    pub fn shared() -> &'static Samba {
-        static SHARED: OnceLock<Samba> = OnceLock::new();
-        SHARED.get_or_init(Self::launch)
+    /// The domain controller of this test run, provisioned and started on first use; `None`
+    /// where this machine cannot run one ([`missing`]), once the test has said that it is
+    /// skipped (under `SSO_BRIDGE_TEST_EVERYTHING=1`, it fails instead).
+    pub fn shared() -> Option<&'static Samba> {
+        static SHARED: OnceLock<Result<Samba, String>> = OnceLock::new();
+        let samba = SHARED.get_or_init(|| match missing() {
+            Some(why) => Err(why),
+            None => Ok(Self::launch()),
+        });
+        match samba {
+            Ok(samba) => Some(samba),
+            Err(why) => {
+                skip(why);
+                None
+            }
+        }
     }
 
     fn launch() -> Samba {
@@ -154,6 +169,10 @@ impl Samba {
             help_url: None,
             password_change_url: None,
             password_policy_dn: None,
+            groups: sso_bridge::config::Settings::load_from(None, Vec::new())
+                .expect("the built-in defaults load")
+                .directory
+                .groups,
         }
     }
 
@@ -341,6 +360,30 @@ impl Samba {
             );
         }
     }
+}
+
+/// Why this machine cannot run the domain controller, if it cannot: binding the LDAP ports of
+/// its address needs root, and the programs of Samba's packages must be there (`scripts/test`
+/// installs them).
+fn missing() -> Option<String> {
+    if !root() {
+        return Some(
+            "the Samba domain controller needs root, to serve LDAP on ports 389 and 636 of its \
+             address; scripts/test runs it as root"
+                .into(),
+        );
+    }
+    let absent: Vec<&str> = ["samba", "samba-tool", "ldbsearch", "ldapmodify"]
+        .into_iter()
+        .filter(|program| !installed(program))
+        .collect();
+    if absent.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "the Samba domain controller needs {}, not installed here; scripts/test installs it",
+        absent.join(", ")
+    ))
 }
 
 /// An address 127.x.y.z whose LDAP ports are free, picked at random so that test runs of

@@ -147,6 +147,10 @@ impl Slapd {
             help_url: None,
             password_change_url: None,
             password_policy_dn: None,
+            groups: sso_bridge::config::Settings::load_from(None, Vec::new())
+                .expect("the built-in defaults load")
+                .directory
+                .groups,
         }
     }
 

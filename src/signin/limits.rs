@@ -19,6 +19,7 @@ use crate::domain::bounds;
 use crate::domain::secret::random_id;
 use crate::domain::{AddressGroup, Username};
 use crate::events::Event;
+use crate::mfa::MfaError;
 use crate::store::{AttemptCount, StoreError};
 use secrecy::ExposeSecret;
 use std::net::IpAddr;
@@ -256,7 +257,7 @@ pub async fn check_password(
     username: &Username,
     password: &secrecy::SecretString,
     address: Option<IpAddr>,
-) -> Result<PasswordCheck, super::MfaError> {
+) -> Result<PasswordCheck, MfaError> {
     // Counted by the account, not the spelling: on Active Directory `jdoe@corp.example` and
     // `CORP\jdoe` must not each buy a fresh set of guesses against `jdoe`.
     let account = cx.directory().account_name(username.as_str()).await?;
