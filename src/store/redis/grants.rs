@@ -26,7 +26,9 @@ use crate::store::{
 };
 use async_trait::async_trait;
 use redis;
+use std::sync::Arc;
 use tokio::sync::oneshot::error::TryRecvError;
+use tokio::time::Instant;
 
 impl Keys {
     fn code(&self, code: &Digest) -> String {
@@ -107,9 +109,49 @@ impl RedisStore {
         Ok((keys, args))
     }
 
+    /// Queues `rotation` and answers its reply: written by another request's call, or by
+    /// this request's when it gets the writer's turn first.
+    ///
+    /// Waiting is bounded by the store timeout, and the call this request writes is bounded
+    /// by it too, so a request waits at most twice that whatever Redis does. A request that
+    /// stops waiting leaves its rotation out of every later call (`take_awaited`), as an
+    /// unanswered rotation must not be written. A rotation whose writer went away before
+    /// answering (its request was dropped) is queued again: if that call had written it,
+    /// the same rotation, stamped with the same `now`, finds itself within grace and answers
+    /// the successor it wrote, so nobody else's lost request fails this one.
+    async fn rotation_reply(&self, rotation: Arc<QueuedRotation>) -> RotateReply {
+        let deadline = Instant::now() + self.timeout;
+        'queued: loop {
+            let mut outcome = self.rotations.push(Arc::clone(&rotation));
+            loop {
+                tokio::select! {
+                    biased;
+                    done = &mut outcome => match done {
+                        Ok(reply) => return reply,
+                        Err(_) => continue 'queued,
+                    },
+                    // Before the turn: past its deadline, a request writes no other call.
+                    () = tokio::time::sleep_until(deadline) => return Err(self.timed_out()),
+                    turn = self.rotations.turn() => {
+                        match outcome.try_recv() {
+                            Ok(reply) => return reply,
+                            Err(TryRecvError::Closed) => continue 'queued,
+                            Err(TryRecvError::Empty) => {}
+                        }
+                        // The rotations of requests ready now join this call.
+                        tokio::task::yield_now().await;
+                        let batch = self.rotations.take_awaited();
+                        self.write_rotations(batch).await;
+                        drop(turn);
+                    }
+                }
+            }
+        }
+    }
+
     /// Writes the rotations of `batch` in one call of the rotation script, and answers each
     /// its reply.
-    async fn write_rotations(&self, batch: Batch<QueuedRotation, RotateReply>) {
+    async fn write_rotations(&self, batch: Batch<Arc<QueuedRotation>, RotateReply>) {
         let mut call = self.scripts.rotate.prepare_invoke();
         for rotation in batch.items() {
             for key in &rotation.keys {
@@ -120,6 +162,9 @@ impl RedisStore {
             }
         }
         let count = batch.len();
+        if count == 0 {
+            return;
+        }
         if count == 1 {
             // One rotation answers its reply alone, as it always did.
             let reply = self.call(Request::Script(&call)).await;
@@ -146,6 +191,7 @@ impl RedisStore {
 pub(super) const MOST_ROTATIONS: usize = 32;
 
 /// A rotation waiting for its call: its keys and arguments in the layout `rotate.lua` reads.
+/// Shared, so that a rotation whose writer went away can be queued again.
 pub(super) struct QueuedRotation {
     keys: Vec<String>,
     args: Vec<String>,
@@ -155,17 +201,11 @@ pub(super) struct QueuedRotation {
 type RotateReply = Result<Vec<String>, StoreError>;
 
 /// Refresh token rotations waiting for the writer (see `group_commit.rs`).
-pub(super) type RotationQueue = GroupCommit<QueuedRotation, RotateReply>;
+pub(super) type RotationQueue = GroupCommit<Arc<QueuedRotation>, RotateReply>;
 
 /// A new queue.
 pub(super) fn rotations() -> RotationQueue {
     GroupCommit::new(MOST_ROTATIONS)
-}
-
-/// A rotation whose call was abandoned by the request writing it (it went away before telling
-/// how it went): it may or may not have been written, and a retry of the refresh finds out.
-fn abandoned() -> StoreError {
-    StoreError::Unavailable("the refresh token's rotation was abandoned by its writer".into())
 }
 
 /// A command of one rotation that Redis refused, with the others of its call written: a key
@@ -313,26 +353,9 @@ impl GrantStore for RedisStore {
             keys.len().to_string(),
         ]);
         // Rotations of refreshes that arrive together go out in one call (group commit).
-        let mut outcome = self.rotations.push(QueuedRotation { keys, args });
-        let reply = loop {
-            tokio::select! {
-                biased;
-                done = &mut outcome => break done.unwrap_or_else(|_| Err(abandoned())),
-                turn = self.rotations.turn() => {
-                    match outcome.try_recv() {
-                        Ok(reply) => break reply,
-                        Err(TryRecvError::Closed) => break Err(abandoned()),
-                        Err(TryRecvError::Empty) => {}
-                    }
-                    // The rotations of requests ready now join this call.
-                    tokio::task::yield_now().await;
-                    let batch = self.rotations.take();
-                    self.write_rotations(batch).await;
-                    drop(turn);
-                }
-            }
-        };
-        let mut reply = reply?;
+        let mut reply = self
+            .rotation_reply(Arc::new(QueuedRotation { keys, args }))
+            .await?;
         match reply.first().map(String::as_str) {
             Some("rotated") => {
                 self.refresh_here
@@ -340,6 +363,13 @@ impl GrantStore for RedisStore {
                 Ok(Rotation::Rotated)
             }
             Some("app_disabled") => Ok(Rotation::AppDisabled),
+            // This very rotation, queued again after its writer went away, had been written
+            // by that writer's call: the successor is the one this request made.
+            Some("grace") if reply.len() == 2 && reply[1] == sealed_successor => {
+                self.refresh_here
+                    .keep(&issue.refresh_digest, &issue.refresh);
+                Ok(Rotation::Rotated)
+            }
             Some("grace") if reply.len() == 2 => Ok(Rotation::Grace(reply.swap_remove(1))),
             Some("reused") => Ok(Rotation::Reused),
             Some("not_found") => Ok(Rotation::NotFound),

@@ -57,6 +57,16 @@ impl<T, R> GroupCommit<T, R> {
         Batch(waiting.drain(..count).collect())
     }
 
+    /// As [`GroupCommit::take`], leaving out the writes nobody waits for any more (their
+    /// request went away or gave up): a write that must not happen unseen, as a rotation
+    /// whose new tokens nobody would receive, is made only for a request still waiting.
+    pub(super) fn take_awaited(&self) -> Batch<T, R> {
+        let mut waiting = self.lock();
+        waiting.retain(|w| !w.done.is_closed());
+        let count = waiting.len().min(self.most);
+        Batch(waiting.drain(..count).collect())
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Waiting<T, R>>> {
         // The lock guards a plain push or drain, which cannot leave the list half-changed.
         self.waiting.lock().unwrap_or_else(PoisonError::into_inner)
@@ -120,5 +130,17 @@ mod tests {
         assert_eq!(rest.len(), 1);
         rest.answer_all(|| 7);
         assert_eq!(outcomes[2].try_recv(), Ok(7));
+    }
+
+    #[test]
+    fn a_write_nobody_waits_for_is_left_out_of_an_awaited_batch() {
+        let queue: GroupCommit<u32, u32> = GroupCommit::new(2);
+        let first = queue.push(1);
+        drop(queue.push(2));
+        let third = queue.push(3);
+        let batch = queue.take_awaited();
+        assert_eq!(batch.items().copied().collect::<Vec<_>>(), vec![1, 3]);
+        drop((first, third));
+        assert_eq!(queue.take_awaited().len(), 0);
     }
 }

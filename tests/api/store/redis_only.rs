@@ -850,7 +850,7 @@ fn audit_event(id: &str, at: u64, actor: &str) -> AuditRecord {
 }
 
 /// How many times Redis has run `EVALSHA` so far.
-async fn evalsha_calls(conn: &mut MultiplexedConnection) -> u64 {
+pub(crate) async fn evalsha_calls(conn: &mut MultiplexedConnection) -> u64 {
     let stats: String = redis::cmd("INFO")
         .arg("commandstats")
         .query_async(conn)
