@@ -22,6 +22,7 @@ mod cors;
 mod directory_failover;
 mod directory_ldap;
 mod directory_scale;
+mod directory_together;
 mod helpers;
 mod host_cookies;
 mod id_token_algs;

@@ -431,14 +431,16 @@ impl LdapDirectory {
             self.search_gathered(gathering, lead.take()).await;
         }
         match joined.answer.await {
-            Ok(found) => found,
+            Ok(Ok(together::Gathered::Entries(users))) => self.settle(users).await,
+            Ok(Ok(together::Gathered::Alone)) => self.find_alone(sub).await,
+            Ok(Err(err)) => Err(err),
             // The lookup that led the gathering went away before it answered.
             Err(_) => self.find_alone(sub).await,
         }
     }
 
     /// Searches for every subject of a gathering at once, `together::MOST` at a time, and
-    /// answers each of its lookups.
+    /// hands each of its lookups its entries.
     async fn search_gathered(
         &self,
         gathering: &together::Gathering,
@@ -450,7 +452,7 @@ impl LdapDirectory {
         let mut gathered = Vec::with_capacity(subjects.len());
         for ((sub, answers), alike) in subjects.into_iter().zip(alike) {
             if alike {
-                together::tell(answers, self.find_alone(&sub).await);
+                together::tell(answers, Ok(together::Gathered::Alone));
             } else {
                 gathered.push((sub, answers));
             }
@@ -462,16 +464,16 @@ impl LdapDirectory {
         }
     }
 
-    /// One search for `part`'s subjects (alone for just one, as without a gathering).
+    /// One search for `part`'s subjects (none for just one, which searches alone as without a
+    /// gathering).
     async fn search_part(
         &self,
         gathering: &together::Gathering,
         part: Vec<(String, Vec<tokio::sync::oneshot::Sender<together::Found>>)>,
     ) {
-        if let [(sub, _)] = part.as_slice() {
-            let found = self.find_alone(sub).await;
-            if let Some((_, answers)) = part.into_iter().next() {
-                together::tell(answers, found);
+        if part.len() == 1 {
+            for (_, answers) in part {
+                together::tell(answers, Ok(together::Gathered::Alone));
             }
             return;
         }
@@ -502,12 +504,12 @@ impl LdapDirectory {
                 return;
             }
         };
-        for ((sub, answers), entries) in part.into_iter().zip(sorted) {
+        for ((_, answers), entries) in part.into_iter().zip(sorted) {
             let found = match entries {
-                Some(entries) => self.settle(entries).await,
-                None => self.find_alone(&sub).await,
+                Some(entries) => together::Gathered::Entries(entries),
+                None => together::Gathered::Alone,
             };
-            together::tell(answers, found);
+            together::tell(answers, Ok(found));
         }
     }
 

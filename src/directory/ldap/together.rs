@@ -9,10 +9,14 @@
 //! is made: nothing is kept between searches.
 //!
 //! The first lookup of a gathering leads it: it lets the requests that are ready at the same
-//! moment run first (one turn of the runtime, no timer), then searches for every subject that
-//! joined meanwhile and answers each. A lookup that joined another's gathering waits for that
-//! answer; if the leader goes away first (its request was dropped), everyone it would have
-//! answered searches alone.
+//! moment run first (one turn of the runtime, no timer), then makes the gathered search and
+//! hands each lookup its entries. The leader makes that one search (one per `MOST` subjects)
+//! and nothing else: each lookup settles its own entries (the account's state, its groups,
+//! which may take searches of their own) and makes any search of its own it needs, in its own
+//! request and within its own time budget, so that no lookup waits on another's groups or on
+//! a subject the gathered search could not answer. A lookup that joined another's gathering
+//! waits for that answer; if the leader goes away first (its request was dropped), everyone it
+//! would have answered searches alone.
 //!
 //! A gathered search must answer each subject exactly as a search of its own would. So it is
 //! made only when `directory.lookup_filter` finds the subject by equality on the subject
@@ -34,8 +38,18 @@ use tokio::sync::oneshot;
 /// gathering with more is searched in parts.
 pub(super) const MOST: usize = 32;
 
-/// A lookup's answer.
-pub(super) type Found = Result<Option<DirectoryUser>, DirectoryError>;
+/// What a gathered search tells one lookup.
+#[derive(Clone)]
+pub(super) enum Gathered {
+    /// The subject's entries, as a search of its own would have returned them; the lookup
+    /// settles them itself (state, groups), so that no lookup waits on another's.
+    Entries(Vec<DirectoryUser>),
+    /// The gathered search cannot answer for this subject: the lookup searches alone.
+    Alone,
+}
+
+/// A lookup's answer from its gathering.
+pub(super) type Found = Result<Gathered, DirectoryError>;
 
 /// The lookups waiting for a gathered search, and how to make one.
 pub(super) struct Gathering {
@@ -464,11 +478,14 @@ mod tests {
             vec![("ada", 2), ("grace", 1)]
         );
         for (sub, answers) in subjects {
-            tell(answers, Ok(Some(user(&sub, &[&sub]))));
+            tell(answers, Ok(Gathered::Entries(vec![user(&sub, &[&sub])])));
         }
         let dns: Vec<String> = joined
             .iter_mut()
-            .map(|j| j.answer.try_recv().unwrap().unwrap().unwrap().dn)
+            .map(|j| match j.answer.try_recv().unwrap().unwrap() {
+                Gathered::Entries(entries) => entries[0].dn.clone(),
+                Gathered::Alone => panic!("answered alone"),
+            })
             .collect();
         assert_eq!(dns, vec!["ada", "grace", "ada"]);
     }
