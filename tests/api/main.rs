@@ -48,6 +48,7 @@ mod password_policy;
 mod proxies;
 mod readiness;
 mod redis_ha;
+mod refreshes_together;
 mod renames;
 mod resource_servers;
 mod revocation;
