@@ -2,17 +2,19 @@
 
 use super::cors::ConcernedApp;
 use super::schema::TokenBody;
-use crate::domain::{ClientId, SecretToken};
+use crate::domain::{Claims, ClientId, SecretToken};
 use crate::oauth::client_auth::ClientCredentials;
 use crate::oauth::token::{self, TokenParams, TokenRequest};
 use crate::oauth::{userinfo, OAuthError, Refused};
 use crate::state::AppState;
 use crate::web::oauth_error::{self, ErrorBody};
 use poem::web::Data;
-use poem::Request;
-use poem_openapi::payload::{Form, Json};
+use poem::{IntoResponse, Request};
+use poem_openapi::payload::{Form, Json, Payload};
+use poem_openapi::registry::{MetaSchemaRef, Registry};
 use poem_openapi::{ApiResponse, Object, OpenApi, Tags};
-use serde::Deserialize;
+use serde::ser::SerializeMap;
+use serde::{Deserialize, Serialize, Serializer};
 
 /// Path of the token endpoint.
 pub const TOKEN_PATH: &str = "/oauth/token";
@@ -131,23 +133,75 @@ pub struct UserInfo {
     groups: Option<Vec<String>>,
 }
 
-impl From<crate::domain::Claims> for UserInfo {
-    fn from(c: crate::domain::Claims) -> Self {
-        let get = |k: &str| c.get(k).map(str::to_owned);
-        UserInfo {
-            sub: c.sub().to_owned(),
-            name: get("name"),
-            first_name: get("first_name"),
-            last_name: get("last_name"),
-            employee_code: get("employee_code"),
-            job_title: get("job_title"),
-            department: get("department"),
-            phone: get("phone"),
-            email: get("email"),
-            role: get("role"),
-            groups: Some(c.groups().map(str::to_owned).collect::<Vec<_>>())
-                .filter(|g| !g.is_empty()),
+/// The userinfo answer: the [`UserInfo`] object, written straight from the token's claims
+/// rather than built first (each claim is the field of its name).
+pub struct UserInfoBody(Claims);
+
+/// The fields of [`UserInfo`], in the order a JSON object's keys are written (serde_json's map
+/// sorts them), as the answer has always had them.
+const USERINFO_FIELDS: [&str; 11] = [
+    "department",
+    "email",
+    "employee_code",
+    "first_name",
+    "groups",
+    "job_title",
+    "last_name",
+    "name",
+    "phone",
+    "role",
+    "sub",
+];
+
+impl Payload for UserInfoBody {
+    const CONTENT_TYPE: &'static str = <Json<UserInfo> as Payload>::CONTENT_TYPE;
+
+    fn schema_ref() -> MetaSchemaRef {
+        <Json<UserInfo> as Payload>::schema_ref()
+    }
+
+    fn register(registry: &mut Registry) {
+        <Json<UserInfo> as Payload>::register(registry);
+    }
+}
+
+impl IntoResponse for UserInfoBody {
+    fn into_response(self) -> poem::Response {
+        poem::web::Json(UserInfoFields(&self.0)).into_response()
+    }
+}
+
+/// The claims as the [`UserInfo`] object: its fields that have a value, and `sub` always.
+struct UserInfoFields<'a>(&'a Claims);
+
+impl Serialize for UserInfoFields<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        for field in USERINFO_FIELDS {
+            if field == "groups" {
+                // The one list: written when it has a member, as `Option<Vec<_>>` was.
+                let mut groups = self.0.groups().peekable();
+                if groups.peek().is_some() {
+                    map.serialize_entry(field, &GroupNames(self.0))?;
+                }
+                continue;
+            }
+            match self.0.get(field) {
+                Some(value) => map.serialize_entry(field, value)?,
+                None if field == "sub" => map.serialize_entry(field, "")?,
+                None => {}
+            }
         }
+        map.end()
+    }
+}
+
+/// The `groups` claim's names, as a JSON array.
+struct GroupNames<'a>(&'a Claims);
+
+impl Serialize for GroupNames<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.groups())
     }
 }
 
@@ -156,7 +210,7 @@ impl From<crate::domain::Claims> for UserInfo {
 pub enum UserInfoResponse {
     /// The user's claims, filtered by the token's scopes.
     #[oai(status = 200)]
-    Ok(Json<UserInfo>),
+    Ok(UserInfoBody),
     /// RFC 6750 §3.1 invalid_request (malformed header, token in the query string).
     #[oai(status = 400)]
     BadRequest(Json<ErrorBody>, #[oai(header = "WWW-Authenticate")] String),
@@ -302,8 +356,76 @@ async fn userinfo_for(req: &Request, state: &AppState) -> UserInfoResponse {
     match userinfo::claims(state, &token).await {
         Ok((client_id, claims)) => {
             ConcernedApp::tell(req, &client_id);
-            UserInfoResponse::Ok(Json(claims.into()))
+            UserInfoResponse::Ok(UserInfoBody(claims))
         }
         Err(e) => e.into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    /// The answer as it was built before: the `UserInfo` object from the claims.
+    fn built(c: &Claims) -> UserInfo {
+        let get = |k: &str| c.get(k).map(str::to_owned);
+        UserInfo {
+            sub: c.sub().to_owned(),
+            name: get("name"),
+            first_name: get("first_name"),
+            last_name: get("last_name"),
+            employee_code: get("employee_code"),
+            job_title: get("job_title"),
+            department: get("department"),
+            phone: get("phone"),
+            email: get("email"),
+            role: get("role"),
+            groups: Some(c.groups().map(str::to_owned).collect::<Vec<_>>())
+                .filter(|g| !g.is_empty()),
+        }
+    }
+
+    async fn body(response: poem::Response) -> (Option<String>, String) {
+        let content_type = response.content_type().map(str::to_owned);
+        (
+            content_type,
+            response.into_body().into_string().await.unwrap(),
+        )
+    }
+
+    #[tokio::test]
+    async fn the_answer_is_the_userinfo_object_byte_for_byte() {
+        let every: Vec<(String, String)> = USERINFO_FIELDS
+            .iter()
+            .filter(|f| **f != "groups")
+            .map(|f| (f.to_string(), format!("{f} \"value\" ü / <x>")))
+            .collect();
+        let sets: Vec<Vec<(String, String)>> = vec![
+            every.clone(),
+            vec![("sub".into(), "ada".into())],
+            vec![("sub".into(), "ada".into()), ("role".into(), "hr".into())],
+            every
+                .iter()
+                .filter(|(k, _)| k != "email")
+                .cloned()
+                .collect(),
+        ];
+        for set in sets {
+            let claims = Claims::new(set.into_iter().collect::<BTreeMap<_, _>>()).unwrap();
+            let grouped = claims.clone().with_groups(
+                vec!["finance \"x\"".into(), "admins".into()],
+                vec!["cn=admins,ou=groups".into()],
+            );
+            for claims in [claims, grouped] {
+                let before = body(Json(built(&claims)).into_response()).await;
+                let now = body(UserInfoBody(claims).into_response()).await;
+                assert_eq!(now, before);
+            }
+        }
+        // A stored record without a sub (none is written so) still answers one, empty.
+        let no_sub: Claims = serde_json::from_str(r#"{"name":"x","other":"y"}"#).unwrap();
+        let before = body(Json(built(&no_sub)).into_response()).await;
+        assert_eq!(body(UserInfoBody(no_sub).into_response()).await, before);
     }
 }

@@ -31,9 +31,8 @@ impl<E: Endpoint> Endpoint for RequestLogEndpoint<E> {
     type Output = Response;
 
     async fn call(&self, req: Request) -> poem::Result<Response> {
-        let client = ClientAddr::of(&req)
-            .shown()
-            .unwrap_or_else(|| "-".to_owned());
+        // Written out only when the span is recorded: at the default level it is not.
+        let client = Shown(ClientAddr::of(&req));
         let span = tracing::info_span!(
             "request",
             method = %req.method(),
@@ -55,6 +54,18 @@ impl<E: Endpoint> Endpoint for RequestLogEndpoint<E> {
         }
         .instrument(span)
         .await
+    }
+}
+
+/// A client address as the request log shows it: `-` for none.
+struct Shown(ClientAddr);
+
+impl std::fmt::Display for Shown {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0.ip() {
+            Some(addr) => addr.fmt(f),
+            None => f.write_str("-"),
+        }
     }
 }
 

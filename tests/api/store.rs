@@ -4,6 +4,7 @@
 pub(crate) mod fixtures;
 mod lifecycle;
 pub(crate) mod redis_only;
+mod rotations_together;
 
 use fixtures::{
     any_token_left, client, code_record_in, issuance, pending_request, redeemed, session_record,

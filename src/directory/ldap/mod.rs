@@ -21,6 +21,7 @@ mod pool;
 mod probe;
 mod servers;
 mod tls;
+mod together;
 
 use self::entry::{to_user, with_states};
 use self::pool::{describe, is_disconnect, text_suffix, Cause, Connector};
@@ -81,6 +82,9 @@ pub struct LdapDirectory {
     bind_times: bind_times::BindTimes,
     /// `directory.password_policy_dn`: OpenLDAP's password policy entry.
     password_policy_dn: Option<String>,
+    /// Lookups by subject that arrive together, searched for at once; `None` when the lookup
+    /// filter does not allow it (see `together.rs`) and each lookup searches alone.
+    gathering: Option<together::Gathering>,
 }
 
 /// The directory settings cannot be used; found at start-up, before any connection.
@@ -151,6 +155,12 @@ impl LdapDirectory {
             settings.service_account.clone(),
             operation_timeout,
         );
+        let guid_subject = mapping.sub.eq_ignore_ascii_case(guid::OBJECT_GUID);
+        let gathering = if guid_subject {
+            None
+        } else {
+            together::Gathering::new(&settings.lookup_filter, &mapping.sub)
+        };
         let size = settings.pool_size.max(1);
         let pool = pooled(manager, size, connecting, operation_timeout)?;
         let binds = pooled(
@@ -179,12 +189,13 @@ impl LdapDirectory {
             flavor: settings.flavor,
             domain: tokio::sync::OnceCell::new(),
             membership: groups::Membership::new(&settings.groups),
-            guid_subject: mapping.sub.eq_ignore_ascii_case(guid::OBJECT_GUID),
+            guid_subject,
             page_size: settings.page_size,
             clock: Arc::new(SystemClock),
             lockout: lockout::PolicyCache::default(),
             bind_times: bind_times::BindTimes::default(),
             password_policy_dn: settings.password_policy_dn.clone(),
+            gathering,
         })
     }
 
@@ -400,6 +411,110 @@ impl LdapDirectory {
     }
 
     async fn find_by_subject(&self, sub: &str) -> Result<Option<DirectoryUser>, DirectoryError> {
+        match &self.gathering {
+            Some(gathering) => self.find_gathered(gathering, sub).await,
+            None => self.find_alone(sub).await,
+        }
+    }
+
+    /// Looks `sub` up in the gathering under way (see `together.rs`), leading it if it is the
+    /// first.
+    async fn find_gathered(
+        &self,
+        gathering: &together::Gathering,
+        sub: &str,
+    ) -> Result<Option<DirectoryUser>, DirectoryError> {
+        let joined = gathering.join(sub);
+        if let Some(lead) = joined.lead {
+            // The requests ready now run first, and their lookups join.
+            tokio::task::yield_now().await;
+            self.search_gathered(gathering, lead.take()).await;
+        }
+        match joined.answer.await {
+            Ok(Ok(together::Gathered::Entries(users))) => self.settle(users).await,
+            Ok(Ok(together::Gathered::Alone)) => self.find_alone(sub).await,
+            Ok(Err(err)) => Err(err),
+            // The lookup that led the gathering went away before it answered.
+            Err(_) => self.find_alone(sub).await,
+        }
+    }
+
+    /// Searches for every subject of a gathering at once, `together::MOST` at a time, and
+    /// hands each of its lookups its entries.
+    async fn search_gathered(
+        &self,
+        gathering: &together::Gathering,
+        waiters: Vec<(String, tokio::sync::oneshot::Sender<together::Found>)>,
+    ) {
+        let subjects = together::by_subject(waiters);
+        let names: Vec<String> = subjects.iter().map(|(sub, _)| sub.clone()).collect();
+        let alike = together::alike(&names);
+        let mut gathered = Vec::with_capacity(subjects.len());
+        for ((sub, answers), alike) in subjects.into_iter().zip(alike) {
+            if alike {
+                together::tell(answers, Ok(together::Gathered::Alone));
+            } else {
+                gathered.push((sub, answers));
+            }
+        }
+        let mut rest = gathered.into_iter().peekable();
+        while rest.peek().is_some() {
+            let part: Vec<_> = rest.by_ref().take(together::MOST).collect();
+            self.search_part(gathering, part).await;
+        }
+    }
+
+    /// One search for `part`'s subjects (none for just one, which searches alone as without a
+    /// gathering).
+    async fn search_part(
+        &self,
+        gathering: &together::Gathering,
+        part: Vec<(String, Vec<tokio::sync::oneshot::Sender<together::Found>>)>,
+    ) {
+        if part.len() == 1 {
+            for (_, answers) in part {
+                together::tell(answers, Ok(together::Gathered::Alone));
+            }
+            return;
+        }
+        let subs: Vec<&str> = part.iter().map(|(sub, _)| sub.as_str()).collect();
+        // Two entries a subject, as a search of its own asks for: all it takes to tell one
+        // match from several.
+        let limit = 2 * subs.len();
+        let wanted = Wanted::AtMost(i32::try_from(limit).unwrap_or(i32::MAX));
+        let filter = gathering.filter(&subs);
+        let entries = self
+            .search_wanted(
+                Scope::Subtree,
+                &self.user_base,
+                &filter,
+                &self.attributes,
+                wanted,
+            )
+            .await;
+        let sorted = match entries {
+            Ok(entries) if entries.len() < limit => gathering.sort(&subs, entries),
+            // The size limit may have cut some subject's entries short.
+            Ok(_) => vec![None; subs.len()],
+            Err(err) => {
+                let failed = Err(err);
+                for (_, answers) in part {
+                    together::tell(answers, together::again(&failed));
+                }
+                return;
+            }
+        };
+        for ((_, answers), entries) in part.into_iter().zip(sorted) {
+            let found = match entries {
+                Some(entries) => together::Gathered::Entries(entries),
+                None => together::Gathered::Alone,
+            };
+            together::tell(answers, Ok(found));
+        }
+    }
+
+    /// Looks `sub` up with a search of its own.
+    async fn find_alone(&self, sub: &str) -> Result<Option<DirectoryUser>, DirectoryError> {
         let filter = if self.guid_subject {
             // A subject that is no GUID names no one.
             let Some(value) = guid::filter_value(sub) else {
@@ -409,7 +524,16 @@ impl LdapDirectory {
         } else {
             fill(&self.lookup_filter, "{sub}", sub)
         };
-        let mut users = self.search_person(&filter, &self.attributes).await?;
+        let users = self.search_person(&filter, &self.attributes).await?;
+        self.settle(users).await
+    }
+
+    /// The one person a lookup found in `users`: `None` for none, several, or an account the
+    /// directory has switched off.
+    async fn settle(
+        &self,
+        mut users: Vec<DirectoryUser>,
+    ) -> Result<Option<DirectoryUser>, DirectoryError> {
         if users.len() > 1 {
             tracing::warn!(
                 count = users.len(),

@@ -12,6 +12,10 @@
 --   ARGV[1] grant id   ARGV[2] access JSON   ARGV[3] access TTL
 --   ARGV[4] refresh JSON   ARGV[5] refresh TTL   ARGV[6] prefix of every grant index key
 --   ARGV[#ARGV] the client id of the issuance
+-- A script may carry several issuances, each with this layout at an offset (rotate.lua says
+-- how it finds them): `issue` and `allowed` take the offsets of its keys and arguments, and
+-- `issue` its session's index (nil without one) and its client id, which a lone issuance
+-- finds at KEYS[8] and ARGV[#ARGV].
 
 -- Deletes every token named by a grant's index, then the index; answers 1 if the index was
 -- still there (the grant was live), else 0. The index is a sorted set, or the plain set an
@@ -29,17 +33,21 @@ local function revoke(index)
   return redis.call('DEL', index)
 end
 
--- The microseconds of the server's clock when the script last read it, as a coin to toss;
--- 0 before it has (then `index` always drops what has expired).
+-- The microseconds of the server's clock when the script read it, as a coin to toss; 0
+-- before it has (then `index` always drops what has expired).
 local micros = 0
+local seconds = nil
 
 -- The server's clock, in seconds: the one that expires keys. Also answers the microseconds.
+-- Read once per script: the issuances of one call are written at one moment.
 -- (`x + 0` reads a number once; `tonumber` reads it twice, and every conversion between text
 -- and numbers is a good part of what these scripts cost Redis.)
 local function server_now()
-  local time = redis.call('TIME')
-  micros = time[2] + 0
-  return time[1] + 0, micros
+  if not seconds then
+    local time = redis.call('TIME')
+    seconds, micros = time[1] + 0, time[2] + 0
+  end
+  return seconds, micros
 end
 
 -- A whole number of seconds as Redis stores it, or text read back from Redis as it is: `%d`
@@ -110,32 +118,37 @@ local function take_index(key, earlier)
   return members
 end
 
--- Whether the app of the issuance (KEYS[7], ARGV[#ARGV]) is registered and enabled. Checked
--- in the same atomic step as the write: an app disabled a moment before gets nothing, and one
--- disabled a moment after finds the tokens in its index when its revocation runs.
-local function allowed()
-  local json = redis.call('HGET', KEYS[7], ARGV[#ARGV])
-  if not json then
-    return false
+-- Whether the app `client` (the issuance's: KEYS[k + 7], the registered apps) is registered
+-- and enabled. Checked in the same atomic step as the write: an app disabled a moment before
+-- gets nothing, and one disabled a moment after finds the tokens in its index when its
+-- revocation runs. Read once per app and script.
+local enabled = {}
+local function allowed(k, client)
+  if enabled[client] == nil then
+    enabled[client] = false
+    local json = redis.call('HGET', KEYS[k + 7], client)
+    if json then
+      -- The record is compact JSON with no nested `enabled`, and a quote inside a string is
+      -- escaped, so either text can only be the app's own flag: a plain search instead of
+      -- decoding the whole record on every issuance. Anything else is decoded.
+      if string.find(json, '"enabled":true', 1, true) then
+        enabled[client] = true
+      elseif not string.find(json, '"enabled":false', 1, true) then
+        local ok, app = pcall(cjson.decode, json)
+        enabled[client] = ok and type(app) == 'table' and app.enabled == true
+      end
+    end
   end
-  -- The record is compact JSON with no nested `enabled`, and a quote inside a string is
-  -- escaped, so either text can only be the app's own flag: a plain search instead of decoding
-  -- the whole record on every issuance. Anything else is decoded.
-  if string.find(json, '"enabled":true', 1, true) then
-    return true
-  elseif string.find(json, '"enabled":false', 1, true) then
-    return false
-  end
-  local ok, app = pcall(cjson.decode, json)
-  return ok and type(app) == 'table' and app.enabled == true
+  return enabled[client]
 end
 
 -- How often, at most, a grant refreshed again and again drops its expired tokens from its index
 -- (seconds): a grant refreshed every few minutes drops them on every rotation.
 local PRUNE_EVERY = 60
 
--- Writes the access and refresh tokens of the issuance in KEYS/ARGV and indexes both under
--- their grant, and the grant under its client and its user. The grant's index is a sorted set
+-- Writes the access and refresh tokens of the issuance in KEYS/ARGV at offsets `k` and `a`, and
+-- indexes both under their grant, and the grant under its client, its user and its session
+-- (`session`, the key of its index, or nil; `client` names the app there). The grant's index is a sorted set
 -- of its tokens by expiry, which drops what has expired as the grant is refreshed, so a grant
 -- refreshed for months keeps an index of what is still live. It lives at least as long as the
 -- longest token written to it and is never shortened, so revoking a grant always finds every
@@ -153,56 +166,56 @@ local PRUNE_EVERY = 60
 -- ever move later while the grant lives, and revoking the grant, its client or its user
 -- deletes its tokens with them, so what a live token records still holds. A mark that still
 -- holds is written back as the text it was read as.
-local function issue(marks)
-  local access_ttl, refresh_ttl = ARGV[3] + 0, ARGV[5] + 0
+local function issue(marks, k, a, session, client)
+  local access_ttl, refresh_ttl = ARGV[a + 3] + 0, ARGV[a + 5] + 0
   local keep = math.max(access_ttl, refresh_ttl)
-  redis.call('SET', KEYS[2], ARGV[2], 'EX', ARGV[3])
+  redis.call('SET', KEYS[k + 2], ARGV[a + 2], 'EX', ARGV[a + 3])
   local now, micro = server_now()
   -- Scored to the microsecond: each token sorts after those written before it, so an insert
   -- lands at the end of its run instead of among hundreds of equal scores compared by name.
-  local added = redis.pcall('ZADD', KEYS[4], string.format('%d.%06d', now + access_ttl, micro),
-    KEYS[2], string.format('%d.%06d', now + refresh_ttl, micro), KEYS[3])
+  local added = redis.pcall('ZADD', KEYS[k + 4], string.format('%d.%06d', now + access_ttl, micro),
+    KEYS[k + 2], string.format('%d.%06d', now + refresh_ttl, micro), KEYS[k + 3])
   local listed, kept, pruned
   -- Whether the grant's entries were written or moved ahead now.
   local relisted = not marks
   if not marks then
     -- The grant's id is new, so is its index: nothing to drop, and no lifetime yet.
     pruned, kept = now, now + ahead(keep)
-    redis.call('EXPIRE', KEYS[4], text(kept - now))
-    index(KEYS[5], KEYS[4], keep, now)
-    index(KEYS[6], KEYS[4], keep, now)
+    redis.call('EXPIRE', KEYS[k + 4], text(kept - now))
+    index(KEYS[k + 5], KEYS[k + 4], keep, now)
+    index(KEYS[k + 6], KEYS[k + 4], keep, now)
     listed = now + keep
   else
     if type(added) == 'table' and added.err then
       -- A grant whose index an earlier version wrote keeps a plain set until it ends.
-      redis.call('SADD', KEYS[4], KEYS[2], KEYS[3])
+      redis.call('SADD', KEYS[k + 4], KEYS[k + 2], KEYS[k + 3])
     elseif marks.pruned and now - marks.pruned < PRUNE_EVERY then
       pruned = marks.pruned
     else
-      redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', text(now))
+      redis.call('ZREMRANGEBYSCORE', KEYS[k + 4], '-inf', text(now))
     end
     kept = marks.kept
     if not kept or kept + 0 < now + keep then
-      kept = lengthen(KEYS[4], keep, now)
+      kept = lengthen(KEYS[k + 4], keep, now)
     end
     listed = marks.listed
     if not listed or listed + 0 < now + keep then
       relisted = true
-      listed = math.min(reindex(KEYS[5], KEYS[4], keep, now), reindex(KEYS[6], KEYS[4], keep, now))
+      listed = math.min(reindex(KEYS[k + 5], KEYS[k + 4], keep, now), reindex(KEYS[k + 6], KEYS[k + 4], keep, now))
     end
   end
-  if KEYS[8] and relisted then
+  if session and relisted then
     -- The session's index names the grant from its first issuance on, and lives at least as
     -- long as its other entries (`listed`), so as long as any token of it: ending the session
     -- finds every grant it gave. Like them, it is moved ahead only when they are. (Once the
     -- session's index is gone, the lengthening does nothing.)
     if not marks then
-      redis.call('HSET', KEYS[8], 'g' .. ARGV[1], ARGV[#ARGV])
+      redis.call('HSET', session, 'g' .. ARGV[a + 1], client)
     end
-    lengthen(KEYS[8], listed - now, now)
+    lengthen(session, listed - now, now)
   end
   -- The new refresh token's key is fresh (a random 256-bit token's digest): nothing to clear.
-  redis.call('HSET', KEYS[3], 'data', ARGV[4], 'grant', ARGV[1], 'listed', text(listed),
+  redis.call('HSET', KEYS[k + 3], 'data', ARGV[a + 4], 'grant', ARGV[a + 1], 'listed', text(listed),
     'kept', text(kept), 'pruned', text(pruned or now))
-  redis.call('EXPIRE', KEYS[3], ARGV[5])
+  redis.call('EXPIRE', KEYS[k + 3], ARGV[a + 5])
 end

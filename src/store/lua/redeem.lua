@@ -12,12 +12,12 @@ if consumed_by then
   revoke(ARGV[6] .. consumed_by)
   return {'replayed'}
 end
-if not allowed() then
+if not allowed(0, ARGV[#ARGV]) then
   return {'app_disabled'}
 end
 -- Writing a hash field leaves the key's TTL alone: the code stays, consumed, until it expires.
 redis.call('HSET', KEYS[1], 'consumed_by', ARGV[1])
-issue()
+issue(nil, 0, 0, KEYS[8], ARGV[#ARGV])
 -- A consumed code issues nothing more (its replay only revokes what it issued), so the app's
 -- and the user's indexes, which revocation walks, need it no longer: they keep to the codes
 -- still waiting, however many a busy app redeems a minute.

@@ -134,6 +134,8 @@ impl AuditStore for RedisStore {
                             Err(TryRecvError::Closed) => break,
                             Err(TryRecvError::Empty) => {}
                         }
+                        // The appends of requests ready now join this batch.
+                        tokio::task::yield_now().await;
                         let batch = self.audit_queue.take();
                         let written = self.write_audit(&batch).await;
                         batch.finish(&written);

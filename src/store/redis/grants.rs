@@ -15,6 +15,7 @@
 //! `{p}userissued:<sub>`; revoking reads those too until they expire.
 
 use super::connect::cached;
+use super::group_commit::{self, Batch, GroupCommit};
 use super::{Keys, RedisStore, Request};
 use crate::clock::UnixTime;
 use crate::domain::{ClientId, Digest};
@@ -24,7 +25,10 @@ use crate::store::{
     StoreError, StoredCode, StoredRefresh,
 };
 use async_trait::async_trait;
-use redis::{self, Script, ScriptInvocation};
+use redis;
+use std::sync::Arc;
+use tokio::sync::oneshot::error::TryRecvError;
+use tokio::time::Instant;
 
 impl Keys {
     fn code(&self, code: &Digest) -> String {
@@ -75,31 +79,142 @@ impl Keys {
 }
 
 impl RedisStore {
-    /// Starts an invocation of one of the two issuing scripts with the layout `common.lua`
-    /// documents: `spent` is the code or refresh token key being consumed.
-    fn issuing<'s>(
+    /// The keys and arguments of an issuance in the layout `common.lua` documents: `spent` is
+    /// the code or refresh token key being consumed.
+    fn issuance(
         &self,
-        script: &'s Script,
         spent: String,
         issue: &Issuance,
-    ) -> Result<ScriptInvocation<'s>, StoreError> {
-        let mut call = script.key(spent);
-        call.key(self.keys.access(&issue.access_digest))
-            .key(self.keys.refresh(&issue.refresh_digest))
-            .key(self.keys.grant(&issue.grant_id))
-            .key(self.keys.issued(&issue.access.client_id))
-            .key(self.keys.user_issued(&issue.refresh.sub))
-            .key(self.keys.clients());
+    ) -> Result<(Vec<String>, Vec<String>), StoreError> {
+        let mut keys = vec![
+            spent,
+            self.keys.access(&issue.access_digest),
+            self.keys.refresh(&issue.refresh_digest),
+            self.keys.grant(&issue.grant_id),
+            self.keys.issued(&issue.access.client_id),
+            self.keys.user_issued(&issue.refresh.sub),
+            self.keys.clients(),
+        ];
         if let Some(sid) = &issue.refresh.sid {
-            call.key(self.keys.session_issued(sid));
+            keys.push(self.keys.session_issued(sid));
         }
-        call.arg(&issue.grant_id)
-            .arg(encode("access token", &issue.access)?)
-            .arg(issue.access_ttl)
-            .arg(encode("refresh token", &issue.refresh)?)
-            .arg(issue.refresh_ttl)
-            .arg(self.keys.grant_prefix());
-        Ok(call)
+        let args = vec![
+            issue.grant_id.clone(),
+            encode("access token", &issue.access)?,
+            issue.access_ttl.to_string(),
+            encode("refresh token", &issue.refresh)?,
+            issue.refresh_ttl.to_string(),
+            self.keys.grant_prefix(),
+        ];
+        Ok((keys, args))
+    }
+
+    /// Queues `rotation` and answers its reply: written by another request's call, or by
+    /// this request's when it gets the writer's turn first.
+    ///
+    /// Waiting is bounded by the store timeout, and the call this request writes is bounded
+    /// by it too, so a request waits at most twice that whatever Redis does. A request that
+    /// stops waiting leaves its rotation out of every later call (`take_awaited`), as an
+    /// unanswered rotation must not be written. A rotation whose writer went away before
+    /// answering (its request was dropped) is queued again: if that call had written it,
+    /// the same rotation, stamped with the same `now`, finds itself within grace and answers
+    /// the successor it wrote, so nobody else's lost request fails this one.
+    async fn rotation_reply(&self, rotation: Arc<QueuedRotation>) -> RotateReply {
+        let deadline = Instant::now() + self.timeout;
+        'queued: loop {
+            let mut outcome = self.rotations.push(Arc::clone(&rotation));
+            loop {
+                tokio::select! {
+                    biased;
+                    done = &mut outcome => match done {
+                        Ok(reply) => return reply,
+                        Err(_) => continue 'queued,
+                    },
+                    // Before the turn: past its deadline, a request writes no other call.
+                    () = tokio::time::sleep_until(deadline) => return Err(self.timed_out()),
+                    turn = self.rotations.turn() => {
+                        match outcome.try_recv() {
+                            Ok(reply) => return reply,
+                            Err(TryRecvError::Closed) => continue 'queued,
+                            Err(TryRecvError::Empty) => {}
+                        }
+                        // The rotations of requests ready now join this call.
+                        tokio::task::yield_now().await;
+                        let batch = self.rotations.take_awaited();
+                        self.write_rotations(batch).await;
+                        drop(turn);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Writes the rotations of `batch` in one call of the rotation script, and answers each
+    /// its reply.
+    async fn write_rotations(&self, batch: Batch<Arc<QueuedRotation>, RotateReply>) {
+        let mut call = self.scripts.rotate.prepare_invoke();
+        for rotation in batch.items() {
+            for key in &rotation.keys {
+                call.key(key);
+            }
+            for arg in &rotation.args {
+                call.arg(arg);
+            }
+        }
+        let count = batch.len();
+        if count == 0 {
+            return;
+        }
+        if count == 1 {
+            // One rotation answers its reply alone, as it always did.
+            let reply = self.call(Request::Script(&call)).await;
+            batch.answer([reply]);
+            return;
+        }
+        match self.call::<Vec<Vec<String>>>(Request::Script(&call)).await {
+            Ok(replies) if replies.len() == count => batch.answer(replies.into_iter().map(Ok)),
+            Ok(replies) => {
+                let answered = replies.len();
+                batch.answer_all(|| {
+                    Err(StoreError::Corrupt(format!(
+                        "rotate script answered {answered} replies to {count} rotations"
+                    )))
+                })
+            }
+            Err(err) => batch.answer_all(|| Err(group_commit::shared(&err))),
+        }
+    }
+}
+
+/// How many rotations one call of the rotation script carries at most: the script runs them
+/// one after another, holding Redis meanwhile (about a millisecond for this many).
+pub(super) const MOST_ROTATIONS: usize = 32;
+
+/// A rotation waiting for its call: its keys and arguments in the layout `rotate.lua` reads.
+/// Shared, so that a rotation whose writer went away can be queued again.
+pub(super) struct QueuedRotation {
+    keys: Vec<String>,
+    args: Vec<String>,
+}
+
+/// The rotation script's reply for one rotation.
+type RotateReply = Result<Vec<String>, StoreError>;
+
+/// Refresh token rotations waiting for the writer (see `group_commit.rs`).
+pub(super) type RotationQueue = GroupCommit<Arc<QueuedRotation>, RotateReply>;
+
+/// A new queue.
+pub(super) fn rotations() -> RotationQueue {
+    GroupCommit::new(MOST_ROTATIONS)
+}
+
+/// A command of one rotation that Redis refused, with the others of its call written: a key
+/// of the wrong type is damaged data, anything else an unavailable store.
+fn refused(error: &str) -> StoreError {
+    if error.starts_with("WRONGTYPE") {
+        StoreError::Corrupt(error.to_owned())
+    } else {
+        StoreError::Unavailable(error.to_owned())
     }
 }
 
@@ -158,7 +273,14 @@ impl GrantStore for RedisStore {
     }
 
     async fn redeem_code(&self, code: &Digest, issue: &Issuance) -> Result<Redemption, StoreError> {
-        let mut call = self.issuing(&self.scripts.redeem, self.keys.code(code), issue)?;
+        let (keys, args) = self.issuance(self.keys.code(code), issue)?;
+        let mut call = self.scripts.redeem.prepare_invoke();
+        for key in &keys {
+            call.key(key);
+        }
+        for arg in &args {
+            call.arg(arg);
+        }
         call.arg(issue.access.client_id.as_str());
         let reply: Vec<String> = self.call(Request::Script(&call)).await?;
         match reply.first().map(String::as_str) {
@@ -221,12 +343,19 @@ impl GrantStore for RedisStore {
         now: UnixTime,
         grace: u64,
     ) -> Result<Rotation, StoreError> {
-        let mut call = self.issuing(&self.scripts.rotate, self.keys.refresh(old), issue)?;
-        call.arg(now)
-            .arg(grace)
-            .arg(sealed_successor)
-            .arg(issue.access.client_id.as_str());
-        let mut reply: Vec<String> = self.call(Request::Script(&call)).await?;
+        let (keys, mut args) = self.issuance(self.keys.refresh(old), issue)?;
+        args.extend([
+            now.to_string(),
+            grace.to_string(),
+            sealed_successor.to_owned(),
+            issue.access.client_id.as_str().to_owned(),
+            // rotate.lua finds the next rotation of a call after this many keys.
+            keys.len().to_string(),
+        ]);
+        // Rotations of refreshes that arrive together go out in one call (group commit).
+        let mut reply = self
+            .rotation_reply(Arc::new(QueuedRotation { keys, args }))
+            .await?;
         match reply.first().map(String::as_str) {
             Some("rotated") => {
                 self.refresh_here
@@ -234,9 +363,17 @@ impl GrantStore for RedisStore {
                 Ok(Rotation::Rotated)
             }
             Some("app_disabled") => Ok(Rotation::AppDisabled),
+            // This very rotation, queued again after its writer went away, had been written
+            // by that writer's call: the successor is the one this request made.
+            Some("grace") if reply.len() == 2 && reply[1] == sealed_successor => {
+                self.refresh_here
+                    .keep(&issue.refresh_digest, &issue.refresh);
+                Ok(Rotation::Rotated)
+            }
             Some("grace") if reply.len() == 2 => Ok(Rotation::Grace(reply.swap_remove(1))),
             Some("reused") => Ok(Rotation::Reused),
             Some("not_found") => Ok(Rotation::NotFound),
+            Some("failed") => Err(refused(reply.get(1).map(String::as_str).unwrap_or(""))),
             _ => Err(unexpected("rotate", &reply)),
         }
     }

@@ -45,6 +45,7 @@ mod clients;
 mod connect;
 mod connections;
 mod grants;
+mod group_commit;
 mod issued_here;
 mod keys;
 mod limits;
@@ -89,6 +90,8 @@ pub struct RedisStore {
     audit_behind: AtomicBool,
     /// Audit events waiting to be written together.
     audit_queue: audit_queue::AuditQueue,
+    /// Refresh token rotations waiting to be written together (see `grants.rs`).
+    rotations: grants::RotationQueue,
     /// The records of refresh tokens and codes issued lately by this process (see
     /// `issued_here.rs`).
     refresh_here: issued_here::IssuedHere<crate::store::RefreshRecord>,
@@ -115,7 +118,8 @@ impl RedisStore {
             indexed_audit: AtomicBool::new(true),
             audit_swept: AtomicU64::new(0),
             audit_behind: AtomicBool::new(false),
-            audit_queue: audit_queue::AuditQueue::default(),
+            audit_queue: audit_queue::queue(),
+            rotations: grants::rotations(),
             refresh_here: issued_here::IssuedHere::new(issued_here::REFRESH_TOKENS),
             codes_here: issued_here::IssuedHere::new(issued_here::CODES),
         })

@@ -419,36 +419,96 @@ async fn many_concurrent_sign_ins_share_a_small_pool() {
     }
 }
 
+/// Looks up every subject at once, each in a task of its own, and answers the DN each found.
+async fn look_up_together(
+    directory: &Arc<LdapDirectory>,
+    subjects: &[&str],
+) -> Vec<Option<String>> {
+    let mut lookups = tokio::task::JoinSet::new();
+    for (i, sub) in subjects.iter().enumerate() {
+        let (directory, sub) = (Arc::clone(directory), sub.to_string());
+        lookups.spawn(async move { (i, directory.lookup(&sub).await) });
+    }
+    let mut found = vec![None; subjects.len()];
+    while let Some(done) = lookups.join_next().await {
+        let (i, user) = done.unwrap();
+        found[i] = user.unwrap().map(|u| u.dn);
+    }
+    found
+}
+
 #[tokio::test]
-async fn concurrent_lookups_go_out_together_on_one_service_connection() {
+async fn lookups_that_arrive_together_are_answered_by_one_search() {
     let slapd = Slapd::start();
     let mut settings = slapd.settings();
     settings.pool_size = 1;
     let directory = Arc::new(directory(&settings));
     assert!(directory.lookup("ada").await.unwrap().is_some());
 
-    // With the server frozen, no answer comes back: every lookup is on the wire at once, on
-    // the one connection, rather than waiting for it in turn.
+    // With the server frozen, no answer comes back: the lookups wait on the wire, and all of
+    // them on one search.
     slapd.suspend();
-    let users = ["ada", "grace", "alan", "linus", "hedy"];
-    let mut lookups = tokio::task::JoinSet::new();
-    for username in users {
+    let subjects = ["ada", "grace", "nobody", "alan", "grace", "dennis"];
+    let waiting = {
         let directory = Arc::clone(&directory);
-        lookups.spawn(async move { directory.lookup(username).await });
-    }
+        tokio::spawn(async move { look_up_together(&directory, &subjects).await })
+    };
     let deadline = Instant::now() + settings.operation_timeout / 2;
-    let mut usage = directory.pool().unwrap();
-    while usage.in_use < users.len() && Instant::now() < deadline {
+    while directory.pool().unwrap().in_use == 0 && Instant::now() < deadline {
         tokio::time::sleep(Duration::from_millis(10)).await;
-        usage = directory.pool().unwrap();
     }
-    assert_eq!((usage.open, usage.in_use), (1, users.len()), "{usage:?}");
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    let usage = directory.pool().unwrap();
+    assert_eq!((usage.open, usage.in_use), (1, 1), "{usage:?}");
 
     slapd.resume();
-    while let Some(found) = lookups.join_next().await {
-        assert!(found.unwrap().unwrap().is_some());
-    }
+    let people = |uid: &str| Some(format!("uid={uid},ou=people,dc=example,dc=com"));
+    assert_eq!(
+        waiting.await.unwrap(),
+        vec![
+            people("ada"),
+            people("grace"),
+            None,
+            people("alan"),
+            people("grace"),
+            Some("cn=Dennis (dmr*) Ritchie,ou=people,dc=example,dc=com".into()),
+        ]
+    );
     assert_eq!(directory.pool().unwrap().in_use, 0);
+}
+
+#[tokio::test]
+async fn subjects_that_differ_from_an_entry_only_in_case_are_answered_as_alone() {
+    let directory = Arc::new(directory(&Slapd::shared().settings()));
+    let alone: Vec<Option<String>> = {
+        let mut found = Vec::new();
+        for sub in ["Ada", "ADA", "grace"] {
+            found.push(directory.lookup(sub).await.unwrap().map(|u| u.dn));
+        }
+        found
+    };
+    // The directory matches uid ignoring case: a search of its own finds ada for "Ada".
+    assert_eq!(
+        alone[0].as_deref(),
+        Some("uid=ada,ou=people,dc=example,dc=com")
+    );
+
+    for subjects in [["Ada", "ADA", "grace"], ["grace", "Ada", "ADA"]] {
+        let together = look_up_together(&directory, &subjects).await;
+        let expected: Vec<Option<String>> = subjects
+            .iter()
+            .map(|s| alone[["Ada", "ADA", "grace"].iter().position(|a| a == s).unwrap()].clone())
+            .collect();
+        assert_eq!(together, expected, "{subjects:?}");
+    }
+    let mixed = look_up_together(&directory, &["Ada", "alan"]).await;
+    assert_eq!(
+        mixed,
+        vec![
+            Some("uid=ada,ou=people,dc=example,dc=com".into()),
+            Some("uid=alan,ou=people,dc=example,dc=com".into()),
+        ]
+    );
 }
 
 #[tokio::test]

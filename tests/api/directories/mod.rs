@@ -5,4 +5,5 @@ pub(crate) mod directory_failover;
 pub(crate) mod directory_ldap;
 pub(crate) mod directory_scale;
 pub(crate) mod leavers;
+pub(crate) mod lookups_together;
 pub(crate) mod renames;

@@ -11,6 +11,7 @@ pub(crate) mod logout;
 pub(crate) mod oidc;
 pub(crate) mod oidc_authorize;
 pub(crate) mod oidc_keys;
+pub(crate) mod refreshes_together;
 pub(crate) mod resource_servers;
 pub(crate) mod revocation;
 pub(crate) mod round_trips;

@@ -12,8 +12,9 @@ use sso_bridge::domain::secret::random_id;
 use sso_bridge::domain::{ClientId, Digest, ScopeSet, SecretToken};
 use sso_bridge::store::redis::RedisStore;
 use sso_bridge::store::{
-    AdminSessionStore, AuditFrom, AuditRecord, AuditStore, ClientStore, GrantStore, LimitStore,
-    PendingBound, Ping, Redemption, Rotation, SecondFactorStore, SessionStore, StoreError,
+    AdminSessionStore, AuditFrom, AuditRecord, AuditStore, ClientStore, GrantStore, Issuance,
+    LimitStore, PendingBound, Ping, Redemption, Rotation, SecondFactorStore, SessionStore,
+    StoreError,
 };
 use std::net::TcpListener;
 use std::time::{Duration, Instant};
@@ -846,4 +847,114 @@ fn audit_event(id: &str, at: u64, actor: &str) -> AuditRecord {
         success: true,
         detail: None,
     }
+}
+
+/// How many times Redis has run `EVALSHA` so far.
+pub(crate) async fn evalsha_calls(conn: &mut MultiplexedConnection) -> u64 {
+    let stats: String = redis::cmd("INFO")
+        .arg("commandstats")
+        .query_async(conn)
+        .await
+        .unwrap();
+    stats
+        .lines()
+        .find_map(|l| l.strip_prefix("cmdstat_evalsha:calls="))
+        .and_then(|rest| rest.split(',').next())
+        .map_or(0, |n| n.parse().unwrap())
+}
+
+#[tokio::test]
+async fn refreshes_that_arrive_together_rotate_in_one_call_and_each_gets_its_own_answer() {
+    let server = RedisServer::start();
+    let settings = redis_settings(&server.url(), 1000);
+    let store = RedisStore::new(&settings).unwrap();
+    let p = settings.key_prefix.clone();
+    let mut conn = raw(&server).await;
+    let now = SystemClock.now();
+    let record = code_record_in(&store, now).await;
+    let mut first = Vec::new();
+    for grant in ["ga", "gb", "gc", "gd"] {
+        let code = Digest::of(&random_id(32));
+        store.put_code(&code, &record, 60).await.unwrap();
+        let issue = issuance(grant, &record, 600);
+        store.redeem_code(&code, &issue).await.unwrap();
+        first.push(issue);
+    }
+    // gc's token was rotated a moment ago (a retry will get its successor), gd's long ago.
+    let earlier = issuance("gc", &record, 600);
+    let rotated = store.rotate_refresh(&first[2].refresh_digest, &earlier, "c's", now, 10);
+    assert_eq!(rotated.await.unwrap(), Rotation::Rotated);
+    let later = issuance("gd", &record, 600);
+    let rotated = store.rotate_refresh(&first[3].refresh_digest, &later, "d's", now - 60, 10);
+    assert_eq!(rotated.await.unwrap(), Rotation::Rotated);
+    // A token that was never issued, and one whose record is damaged.
+    let unknown = Digest::of("never issued");
+    let damaged = Digest::of("damaged");
+    let _: () = conn
+        .set(format!("{p}rt:{}", damaged.as_hex()), "not a hash")
+        .await
+        .unwrap();
+
+    let next: Vec<Issuance> = ["ga", "gb", "gc", "gd", "ge", "gf"]
+        .iter()
+        .map(|g| issuance(g, &record, 600))
+        .collect();
+    let spent = [
+        &first[0].refresh_digest,
+        &first[1].refresh_digest,
+        &first[2].refresh_digest,
+        &first[3].refresh_digest,
+        &unknown,
+        &damaged,
+    ];
+    let calls = evalsha_calls(&mut conn).await;
+    let outcomes = futures::future::join_all(
+        spent
+            .iter()
+            .zip(&next)
+            .map(|(old, issue)| store.rotate_refresh(old, issue, "s", now, 10)),
+    )
+    .await;
+    assert_eq!(evalsha_calls(&mut conn).await - calls, 1);
+
+    assert_eq!(outcomes[0].as_ref().unwrap(), &Rotation::Rotated);
+    assert_eq!(outcomes[1].as_ref().unwrap(), &Rotation::Rotated);
+    assert_eq!(
+        outcomes[2].as_ref().unwrap(),
+        &Rotation::Grace("c's".into())
+    );
+    assert_eq!(outcomes[3].as_ref().unwrap(), &Rotation::Reused);
+    assert_eq!(outcomes[4].as_ref().unwrap(), &Rotation::NotFound);
+    assert!(
+        matches!(outcomes[5], Err(StoreError::Corrupt(_))),
+        "{:?}",
+        outcomes[5]
+    );
+    // Each rotation wrote its own tokens, and the reuse revoked its own grant only.
+    for issue in &next[..2] {
+        assert!(store
+            .access_token(&issue.access_digest)
+            .await
+            .unwrap()
+            .is_some());
+        let record = store.refresh_record(&issue.refresh_digest).await.unwrap();
+        assert_eq!(record.map(|r| r.grant_id), Some(issue.grant_id.clone()));
+    }
+    for issue in &next[2..] {
+        assert!(store
+            .access_token(&issue.access_digest)
+            .await
+            .unwrap()
+            .is_none());
+    }
+    assert!(store
+        .access_token(&later.access_digest)
+        .await
+        .unwrap()
+        .is_none());
+    assert!(store
+        .access_token(&earlier.access_digest)
+        .await
+        .unwrap()
+        .is_some());
 }
