@@ -187,6 +187,20 @@ pub enum Event {
         /// What changed, in plain words.
         detail: String,
     },
+    /// A person changed their own account on their account page: took an app back, ended a
+    /// session, changed a second factor.
+    AccountChanged {
+        /// What was done (`AppRemoved`, `SessionEnded`, ...).
+        action: Action,
+        /// The person.
+        sub: String,
+        /// Where the request came from.
+        address: Option<String>,
+        /// The app concerned, when one is.
+        client_id: Option<ClientId>,
+        /// What changed, in plain words.
+        detail: String,
+    },
     /// An authorize request that shows a page was kept (or refused: the store was full), and
     /// this is what all unfinished sign-ins keep now.
     PendingLoad {

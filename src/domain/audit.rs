@@ -51,11 +51,16 @@ pub enum Action {
     /// An app was sent a back-channel logout: delivered, refused, failed (and tried again), or
     /// given up.
     BackchannelLogout,
+    /// A person took an app back on their account page: its tokens revoked, its approval
+    /// forgotten.
+    AppRemoved,
+    /// A person ended one of their sessions, or every other one, on their account page.
+    SessionEnded,
 }
 
 impl Action {
     /// Every action, for the filter of the audit page.
-    pub const ALL: [Action; 21] = [
+    pub const ALL: [Action; 23] = [
         Action::SignIn,
         Action::AdminSignIn,
         Action::AdminSignOut,
@@ -77,6 +82,8 @@ impl Action {
         Action::UserRevoked,
         Action::AccessDenied,
         Action::BackchannelLogout,
+        Action::AppRemoved,
+        Action::SessionEnded,
     ];
 
     /// The snake_case name, as stored and filtered by.
@@ -103,6 +110,8 @@ impl Action {
             Action::UserRevoked => "user_revoked",
             Action::AccessDenied => "access_denied",
             Action::BackchannelLogout => "backchannel_logout",
+            Action::AppRemoved => "app_removed",
+            Action::SessionEnded => "session_ended",
         }
     }
 }

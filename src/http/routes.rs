@@ -96,6 +96,24 @@ pub fn routes(state: AppState) -> impl Endpoint {
             pages::logout::PATH,
             get(pages::logout::start).post(pages::logout::submit),
         )
+        // The person's own account page.
+        .at(pages::account::PATH, get(pages::account::show::show))
+        .at(
+            pages::account::SIGN_IN_PATH,
+            get(pages::account::signin::sign_in_page).post(pages::account::signin::sign_in),
+        )
+        .at(
+            pages::account::REVOKE_APP_PATH,
+            post(pages::account::forms::revoke_app),
+        )
+        .at(
+            pages::account::END_SESSION_PATH,
+            post(pages::account::forms::end_session),
+        )
+        .at(
+            pages::account::END_OTHERS_PATH,
+            post(pages::account::forms::end_others),
+        )
         .at(i18n::MENU_PATH, post(pages::language::choose))
         .at("/assets/style.css", get(stylesheet))
         .at(HEALTH_PATH, get(probes::health))

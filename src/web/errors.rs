@@ -104,6 +104,20 @@ pub enum PageError {
     /// No such app on the admin screen.
     #[error("admin screen: {0}")]
     AdminNotFound(Text),
+    // --- account page ---
+    /// An id the person's account page was sent that names nothing of theirs.
+    #[error("account page: {0}")]
+    NotTheirs(String),
+}
+
+impl From<crate::account::AccountError> for PageError {
+    fn from(err: crate::account::AccountError) -> Self {
+        use crate::account::AccountError;
+        match err {
+            not_theirs @ AccountError::NotTheirs(_) => PageError::NotTheirs(not_theirs.to_string()),
+            AccountError::Store(e) => PageError::Store(e),
+        }
+    }
 }
 
 impl From<crate::mfa::MfaError> for PageError {
@@ -251,6 +265,11 @@ impl PageError {
                 StatusCode::FORBIDDEN,
                 "error-admin-forbidden-title",
                 "error-admin-forbidden-message",
+            ),
+            PageError::NotTheirs(_) => (
+                StatusCode::NOT_FOUND,
+                "account-not-theirs-title",
+                "account-not-theirs-message",
             ),
             PageError::Render(_) => (
                 StatusCode::INTERNAL_SERVER_ERROR,

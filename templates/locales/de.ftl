@@ -145,6 +145,48 @@ error-logout-unknown-app = Die Anwendung, die Sie hierher geschickt hat, ist bei
 error-logout-unregistered-return = Die Anwendung wollte Sie an eine Adresse zurückschicken, die nicht für die Abmeldung registriert ist (erhalten: { $uri }). Es wurde nichts geändert.
 error-logout-return-needs-app = Eine Rücksprungadresse braucht id_token_hint oder client_id, damit klar ist, welche Anwendung fragt. Es wurde nichts geändert.
 
+## Kontoseite
+
+account-page-title = Ihr Konto
+account-heading = Ihr Konto
+account-link = Ihr Konto: Apps und Sitzungen
+account-apps-heading = Apps
+account-app-scopes = Darf lesen
+account-app-first-used = Zuerst genutzt
+account-app-last-used = Zuletzt genutzt
+account-not-noted = nicht erfasst
+account-app-remove = { $app } entfernen
+account-apps-none = Sie haben noch keiner App Zugriff gegeben.
+account-apps-hint = Wenn Sie eine App entfernen, werden Sie dort abgemeldet und Ihre Zustimmung wird vergessen: Die App fragt beim nächsten Mal erneut.
+account-sessions-heading = Wo Sie angemeldet sind
+account-this-browser = dieser Browser
+account-session-address = Adresse
+account-session-signed-in = Angemeldet
+account-session-last-seen = Zuletzt aktiv
+account-session-end = Dort abmelden
+account-session-end-this = Hier abmelden
+account-sessions-end-all = Überall sonst abmelden
+account-device = { $browser } unter { $system }
+account-device-browser = { $browser }
+account-device-system = Ein Browser unter { $system }
+account-device-unknown = Unbekannter Browser
+account-app-removed = Die App wurde entfernt: Sie sind dort abgemeldet, und sie fragt erneut nach Ihrer Zustimmung.
+account-session-ended = Diese Sitzung wurde beendet.
+account-sessions-ended = { $count ->
+        [one] { $count } andere Sitzung wurde beendet.
+       *[other] { $count } andere Sitzungen wurden beendet.
+    }
+account-not-theirs-title = Nicht gefunden
+account-not-theirs-message = Diese App oder Sitzung gehört nicht zu Ihnen oder ist bereits beendet. Es wurde nichts geändert.
+account-signin-page-title = Bei Ihrem Konto anmelden
+account-signin-lede = Melden Sie sich mit Ihrem Firmenkonto an, um Ihre Apps und Ihre Anmeldungen zu sehen.
+account-signin-otp-lede = Geben Sie den Code aus Ihrer Authenticator-App ein.
+account-signin-start-over = Von vorn beginnen
+account-enrol-first = Ihr Konto braucht einen zweiten Faktor. Melden Sie sich einmal bei einer beliebigen App an, um ihn einzurichten, und kommen Sie dann zurück.
+account-wrong-code = Dieser Code ist nicht richtig. Versuchen Sie es erneut.
+audit-action-app_removed = App von der Person entfernt
+audit-action-session_ended = Sitzung von der Person beendet
+
 ## Verwaltung
 
 admin-nav-label = Verwaltung

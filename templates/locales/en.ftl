@@ -147,6 +147,48 @@ error-logout-unknown-app = The application that sent you here is not registered 
 error-logout-unregistered-return = The application asked to send you back to an address that is not registered for sign-out (received: { $uri }). Nothing was changed.
 error-logout-return-needs-app = A return address needs id_token_hint or client_id to say which application asks. Nothing was changed.
 
+## Account page
+
+account-page-title = Your account
+account-heading = Your account
+account-link = Your account: apps and sessions
+account-apps-heading = Apps
+account-app-scopes = Can read
+account-app-first-used = First used
+account-app-last-used = Last used
+account-not-noted = not recorded
+account-app-remove = Remove { $app }
+account-apps-none = You have not let any app in yet.
+account-apps-hint = Removing an app signs you out of it and forgets your approval: it asks you again next time.
+account-sessions-heading = Where you are signed in
+account-this-browser = this browser
+account-session-address = Address
+account-session-signed-in = Signed in
+account-session-last-seen = Last seen
+account-session-end = Sign out there
+account-session-end-this = Sign out here
+account-sessions-end-all = Sign out everywhere else
+account-device = { $browser } on { $system }
+account-device-browser = { $browser }
+account-device-system = A browser on { $system }
+account-device-unknown = Unknown browser
+account-app-removed = The app was removed: it is signed out and will ask for your approval again.
+account-session-ended = That session has ended.
+account-sessions-ended = { $count ->
+        [one] { $count } other session has ended.
+       *[other] { $count } other sessions have ended.
+    }
+account-not-theirs-title = Not found
+account-not-theirs-message = That app or session is not one of yours, or it has ended already. Nothing was changed.
+account-signin-page-title = Sign in to your account
+account-signin-lede = Sign in with your company account to see your apps and where you are signed in.
+account-signin-otp-lede = Enter the code from your authenticator app.
+account-signin-start-over = Start over
+account-enrol-first = Your account needs a second factor. Sign in to any app once to set it up, then come back.
+account-wrong-code = That code is not right. Try again.
+audit-action-app_removed = app removed by the person
+audit-action-session_ended = session ended by the person
+
 ## Admin screen
 
 admin-nav-label = Administration

@@ -148,6 +148,48 @@ error-logout-unknown-app = La aplicación que le ha enviado aquí no está regis
 error-logout-unregistered-return = La aplicación pidió devolverle a una dirección que no está registrada para el cierre de sesión (recibida: { $uri }). No se ha cambiado nada.
 error-logout-return-needs-app = Una dirección de retorno necesita id_token_hint o client_id para saber qué aplicación la solicita. No se ha cambiado nada.
 
+## Página de la cuenta
+
+account-page-title = Su cuenta
+account-heading = Su cuenta
+account-link = Su cuenta: aplicaciones y sesiones
+account-apps-heading = Aplicaciones
+account-app-scopes = Puede leer
+account-app-first-used = Primer uso
+account-app-last-used = Último uso
+account-not-noted = no registrado
+account-app-remove = Quitar { $app }
+account-apps-none = Todavía no ha dado acceso a ninguna aplicación.
+account-apps-hint = Quitar una aplicación cierra su sesión en ella y olvida su aprobación: la próxima vez se la volverá a pedir.
+account-sessions-heading = Dónde tiene la sesión iniciada
+account-this-browser = este navegador
+account-session-address = Dirección
+account-session-signed-in = Inicio de sesión
+account-session-last-seen = Última actividad
+account-session-end = Cerrar sesión allí
+account-session-end-this = Cerrar sesión aquí
+account-sessions-end-all = Cerrar sesión en todos los demás sitios
+account-device = { $browser } en { $system }
+account-device-browser = { $browser }
+account-device-system = Un navegador en { $system }
+account-device-unknown = Navegador desconocido
+account-app-removed = Se ha quitado la aplicación: su sesión en ella se ha cerrado y volverá a pedirle su aprobación.
+account-session-ended = Esa sesión ha terminado.
+account-sessions-ended = { $count ->
+        [one] Ha terminado { $count } otra sesión.
+       *[other] Han terminado { $count } otras sesiones.
+    }
+account-not-theirs-title = No encontrado
+account-not-theirs-message = Esa aplicación o sesión no es suya, o ya ha terminado. No se ha cambiado nada.
+account-signin-page-title = Iniciar sesión en su cuenta
+account-signin-lede = Inicie sesión con su cuenta de la empresa para ver sus aplicaciones y dónde tiene la sesión iniciada.
+account-signin-otp-lede = Introduzca el código de su aplicación de autenticación.
+account-signin-start-over = Empezar de nuevo
+account-enrol-first = Su cuenta necesita un segundo factor. Inicie sesión una vez en cualquier aplicación para configurarlo y vuelva después.
+account-wrong-code = Ese código no es correcto. Inténtelo de nuevo.
+audit-action-app_removed = aplicación quitada por la persona
+audit-action-session_ended = sesión terminada por la persona
+
 ## Administración
 
 admin-nav-label = Administración

@@ -146,6 +146,48 @@ error-logout-unknown-app = L’application qui vous a envoyé ici n’est pas en
 error-logout-unregistered-return = L’application a demandé à vous renvoyer vers une adresse qui n’est pas enregistrée pour la déconnexion (reçue : { $uri }). Rien n’a été modifié.
 error-logout-return-needs-app = Une adresse de retour nécessite id_token_hint ou client_id pour savoir quelle application la demande. Rien n’a été modifié.
 
+## Page du compte
+
+account-page-title = Votre compte
+account-heading = Votre compte
+account-link = Votre compte : applications et sessions
+account-apps-heading = Applications
+account-app-scopes = Peut lire
+account-app-first-used = Première utilisation
+account-app-last-used = Dernière utilisation
+account-not-noted = non enregistré
+account-app-remove = Retirer { $app }
+account-apps-none = Vous n’avez encore autorisé aucune application.
+account-apps-hint = Retirer une application vous en déconnecte et oublie votre accord : elle vous le redemandera la prochaine fois.
+account-sessions-heading = Où vous êtes connecté
+account-this-browser = ce navigateur
+account-session-address = Adresse
+account-session-signed-in = Connexion
+account-session-last-seen = Dernière activité
+account-session-end = Se déconnecter là-bas
+account-session-end-this = Se déconnecter ici
+account-sessions-end-all = Se déconnecter partout ailleurs
+account-device = { $browser } sous { $system }
+account-device-browser = { $browser }
+account-device-system = Un navigateur sous { $system }
+account-device-unknown = Navigateur inconnu
+account-app-removed = L’application a été retirée : vous en êtes déconnecté et elle vous redemandera votre accord.
+account-session-ended = Cette session est terminée.
+account-sessions-ended = { $count ->
+        [one] { $count } autre session est terminée.
+       *[other] { $count } autres sessions sont terminées.
+    }
+account-not-theirs-title = Introuvable
+account-not-theirs-message = Cette application ou cette session n’est pas la vôtre, ou elle est déjà terminée. Rien n’a été modifié.
+account-signin-page-title = Connexion à votre compte
+account-signin-lede = Connectez-vous avec votre compte d’entreprise pour voir vos applications et où vous êtes connecté.
+account-signin-otp-lede = Saisissez le code de votre application d’authentification.
+account-signin-start-over = Recommencer
+account-enrol-first = Votre compte exige un second facteur. Connectez-vous une fois à une application pour le configurer, puis revenez.
+account-wrong-code = Ce code n’est pas le bon. Réessayez.
+audit-action-app_removed = application retirée par la personne
+audit-action-session_ended = session terminée par la personne
+
 ## Administration
 
 admin-nav-label = Administration

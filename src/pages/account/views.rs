@@ -1,0 +1,76 @@
+//! The page structs of the account page and its sign-in.
+
+use crate::web::i18n::Text;
+use crate::web::render::{name, Page};
+use serde::Serialize;
+
+/// `account.hbs`: what a person let in and where they are signed in.
+#[derive(Debug, Clone, Serialize)]
+pub struct AccountPage {
+    /// Display name (name claim, else username).
+    pub user_display: String,
+    /// Username.
+    pub username: String,
+    /// Hidden in every form: anti-CSRF token bound to the session cookie.
+    pub csrf_token: String,
+    /// What the last change did.
+    pub notice: Option<Text>,
+    /// The apps, by name.
+    pub apps: Vec<AppRow>,
+    /// The sessions, this browser's first.
+    pub sessions: Vec<SessionRow>,
+    /// Whether there is a session to end besides this browser's.
+    pub others: bool,
+}
+impl Page for AccountPage {
+    const TEMPLATE: &'static str = name::ACCOUNT;
+}
+
+/// One app of the account page.
+#[derive(Debug, Clone, Serialize)]
+pub struct AppRow {
+    /// Hidden in its form: `client_id`.
+    pub client_id: String,
+    /// Its name.
+    pub name: String,
+    /// The scopes granted, by name.
+    pub scopes: Vec<String>,
+    /// Unix seconds; `None` when not noted.
+    pub first_used: Option<u64>,
+    /// Unix seconds; `None` when not noted.
+    pub last_used: Option<u64>,
+}
+
+/// One session of the account page.
+#[derive(Debug, Clone, Serialize)]
+pub struct SessionRow {
+    /// Hidden in its form: `session`, the public id.
+    pub session: String,
+    /// Browser and system, coarsely.
+    pub device: Text,
+    /// The address signed in from.
+    pub address: Option<String>,
+    /// Unix seconds.
+    pub signed_in: u64,
+    /// Unix seconds.
+    pub last_seen: u64,
+    /// The browser asking.
+    pub this_browser: bool,
+}
+
+/// `account_signin.hbs`: the sign-in of the account page; password, then (second step) the
+/// code of the authenticator app.
+#[derive(Debug, Clone, Serialize)]
+pub struct AccountSignInPage {
+    /// Hidden: anti-CSRF token, also set as a cookie.
+    pub csrf_token: String,
+    /// Username to prefill.
+    pub username: String,
+    /// Message after a failed attempt.
+    pub error: Option<Text>,
+    /// The second step: ask for the code (`otp`).
+    pub otp_step: bool,
+}
+impl Page for AccountSignInPage {
+    const TEMPLATE: &'static str = name::ACCOUNT_SIGNIN;
+}
