@@ -1,10 +1,12 @@
-//! A person's own account: the apps they let in, the browsers they are signed in with, and
-//! what they change there. Everything here acts for one person, named by the session that asks,
+//! A person's own account: the apps they let in, the browsers they are signed in with, their
+//! second factor, what they did lately, and what they change there. Everything here acts for one person, named by the session that asks,
 //! and finds what it changes through that person's own indexes: an id that is not theirs (an
 //! app they never let in, another person's session) finds nothing, and nothing changes.
 
+pub mod activity;
 pub mod apps;
 pub mod sessions;
+pub mod two_step;
 mod uses;
 
 pub use uses::AppUses;
@@ -30,6 +32,9 @@ pub enum AccountError {
     /// The store is down.
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// The directory did not answer (the second-factor policy by group).
+    #[error("directory unavailable: {0}")]
+    Directory(String),
 }
 
 /// Who changes their account, and from where: what the audit log records.

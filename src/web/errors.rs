@@ -116,6 +116,7 @@ impl From<crate::account::AccountError> for PageError {
         match err {
             not_theirs @ AccountError::NotTheirs(_) => PageError::NotTheirs(not_theirs.to_string()),
             AccountError::Store(e) => PageError::Store(e),
+            AccountError::Directory(cause) => PageError::Directory(cause),
         }
     }
 }

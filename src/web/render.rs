@@ -46,6 +46,8 @@ pub mod name {
     pub const LOGOUT: &str = "logout";
     /// The person's own account page.
     pub const ACCOUNT: &str = "account";
+    /// The account page's two-step verification section (a partial).
+    pub const ACCOUNT_TWO_STEP: &str = "account_two_step";
     /// The account page's sign-in.
     pub const ACCOUNT_SIGNIN: &str = "account_signin";
     /// Admin screen: reset a user's second factor.
@@ -72,7 +74,7 @@ pub mod name {
 
 /// Every built-in template, by registry name. The admin screen's share the layout and the
 /// registry with the sign-in pages.
-const BUILT_IN: [(&str, &str); 20] = [
+const BUILT_IN: [(&str, &str); 21] = [
     (name::BASE, include_str!("../../templates/base.hbs")),
     (name::SIGNIN, include_str!("../../templates/signin.hbs")),
     (name::CONSENT, include_str!("../../templates/consent.hbs")),
@@ -90,6 +92,10 @@ const BUILT_IN: [(&str, &str); 20] = [
     (name::LOGOUT, include_str!("../../templates/logout.hbs")),
     // account page
     (name::ACCOUNT, include_str!("../../templates/account.hbs")),
+    (
+        name::ACCOUNT_TWO_STEP,
+        include_str!("../../templates/account_two_step.hbs"),
+    ),
     (
         name::ACCOUNT_SIGNIN,
         include_str!("../../templates/account_signin.hbs"),

@@ -184,6 +184,25 @@ account-signin-otp-lede = Geben Sie den Code aus Ihrer Authenticator-App ein.
 account-signin-start-over = Von vorn beginnen
 account-enrol-first = Ihr Konto braucht einen zweiten Faktor. Melden Sie sich einmal bei einer beliebigen App an, um ihn einzurichten, und kommen Sie dann zurück.
 account-wrong-code = Dieser Code ist nicht richtig. Versuchen Sie es erneut.
+account-two-step-heading = Zweistufige Anmeldung
+account-two-step-required = Ihre Rolle verlangt bei der Anmeldung einen zweiten Schritt.
+account-authenticator-heading = Authenticator-App
+account-authenticator-since = Eingerichtet am { $at }.
+account-authenticator-none = Nicht eingerichtet. Sie richten sie ein, wenn eine App zum ersten Mal danach fragt, oder über die Zustimmungsseite einer beliebigen App.
+account-recovery-heading = Wiederherstellungscodes
+account-recovery-left = { $left ->
+        [one] Noch { $left } Code.
+       *[other] Noch { $left } Codes.
+    }
+account-recovery-none = Keine: Sie gehören zu einer Authenticator-App.
+account-activity-heading = Letzte Aktivitäten
+account-activity-when = Wann
+account-activity-what = Was
+account-activity-app = App
+account-activity-outcome = Ergebnis
+account-activity-ok = erledigt
+account-activity-failed = abgelehnt
+account-activity-none = Noch nichts erfasst.
 audit-action-app_removed = App von der Person entfernt
 audit-action-session_ended = Sitzung von der Person beendet
 

@@ -186,6 +186,25 @@ account-signin-otp-lede = Enter the code from your authenticator app.
 account-signin-start-over = Start over
 account-enrol-first = Your account needs a second factor. Sign in to any app once to set it up, then come back.
 account-wrong-code = That code is not right. Try again.
+account-two-step-heading = Two-step verification
+account-two-step-required = Your role asks for a second step at sign-in.
+account-authenticator-heading = Authenticator app
+account-authenticator-since = Set up on { $at }.
+account-authenticator-none = Not set up. You set it up the first time an app asks for it, or from any app's approval page.
+account-recovery-heading = Recovery codes
+account-recovery-left = { $left ->
+        [one] { $left } code left.
+       *[other] { $left } codes left.
+    }
+account-recovery-none = None: they come with an authenticator app.
+account-activity-heading = Recent activity
+account-activity-when = When
+account-activity-what = What
+account-activity-app = App
+account-activity-outcome = Outcome
+account-activity-ok = done
+account-activity-failed = refused
+account-activity-none = Nothing recorded yet.
 audit-action-app_removed = app removed by the person
 audit-action-session_ended = session ended by the person
 

@@ -187,6 +187,25 @@ account-signin-otp-lede = Introduzca el código de su aplicación de autenticaci
 account-signin-start-over = Empezar de nuevo
 account-enrol-first = Su cuenta necesita un segundo factor. Inicie sesión una vez en cualquier aplicación para configurarlo y vuelva después.
 account-wrong-code = Ese código no es correcto. Inténtelo de nuevo.
+account-two-step-heading = Verificación en dos pasos
+account-two-step-required = Su rol exige un segundo paso al iniciar sesión.
+account-authenticator-heading = Aplicación de autenticación
+account-authenticator-since = Configurada el { $at }.
+account-authenticator-none = No configurada. La configura la primera vez que una aplicación la pida, o desde la página de aprobación de cualquier aplicación.
+account-recovery-heading = Códigos de recuperación
+account-recovery-left = { $left ->
+        [one] Queda { $left } código.
+       *[other] Quedan { $left } códigos.
+    }
+account-recovery-none = Ninguno: vienen con una aplicación de autenticación.
+account-activity-heading = Actividad reciente
+account-activity-when = Cuándo
+account-activity-what = Qué
+account-activity-app = Aplicación
+account-activity-outcome = Resultado
+account-activity-ok = hecho
+account-activity-failed = rechazado
+account-activity-none = Todavía no hay nada registrado.
 audit-action-app_removed = aplicación quitada por la persona
 audit-action-session_ended = sesión terminada por la persona
 

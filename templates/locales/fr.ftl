@@ -185,6 +185,25 @@ account-signin-otp-lede = Saisissez le code de votre application d’authentific
 account-signin-start-over = Recommencer
 account-enrol-first = Votre compte exige un second facteur. Connectez-vous une fois à une application pour le configurer, puis revenez.
 account-wrong-code = Ce code n’est pas le bon. Réessayez.
+account-two-step-heading = Validation en deux étapes
+account-two-step-required = Votre rôle exige une seconde étape à la connexion.
+account-authenticator-heading = Application d’authentification
+account-authenticator-since = Configurée le { $at }.
+account-authenticator-none = Non configurée. Vous la configurez la première fois qu’une application la demande, ou depuis la page d’accord de n’importe quelle application.
+account-recovery-heading = Codes de récupération
+account-recovery-left = { $left ->
+        [one] Il reste { $left } code.
+       *[other] Il reste { $left } codes.
+    }
+account-recovery-none = Aucun : ils accompagnent une application d’authentification.
+account-activity-heading = Activité récente
+account-activity-when = Quand
+account-activity-what = Quoi
+account-activity-app = Application
+account-activity-outcome = Résultat
+account-activity-ok = effectué
+account-activity-failed = refusé
+account-activity-none = Rien d’enregistré pour l’instant.
 audit-action-app_removed = application retirée par la personne
 audit-action-session_ended = session terminée par la personne
 

@@ -179,6 +179,10 @@ async fn a_browser_without_a_session_signs_in_and_comes_back_to_the_page() {
     assert!(page.contains("(alan)"), "{page}");
     assert_eq!(values_of(&page, "session").len(), 1);
     assert!(page.contains("id=\"this-browser\""));
+    // The sign-in just made is the newest event of the person's activity.
+    let activity = &page[page.find("id=\"activity-heading\"").unwrap()..];
+    assert!(activity.contains("<td>sign in</td>"), "{activity}");
+    assert!(page.contains("Authenticator app") && page.contains("Not set up."));
 }
 
 #[tokio::test]
@@ -291,6 +295,10 @@ async fn removing_an_app_revokes_the_persons_tokens_forgets_the_approval_and_tel
     assert!(token_works(&app, &alan).await, "alan keeps his tokens");
     let page = account_page(&app, &ken.browser).await;
     assert!(values_of(&page, "client_id").is_empty());
+    assert!(
+        page.contains("<td>app removed by the person</td>"),
+        "{page}"
+    );
     assert!(
         still_signed_in(&app, &ken.browser).await,
         "the session stays"

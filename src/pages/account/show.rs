@@ -1,8 +1,8 @@
 //! `GET /account`: the page itself.
 
-use super::views::{AccountPage, AppRow, SessionRow};
+use super::views::{AccountPage, ActivityRow, AppRow, SessionRow, TwoStepView};
 use super::{Signed, PATH};
-use crate::account::{apps, sessions};
+use crate::account::{activity, apps, sessions, two_step};
 use crate::state::AppState;
 use crate::web::device;
 use crate::web::errors::PageError;
@@ -45,6 +45,8 @@ pub async fn show(
     let sub = signed.session.claims.sub();
     let apps = apps::list(state, sub).await?;
     let sessions = sessions::list(state, sub, &signed.cookie).await?;
+    let two_step = two_step::status(state, &signed.session).await?;
+    let activity = activity_rows(state, sub).await?;
     i18n::return_to(PATH);
     let page = AccountPage {
         user_display: signed.session.claims.get("name").unwrap_or(sub).to_owned(),
@@ -54,8 +56,35 @@ pub async fn show(
         others: sessions.iter().any(|s| !s.this_browser),
         apps: apps.into_iter().map(app_row).collect(),
         sessions: sessions.into_iter().map(session_row).collect(),
+        two_step: TwoStepView {
+            authenticator_since: two_step.authenticator_since,
+            recovery_codes_left: two_step.recovery_codes_left,
+            required: two_step.required,
+        },
+        activity,
     };
     respond::page(&state.templates, StatusCode::OK, &page)
+}
+
+/// The person's recent activity, apps named.
+async fn activity_rows(state: &AppState, sub: &str) -> Result<Vec<ActivityRow>, PageError> {
+    let events = activity::recent(state, sub).await?;
+    let apps = state.store.clients().await?;
+    let name_of = |id: &str| {
+        apps.iter()
+            .find(|a| a.client_id.as_str() == id)
+            .map_or_else(|| id.to_owned(), |a| a.name.clone())
+    };
+    Ok(events
+        .into_iter()
+        .map(|e| ActivityRow {
+            at: e.at,
+            action: Text::new(format!("audit-action-{}", e.action.as_str())),
+            app: e.client_id.as_deref().map(name_of),
+            address: e.address,
+            success: e.success,
+        })
+        .collect())
 }
 
 fn app_row(app: apps::AppEntry) -> AppRow {

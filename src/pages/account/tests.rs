@@ -3,7 +3,7 @@
 
 #![allow(clippy::expect_used)]
 
-use super::views::{AccountPage, AccountSignInPage, AppRow, SessionRow};
+use super::views::{AccountPage, AccountSignInPage, ActivityRow, AppRow, SessionRow, TwoStepView};
 use crate::domain::Language;
 use crate::web::i18n::Text;
 use crate::web::render::Templates;
@@ -42,6 +42,18 @@ fn page() -> AccountPage {
             },
         ],
         others: true,
+        two_step: TwoStepView {
+            authenticator_since: Some(1_700_000_000),
+            recovery_codes_left: 7,
+            required: true,
+        },
+        activity: vec![ActivityRow {
+            at: 1_700_000_000,
+            action: Text::new("audit-action-sign_in"),
+            app: Some("Pay<roll>".into()),
+            address: Some("192.0.2.7".into()),
+            success: false,
+        }],
     }
 }
 
@@ -73,6 +85,8 @@ fn the_account_page_renders_every_form_with_its_contract_names_in_every_language
     let english = t.page_in(Language::En, &page()).expect("renders");
     assert!(english.contains("Firefox on Linux"), "{english}");
     assert!(english.contains("2 other sessions have ended."));
+    assert!(english.contains("7 codes left.") && english.contains("refused"));
+    assert!(english.contains(r#"id="two-step-heading""#));
     let german = t.page_in(Language::De, &page()).expect("renders");
     assert!(german.contains("Firefox unter Linux"), "{german}");
 }

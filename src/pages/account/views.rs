@@ -21,6 +21,36 @@ pub struct AccountPage {
     pub sessions: Vec<SessionRow>,
     /// Whether there is a session to end besides this browser's.
     pub others: bool,
+    /// The second factor.
+    pub two_step: TwoStepView,
+    /// The person's recent activity, newest first.
+    pub activity: Vec<ActivityRow>,
+}
+
+/// The two-step verification section (`account_two_step.hbs`).
+#[derive(Debug, Clone, Serialize)]
+pub struct TwoStepView {
+    /// When the authenticator app was set up (Unix seconds); `None`: not set up.
+    pub authenticator_since: Option<u64>,
+    /// Recovery codes left.
+    pub recovery_codes_left: u64,
+    /// Whether the policy requires a second factor.
+    pub required: bool,
+}
+
+/// One event of the recent activity.
+#[derive(Debug, Clone, Serialize)]
+pub struct ActivityRow {
+    /// Unix seconds.
+    pub at: u64,
+    /// What happened, in words.
+    pub action: Text,
+    /// The app's name (or its id, when it is gone).
+    pub app: Option<String>,
+    /// The address it came from.
+    pub address: Option<String>,
+    /// Whether it succeeded.
+    pub success: bool,
 }
 impl Page for AccountPage {
     const TEMPLATE: &'static str = name::ACCOUNT;
