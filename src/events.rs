@@ -104,6 +104,8 @@ pub enum Event {
     SecondFactorEnrolled {
         /// The user.
         sub: String,
+        /// Whether it replaced an authenticator they had (which stopped working with it).
+        replaced: bool,
     },
     /// A user signed in with a recovery code.
     RecoveryCodeUsed {
@@ -447,7 +449,10 @@ mod tests {
     async fn every_listener_hears_every_event_in_order() {
         let (a, b) = (Arc::new(Recorder::default()), Arc::new(Recorder::default()));
         let events = Events::new(vec![a.clone(), b.clone()]);
-        let first = Event::SecondFactorEnrolled { sub: "ada".into() };
+        let first = Event::SecondFactorEnrolled {
+            sub: "ada".into(),
+            replaced: false,
+        };
         let second = Event::RecoveryCodeUsed {
             sub: "ada".into(),
             left: 9,

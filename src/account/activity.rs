@@ -15,7 +15,7 @@ const STEP: usize = 200;
 const MAX_STEPS: usize = 5;
 
 /// The actions the person's activity shows.
-const SHOWN_ACTIONS: [Action; 10] = [
+const SHOWN_ACTIONS: [Action; 12] = [
     Action::SignIn,
     Action::AdminSignIn,
     Action::SignOut,
@@ -26,6 +26,8 @@ const SHOWN_ACTIONS: [Action; 10] = [
     Action::AccessDenied,
     Action::AppRemoved,
     Action::SessionEnded,
+    Action::SecondFactorRemoved,
+    Action::RecoveryCodesRenewed,
 ];
 
 /// The person's last [`SHOWN`] events of the kinds above, newest first.

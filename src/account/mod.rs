@@ -1,10 +1,13 @@
 //! A person's own account: the apps they let in, the browsers they are signed in with, their
-//! second factor, what they did lately, and what they change there. Everything here acts for one person, named by the session that asks,
-//! and finds what it changes through that person's own indexes: an id that is not theirs (an
-//! app they never let in, another person's session) finds nothing, and nothing changes.
+//! second factor, what they did lately, and what they change there. Everything here acts for
+//! one person, named by the session that asks, and finds what it changes through that
+//! person's own indexes: an id that is not theirs (an app they never let in, another person's
+//! session) finds nothing, and nothing changes. Changes to a second factor need a fresh
+//! sign-in first ([`reauth`]).
 
 pub mod activity;
 pub mod apps;
+pub mod reauth;
 pub mod sessions;
 pub mod two_step;
 mod uses;
@@ -14,6 +17,7 @@ pub use uses::AppUses;
 use crate::domain::audit::Action;
 use crate::domain::ClientId;
 use crate::events::Event;
+use crate::mfa::MfaError;
 use crate::store::StoreError;
 
 /// What the account flows need: what sessions need (the store, the directory, the clock, the
@@ -29,12 +33,28 @@ pub enum AccountError {
     /// theirs, or one that ended already): nothing changed.
     #[error("no such {0} of this person")]
     NotTheirs(&'static str),
+    /// The policy requires a second factor of this person: theirs stays.
+    #[error("the policy requires a second factor of this person")]
+    Required,
     /// The store is down.
     #[error(transparent)]
     Store(#[from] StoreError),
     /// The directory did not answer (the second-factor policy by group).
     #[error("directory unavailable: {0}")]
     Directory(String),
+    /// The second factor could not be used (a secret that does not open with the key).
+    #[error("second factor unusable: {0}")]
+    SecondFactor(String),
+}
+
+impl From<MfaError> for AccountError {
+    fn from(err: MfaError) -> Self {
+        match err {
+            MfaError::Store(e) => AccountError::Store(e),
+            MfaError::Directory(e) => AccountError::Directory(e.to_string()),
+            other => AccountError::SecondFactor(other.to_string()),
+        }
+    }
 }
 
 /// Who changes their account, and from where: what the audit log records.

@@ -186,8 +186,13 @@ fn entry_for(event: &Event) -> Option<AuditEvent> {
                 None => entry,
             }
         }
-        Event::SecondFactorEnrolled { sub } => {
-            AuditEvent::new(Action::SecondFactorEnrolled, Some(sub))
+        Event::SecondFactorEnrolled { sub, replaced } => {
+            let entry = AuditEvent::new(Action::SecondFactorEnrolled, Some(sub));
+            if *replaced {
+                entry.detail("authenticator app replaced; the earlier one no longer works")
+            } else {
+                entry
+            }
         }
         Event::RecoveryCodeUsed { sub, left } => {
             AuditEvent::new(Action::RecoveryCodeUsed, Some(sub))

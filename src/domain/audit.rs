@@ -56,11 +56,17 @@ pub enum Action {
     AppRemoved,
     /// A person ended one of their sessions, or every other one, on their account page.
     SessionEnded,
+    /// A person removed their own authenticator app (and its recovery codes) on their account
+    /// page.
+    SecondFactorRemoved,
+    /// A person took a new set of recovery codes on their account page; the old set stopped
+    /// working.
+    RecoveryCodesRenewed,
 }
 
 impl Action {
     /// Every action, for the filter of the audit page.
-    pub const ALL: [Action; 23] = [
+    pub const ALL: [Action; 25] = [
         Action::SignIn,
         Action::AdminSignIn,
         Action::AdminSignOut,
@@ -84,6 +90,8 @@ impl Action {
         Action::BackchannelLogout,
         Action::AppRemoved,
         Action::SessionEnded,
+        Action::SecondFactorRemoved,
+        Action::RecoveryCodesRenewed,
     ];
 
     /// The snake_case name, as stored and filtered by.
@@ -112,6 +120,8 @@ impl Action {
             Action::BackchannelLogout => "backchannel_logout",
             Action::AppRemoved => "app_removed",
             Action::SessionEnded => "session_ended",
+            Action::SecondFactorRemoved => "second_factor_removed",
+            Action::RecoveryCodesRenewed => "recovery_codes_renewed",
         }
     }
 }

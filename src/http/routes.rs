@@ -114,6 +114,23 @@ pub fn routes(state: AppState) -> impl Endpoint {
             pages::account::END_OTHERS_PATH,
             post(pages::account::forms::end_others),
         )
+        .at(
+            pages::account::CONFIRM_PATH,
+            get(pages::account::reauth::show).post(pages::account::reauth::confirm),
+        )
+        .at(
+            pages::account::AUTHENTICATOR_PATH,
+            get(pages::account::two_step::authenticator)
+                .post(pages::account::two_step::confirm_authenticator),
+        )
+        .at(
+            pages::account::REMOVE_AUTHENTICATOR_PATH,
+            post(pages::account::two_step::remove_authenticator),
+        )
+        .at(
+            pages::account::RECOVERY_CODES_PATH,
+            post(pages::account::two_step::recovery_codes),
+        )
         .at(i18n::MENU_PATH, post(pages::language::choose))
         .at("/assets/style.css", get(stylesheet))
         .at(HEALTH_PATH, get(probes::health))

@@ -102,6 +102,22 @@ pub async fn end(cx: &impl Context, cookie: &str) -> Result<Option<SessionRecord
     Ok(record)
 }
 
+/// Notes that the person of a session proved themselves again just now (a re-check before a
+/// change to their account): its auth time becomes now, under the same cookie.
+pub async fn reauthenticated(
+    cx: &impl Context,
+    cookie: &str,
+    mut record: SessionRecord,
+) -> Result<SessionRecord, StoreError> {
+    let now = cx.now();
+    let ttl = record.expires_at.saturating_sub(now).max(1);
+    record.auth_time = now;
+    cx.store()
+        .put_session(&Digest::of(cookie), &record, ttl)
+        .await?;
+    Ok(record)
+}
+
 /// Records one more authentication method (`otp`) on a session, under a fresh id: the old
 /// cookie value stops working, so an id seen before the second factor is never promoted.
 /// Answers the new cookie value and the session as stored.

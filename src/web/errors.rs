@@ -117,6 +117,23 @@ impl From<crate::account::AccountError> for PageError {
             not_theirs @ AccountError::NotTheirs(_) => PageError::NotTheirs(not_theirs.to_string()),
             AccountError::Store(e) => PageError::Store(e),
             AccountError::Directory(cause) => PageError::Directory(cause),
+            AccountError::SecondFactor(cause) => PageError::SecondFactor(cause),
+            // The page checks the policy before offering the change; a post past it is stale.
+            required @ AccountError::Required => PageError::BadForm(
+                Text::new("account-authenticator-required"),
+                required.to_string(),
+            ),
+        }
+    }
+}
+
+impl From<crate::account::reauth::ReauthError> for PageError {
+    fn from(err: crate::account::reauth::ReauthError) -> Self {
+        use crate::account::reauth::ReauthError;
+        match err {
+            ReauthError::Unavailable(e) => e.into(),
+            // The page answers these itself, with the form again.
+            refused => PageError::BadForm(Text::new("account-reauth-wrong"), refused.to_string()),
         }
     }
 }

@@ -188,7 +188,7 @@ account-two-step-heading = Zweistufige Anmeldung
 account-two-step-required = Ihre Rolle verlangt bei der Anmeldung einen zweiten Schritt.
 account-authenticator-heading = Authenticator-App
 account-authenticator-since = Eingerichtet am { $at }.
-account-authenticator-none = Nicht eingerichtet. Sie richten sie ein, wenn eine App zum ersten Mal danach fragt, oder über die Zustimmungsseite einer beliebigen App.
+account-authenticator-none = Nicht eingerichtet.
 account-recovery-heading = Wiederherstellungscodes
 account-recovery-left = { $left ->
         [one] Noch { $left } Code.
@@ -205,6 +205,23 @@ account-activity-failed = abgelehnt
 account-activity-none = Noch nichts erfasst.
 audit-action-app_removed = App von der Person entfernt
 audit-action-session_ended = Sitzung von der Person beendet
+account-enrol-lede = um zu <strong>Ihrem Konto</strong> zu gelangen
+account-authenticator-set-up = Authenticator-App einrichten
+account-authenticator-replace = Durch neue App oder neues Telefon ersetzen
+account-authenticator-replace-hint = Ihre bisherige App funktioniert weiter, bis die neue ihren ersten Code gezeigt hat.
+account-authenticator-remove = Authenticator-App entfernen
+account-authenticator-removed = Ihre Authenticator-App und ihre Wiederherstellungscodes wurden entfernt.
+account-authenticator-required = Ihre Rolle verlangt bei der Anmeldung einen zweiten Schritt, daher kann die Authenticator-App nicht entfernt werden. Sie können sie durch eine neue ersetzen.
+account-recovery-renew = Neue Wiederherstellungscodes erzeugen
+account-recovery-renew-hint = Die neuen Codes werden einmal angezeigt; die alten funktionieren dann nicht mehr.
+account-reauth-page-title = Bestätigen Sie, dass Sie es sind
+account-reauth-heading = Bestätigen Sie, dass Sie es sind
+account-reauth-lede = Ihre Anmeldung liegt mehr als 5 Minuten zurück. Geben Sie Ihr Passwort erneut ein, bevor Sie ändern, wie Sie sich anmelden.
+account-reauth-button = Bestätigen
+account-reauth-cancel = Zurück zu Ihrem Konto
+account-reauth-wrong = Das Passwort ist nicht richtig. Versuchen Sie es erneut.
+audit-action-second_factor_removed = Authenticator-App von der Person entfernt
+audit-action-recovery_codes_renewed = neue Wiederherstellungscodes
 
 ## Verwaltung
 

@@ -190,7 +190,7 @@ account-two-step-heading = Two-step verification
 account-two-step-required = Your role asks for a second step at sign-in.
 account-authenticator-heading = Authenticator app
 account-authenticator-since = Set up on { $at }.
-account-authenticator-none = Not set up. You set it up the first time an app asks for it, or from any app's approval page.
+account-authenticator-none = Not set up.
 account-recovery-heading = Recovery codes
 account-recovery-left = { $left ->
         [one] { $left } code left.
@@ -207,6 +207,23 @@ account-activity-failed = refused
 account-activity-none = Nothing recorded yet.
 audit-action-app_removed = app removed by the person
 audit-action-session_ended = session ended by the person
+account-enrol-lede = to continue to <strong>your account</strong>
+account-authenticator-set-up = Set up an authenticator app
+account-authenticator-replace = Replace with a new app or phone
+account-authenticator-replace-hint = Your current app keeps working until the new one has shown its first code.
+account-authenticator-remove = Remove the authenticator app
+account-authenticator-removed = Your authenticator app and its recovery codes were removed.
+account-authenticator-required = Your role requires a second step at sign-in, so the authenticator app cannot be removed. You can replace it with a new one.
+account-recovery-renew = Get new recovery codes
+account-recovery-renew-hint = The new codes are shown once; the old ones stop working.
+account-reauth-page-title = Confirm it is you
+account-reauth-heading = Confirm it is you
+account-reauth-lede = You signed in more than 5 minutes ago. Enter your password again before you change how you sign in.
+account-reauth-button = Confirm
+account-reauth-cancel = Back to your account
+account-reauth-wrong = That password is not right. Try again.
+audit-action-second_factor_removed = authenticator app removed by the person
+audit-action-recovery_codes_renewed = new recovery codes
 
 ## Admin screen
 

@@ -191,7 +191,7 @@ account-two-step-heading = Verificación en dos pasos
 account-two-step-required = Su rol exige un segundo paso al iniciar sesión.
 account-authenticator-heading = Aplicación de autenticación
 account-authenticator-since = Configurada el { $at }.
-account-authenticator-none = No configurada. La configura la primera vez que una aplicación la pida, o desde la página de aprobación de cualquier aplicación.
+account-authenticator-none = No configurada.
 account-recovery-heading = Códigos de recuperación
 account-recovery-left = { $left ->
         [one] Queda { $left } código.
@@ -208,6 +208,23 @@ account-activity-failed = rechazado
 account-activity-none = Todavía no hay nada registrado.
 audit-action-app_removed = aplicación quitada por la persona
 audit-action-session_ended = sesión terminada por la persona
+account-enrol-lede = para continuar a <strong>su cuenta</strong>
+account-authenticator-set-up = Configurar una aplicación de autenticación
+account-authenticator-replace = Sustituir por otra aplicación u otro teléfono
+account-authenticator-replace-hint = Su aplicación actual sigue funcionando hasta que la nueva haya mostrado su primer código.
+account-authenticator-remove = Quitar la aplicación de autenticación
+account-authenticator-removed = Se han quitado su aplicación de autenticación y sus códigos de recuperación.
+account-authenticator-required = Su rol exige un segundo paso al iniciar sesión, así que la aplicación de autenticación no se puede quitar. Puede sustituirla por otra.
+account-recovery-renew = Obtener nuevos códigos de recuperación
+account-recovery-renew-hint = Los nuevos códigos se muestran una sola vez; los anteriores dejan de funcionar.
+account-reauth-page-title = Confirme que es usted
+account-reauth-heading = Confirme que es usted
+account-reauth-lede = Inició sesión hace más de 5 minutos. Vuelva a introducir su contraseña antes de cambiar cómo inicia sesión.
+account-reauth-button = Confirmar
+account-reauth-cancel = Volver a su cuenta
+account-reauth-wrong = La contraseña no es correcta. Inténtelo de nuevo.
+audit-action-second_factor_removed = aplicación de autenticación quitada por la persona
+audit-action-recovery_codes_renewed = nuevos códigos de recuperación
 
 ## Administración
 

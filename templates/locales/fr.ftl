@@ -189,7 +189,7 @@ account-two-step-heading = Validation en deux étapes
 account-two-step-required = Votre rôle exige une seconde étape à la connexion.
 account-authenticator-heading = Application d’authentification
 account-authenticator-since = Configurée le { $at }.
-account-authenticator-none = Non configurée. Vous la configurez la première fois qu’une application la demande, ou depuis la page d’accord de n’importe quelle application.
+account-authenticator-none = Non configurée.
 account-recovery-heading = Codes de récupération
 account-recovery-left = { $left ->
         [one] Il reste { $left } code.
@@ -206,6 +206,23 @@ account-activity-failed = refusé
 account-activity-none = Rien d’enregistré pour l’instant.
 audit-action-app_removed = application retirée par la personne
 audit-action-session_ended = session terminée par la personne
+account-enrol-lede = pour accéder à <strong>votre compte</strong>
+account-authenticator-set-up = Configurer une application d’authentification
+account-authenticator-replace = Remplacer par une nouvelle application ou un nouveau téléphone
+account-authenticator-replace-hint = Votre application actuelle continue de fonctionner jusqu’à ce que la nouvelle ait affiché son premier code.
+account-authenticator-remove = Supprimer l’application d’authentification
+account-authenticator-removed = Votre application d’authentification et ses codes de récupération ont été supprimés.
+account-authenticator-required = Votre rôle exige une seconde étape à la connexion ; l’application d’authentification ne peut donc pas être supprimée. Vous pouvez la remplacer par une nouvelle.
+account-recovery-renew = Obtenir de nouveaux codes de récupération
+account-recovery-renew-hint = Les nouveaux codes ne sont affichés qu’une fois ; les anciens cessent de fonctionner.
+account-reauth-page-title = Confirmez votre identité
+account-reauth-heading = Confirmez votre identité
+account-reauth-lede = Vous vous êtes connecté il y a plus de 5 minutes. Saisissez à nouveau votre mot de passe avant de modifier votre façon de vous connecter.
+account-reauth-button = Confirmer
+account-reauth-cancel = Retour à votre compte
+account-reauth-wrong = Ce mot de passe n’est pas correct. Réessayez.
+audit-action-second_factor_removed = application d’authentification supprimée par la personne
+audit-action-recovery_codes_renewed = nouveaux codes de récupération
 
 ## Administration
 

@@ -82,14 +82,14 @@ async fn sign_in(app: &TestApp, reg: &Registered, user: &str) -> Signed {
 }
 
 /// The account page as `browser` sees it (asserted to be shown).
-async fn account_page(app: &TestApp, browser: &Client) -> String {
+pub(crate) async fn account_page(app: &TestApp, browser: &Client) -> String {
     let page = browser.get(app.url("/account")).send().await.unwrap();
     assert_eq!(page.status(), StatusCode::OK);
     page.text().await.unwrap()
 }
 
 /// Every value of the hidden input `name` on `page`.
-fn values_of(page: &str, name: &str) -> Vec<String> {
+pub(crate) fn values_of(page: &str, name: &str) -> Vec<String> {
     let needle = format!("name=\"{name}\" value=\"");
     page.match_indices(&needle)
         .map(|(i, _)| {
@@ -100,7 +100,7 @@ fn values_of(page: &str, name: &str) -> Vec<String> {
 }
 
 /// Posts one of the account page's forms from `browser`, with the page's CSRF token.
-async fn post(
+pub(crate) async fn post(
     app: &TestApp,
     browser: &Client,
     path: &str,
@@ -131,7 +131,7 @@ async fn still_signed_in(app: &TestApp, browser: &Client) -> bool {
 }
 
 /// The audit log's events of `action`, newest first.
-async fn audited(app: &TestApp, action: &str) -> Vec<Value> {
+pub(crate) async fn audited(app: &TestApp, action: &str) -> Vec<Value> {
     let token = app.superadmin_token().await;
     let log: Value = app
         .api

@@ -3,6 +3,7 @@
 
 mod account;
 mod account_states;
+mod account_two_step;
 mod active_directory;
 mod address_groups;
 mod admin;

@@ -1,13 +1,16 @@
 //! `/account`: a person's own account page, for anyone signed in (sign-in, and the second
 //! factor the policy asks for, at `/account/login` when not): the apps they let in, the
-//! browsers they are signed in with, and the forms that take either back.
+//! browsers they are signed in with, and the forms that take either back; their second factor,
+//! and the forms that change it (after a re-check when the sign-in is not fresh).
 //!
 //! Every form carries a CSRF token derived from the session cookie, which only a page served to
 //! the holder of that cookie knows (as the sign-out confirmation's).
 
 pub mod forms;
+pub mod reauth;
 pub mod show;
 pub mod signin;
+pub mod two_step;
 pub mod views;
 
 use crate::account::Person;
@@ -20,6 +23,7 @@ use crate::web::errors::PageError;
 use crate::web::respond;
 use poem::web::Data;
 use poem::{FromRequest, Request, RequestBody};
+use std::net::IpAddr;
 
 /// The account page.
 pub const PATH: &str = "/account";
@@ -31,6 +35,14 @@ pub const REVOKE_APP_PATH: &str = "/account/apps/revoke";
 pub const END_SESSION_PATH: &str = "/account/sessions/end";
 /// Ends every session but this browser's.
 pub const END_OTHERS_PATH: &str = "/account/sessions/end-all";
+/// The re-check before a change to the second factor (`next`: the change).
+pub const CONFIRM_PATH: &str = "/account/confirm";
+/// Sets up (or replaces) the authenticator app: the set-up page, and its first code.
+pub const AUTHENTICATOR_PATH: &str = "/account/two-step/authenticator";
+/// Removes the authenticator app.
+pub const REMOVE_AUTHENTICATOR_PATH: &str = "/account/two-step/authenticator/remove";
+/// A new set of recovery codes.
+pub const RECOVERY_CODES_PATH: &str = "/account/two-step/recovery-codes";
 
 /// The person of this request: a live SSO session that owes no second factor. Anyone else is
 /// sent to the account sign-in.
@@ -39,8 +51,10 @@ pub struct Signed {
     pub cookie: String,
     /// The session, confirmed by the directory as single sign-on confirms it.
     pub session: SessionRecord,
-    /// The client's address.
+    /// The client's address, as the page shows it.
     pub address: Option<String>,
+    /// The client's address, as the attempt limits take it.
+    pub ip: Option<IpAddr>,
 }
 
 impl Signed {
@@ -67,8 +81,8 @@ impl Signed {
 impl<'a> FromRequest<'a> for Signed {
     async fn from_request(req: &'a Request, _body: &mut RequestBody) -> poem::Result<Self> {
         let Data(state) = <Data<&AppState>>::from_request_without_body(req).await?;
-        let address = ClientAddr::of(req).shown();
-        match signed(state, req.cookie(), address).await {
+        let client = ClientAddr::of(req);
+        match signed(state, req.cookie(), client).await {
             Ok(Some(signed)) => Ok(signed),
             Ok(None) => Err(PageError::SignInFirst(SIGN_IN_PATH).into()),
             Err(e) => Err(e.into()),
@@ -81,7 +95,7 @@ impl<'a> FromRequest<'a> for Signed {
 async fn signed(
     state: &AppState,
     jar: &poem::web::cookie::CookieJar,
-    address: Option<String>,
+    client: ClientAddr,
 ) -> Result<Option<Signed>, PageError> {
     let cookie = respond::cookie_value(&state.settings, jar, SESSION_COOKIE);
     let Some(session) = session::current(state, cookie.as_deref()).await? else {
@@ -96,7 +110,8 @@ async fn signed(
     Ok(Some(Signed {
         cookie,
         session,
-        address,
+        address: client.shown(),
+        ip: client.ip(),
     }))
 }
 

@@ -16,7 +16,8 @@ use serde::Deserialize;
 /// What the page says after a change (the forms redirect here).
 #[derive(Debug, Default, Deserialize)]
 pub struct Done {
-    /// `app_removed`, `sessions_ended`.
+    /// `app_removed`, `session_ended`, `sessions_ended`, `authenticator_removed`,
+    /// `authenticator_required` (a removal refused).
     #[serde(default)]
     done: Option<String>,
     /// How many sessions ended.
@@ -30,6 +31,8 @@ impl Done {
             "app_removed" => Some(Text::new("account-app-removed")),
             "session_ended" => Some(Text::new("account-session-ended")),
             "sessions_ended" => Some(Text::new("account-sessions-ended").arg("count", self.count)),
+            "authenticator_removed" => Some(Text::new("account-authenticator-removed")),
+            "authenticator_required" => Some(Text::new("account-authenticator-required")),
             _ => None,
         }
     }

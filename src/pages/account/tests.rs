@@ -3,7 +3,10 @@
 
 #![allow(clippy::expect_used)]
 
-use super::views::{AccountPage, AccountSignInPage, ActivityRow, AppRow, SessionRow, TwoStepView};
+use super::reauth::Change;
+use super::views::{
+    AccountPage, AccountReauthPage, AccountSignInPage, ActivityRow, AppRow, SessionRow, TwoStepView,
+};
 use crate::domain::Language;
 use crate::web::i18n::Text;
 use crate::web::render::Templates;
@@ -67,6 +70,7 @@ fn the_account_page_renders_every_form_with_its_contract_names_in_every_language
             "/account/apps/revoke",
             "/account/sessions/end",
             "/account/sessions/end-all",
+            "/account/two-step/recovery-codes",
         ] {
             assert!(html.contains(&format!(r#"method="post" action="{action}""#)));
         }
@@ -76,8 +80,11 @@ fn the_account_page_renders_every_form_with_its_contract_names_in_every_language
         assert_eq!(
             html.matches(r#"name="csrf_token" value="csrf-abc""#)
                 .count(),
-            4
+            5
         );
+        // Required by the policy: replaced, never removed.
+        assert!(html.contains(r#"href="/account/two-step/authenticator""#));
+        assert!(!html.contains("/account/two-step/authenticator/remove"));
         assert!(html.contains("Pay&lt;roll&gt;") && !html.contains("Pay<roll>"));
         assert!(html.contains("Ada &lt;Lovelace&gt;"));
         assert!(html.contains(r#"id="this-browser""#));
@@ -109,4 +116,41 @@ fn the_account_sign_in_asks_for_the_password_then_the_code() {
     form.otp_step = true;
     let html = t.page_in(Language::En, &form).expect("renders");
     assert!(html.contains(r#"name="otp""#) && !html.contains(r#"name="password""#));
+}
+
+#[test]
+fn the_two_step_section_offers_what_fits_the_person() {
+    let t = Templates::new().expect("built-in templates parse");
+    let mut optional = page();
+    optional.two_step.required = false;
+    let html = t.page_in(Language::En, &optional).expect("renders");
+    assert!(html.contains(r#"method="post" action="/account/two-step/authenticator/remove""#));
+    assert!(html.contains("Replace with a new app or phone"));
+    optional.two_step.authenticator_since = None;
+    let html = t.page_in(Language::En, &optional).expect("renders");
+    assert!(html.contains(r#"id="authenticator-set-up""#));
+    assert!(!html.contains("/account/two-step/recovery-codes"));
+    assert!(!html.contains("/account/two-step/authenticator/remove"));
+}
+
+#[test]
+fn the_re_check_asks_for_the_password_and_names_the_change_that_follows() {
+    let t = Templates::new().expect("built-in templates parse");
+    let page = AccountReauthPage {
+        username: "ada".into(),
+        csrf_token: "csrf-abc".into(),
+        next: Change::RemoveAuthenticator,
+        password: true,
+        error: Some(Text::new("account-reauth-wrong")),
+    };
+    for language in Language::ALL {
+        let html = t.page_in(language, &page).expect("renders");
+        assert!(html.contains(r#"method="post" action="/account/confirm""#));
+        assert!(html.contains(r#"name="next" value="remove_authenticator""#));
+        assert!(html.contains(r#"name="csrf_token" value="csrf-abc""#));
+        assert!(html.contains(r#"name="password""#));
+        assert!(html.contains(r#"role="alert""#));
+    }
+    let english = t.page_in(Language::En, &page).expect("renders");
+    assert!(english.contains("more than 5 minutes ago"), "{english}");
 }

@@ -1,5 +1,6 @@
 //! The page structs of the account page and its sign-in.
 
+use super::reauth::Change;
 use crate::web::i18n::Text;
 use crate::web::render::{name, Page};
 use serde::Serialize;
@@ -103,4 +104,22 @@ pub struct AccountSignInPage {
 }
 impl Page for AccountSignInPage {
     const TEMPLATE: &'static str = name::ACCOUNT_SIGNIN;
+}
+
+/// `account_reauth.hbs`: the re-check before a change to the second factor.
+#[derive(Debug, Clone, Serialize)]
+pub struct AccountReauthPage {
+    /// Who is asked (shown; the password is checked for this person).
+    pub username: String,
+    /// Hidden: the account page's CSRF token.
+    pub csrf_token: String,
+    /// Hidden: the change that follows.
+    pub next: Change,
+    /// Ask for the password.
+    pub password: bool,
+    /// Message after a failed attempt.
+    pub error: Option<Text>,
+}
+impl Page for AccountReauthPage {
+    const TEMPLATE: &'static str = name::ACCOUNT_REAUTH;
 }
