@@ -235,7 +235,9 @@ impl Grants {
                         TokenRef::Refresh(d) => self.refresh.get(d).filter(|r| r.live(now)),
                         TokenRef::Access(_) => None,
                     })
-                    .max_by_key(|r| r.expires_at)?;
+                    // A rotated token can expire as late as its successor (both issued in the
+                    // same second): the one not yet rotated is the newest.
+                    .max_by_key(|r| (r.value.rotated_at.is_none(), r.expires_at))?;
                 Some(UserGrant {
                     grant_id: grant_id.clone(),
                     refresh: newest.value.record.clone(),
