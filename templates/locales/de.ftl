@@ -182,7 +182,6 @@ account-signin-page-title = Bei Ihrem Konto anmelden
 account-signin-lede = Melden Sie sich mit Ihrem Firmenkonto an, um Ihre Apps und Ihre Anmeldungen zu sehen.
 account-signin-otp-lede = Geben Sie den Code aus Ihrer Authenticator-App ein.
 account-signin-start-over = Von vorn beginnen
-account-enrol-first = Ihr Konto braucht einen zweiten Faktor. Melden Sie sich einmal bei einer beliebigen App an, um ihn einzurichten, und kommen Sie dann zurück.
 account-wrong-code = Dieser Code ist nicht richtig. Versuchen Sie es erneut.
 account-two-step-heading = Zweistufige Anmeldung
 account-two-step-required = Ihre Rolle verlangt bei der Anmeldung einen zweiten Schritt.

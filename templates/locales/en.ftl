@@ -184,7 +184,6 @@ account-signin-page-title = Sign in to your account
 account-signin-lede = Sign in with your company account to see your apps and where you are signed in.
 account-signin-otp-lede = Enter the code from your authenticator app.
 account-signin-start-over = Start over
-account-enrol-first = Your account needs a second factor. Sign in to any app once to set it up, then come back.
 account-wrong-code = That code is not right. Try again.
 account-two-step-heading = Two-step verification
 account-two-step-required = Your role asks for a second step at sign-in.

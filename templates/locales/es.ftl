@@ -185,7 +185,6 @@ account-signin-page-title = Iniciar sesión en su cuenta
 account-signin-lede = Inicie sesión con su cuenta de la empresa para ver sus aplicaciones y dónde tiene la sesión iniciada.
 account-signin-otp-lede = Introduzca el código de su aplicación de autenticación.
 account-signin-start-over = Empezar de nuevo
-account-enrol-first = Su cuenta necesita un segundo factor. Inicie sesión una vez en cualquier aplicación para configurarlo y vuelva después.
 account-wrong-code = Ese código no es correcto. Inténtelo de nuevo.
 account-two-step-heading = Verificación en dos pasos
 account-two-step-required = Su rol exige un segundo paso al iniciar sesión.

@@ -183,7 +183,6 @@ account-signin-page-title = Connexion à votre compte
 account-signin-lede = Connectez-vous avec votre compte d’entreprise pour voir vos applications et où vous êtes connecté.
 account-signin-otp-lede = Saisissez le code de votre application d’authentification.
 account-signin-start-over = Recommencer
-account-enrol-first = Votre compte exige un second facteur. Connectez-vous une fois à une application pour le configurer, puis revenez.
 account-wrong-code = Ce code n’est pas le bon. Réessayez.
 account-two-step-heading = Validation en deux étapes
 account-two-step-required = Votre rôle exige une seconde étape à la connexion.

@@ -226,3 +226,65 @@ async fn removing_the_authenticator_asks_again_when_stale_and_is_refused_under_t
     assert!(enrolment::is_enrolled(&app.state, "ken").await.unwrap());
     assert_eq!(audited(&app, "second_factor_removed").await.len(), 1);
 }
+
+#[tokio::test]
+async fn a_person_the_policy_requires_a_factor_of_sets_one_up_at_the_account_sign_in() {
+    let app = spawn_app_with(Backends::Real, &policy("employee")).await;
+    let browser = app.browser();
+    let form = browser.get(app.url("/account/login")).send().await.unwrap();
+    let form = form.text().await.unwrap();
+    let csrf = values_of(&form, "csrf_token").remove(0);
+    let pw = app.password("alan");
+    let fields = [
+        ("csrf_token", csrf.as_str()),
+        ("username", "alan"),
+        ("password", pw.as_str()),
+    ];
+
+    let setup = browser
+        .post(app.url("/account/login"))
+        .form(&fields)
+        .send()
+        .await
+        .unwrap();
+
+    assert_eq!(setup.status(), StatusCode::OK);
+    let setup = setup.text().await.unwrap();
+    assert!(setup.contains("data:image/svg+xml;base64,"), "{setup}");
+    assert!(setup.contains(r#"action="/account/login""#));
+    let not_yet = browser.get(app.url("/account")).send().await.unwrap();
+    assert_eq!(
+        not_yet.status(),
+        StatusCode::SEE_OTHER,
+        "no session before the code"
+    );
+    let auth = Authenticator::from_page(&setup);
+    let csrf = values_of(&setup, "csrf_token").remove(0);
+    let wrong = browser
+        .post(app.url("/account/login"))
+        .form(&[("csrf_token", csrf.as_str()), ("otp", "000000")])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(wrong.status(), StatusCode::UNAUTHORIZED);
+    let again = wrong.text().await.unwrap();
+    assert_eq!(Authenticator::from_page(&again).code(&app), auth.code(&app));
+    let done = browser
+        .post(app.url("/account/login"))
+        .form(&[("csrf_token", csrf.as_str()), ("otp", &auth.code(&app))])
+        .send()
+        .await
+        .unwrap();
+
+    assert_eq!(done.status(), StatusCode::OK);
+    let codes = done.text().await.unwrap();
+    assert_eq!(recovery_codes(&codes).len(), 10);
+    assert!(codes.contains(r#"href="/account""#), "{codes}");
+    let page = account_page(&app, &browser).await;
+    assert!(
+        page.contains("Set up on") && page.contains("10 codes left."),
+        "{page}"
+    );
+    assert!(enrolment::is_enrolled(&app.state, "alan").await.unwrap());
+    assert_eq!(audited(&app, "second_factor_enrolled").await.len(), 1);
+}

@@ -1,17 +1,22 @@
 //! `/account/login`: the sign-in of the account page for a browser not signed in, with the
-//! second factor as its own step when the policy (or the person's own enrolment) asks for one;
-//! then back to the page, signed in to single sign-on.
+//! second factor as its own step when the policy (or the person's own enrolment) asks for one,
+//! and for a person the policy puts under a second factor who has none yet, the set-up of an
+//! authenticator app (the sign-in pages' enrolment) and their recovery codes; then back to the
+//! page, signed in to single sign-on.
 //!
 //! Before sign-in there is no session to hold a CSRF token, so the form's token is also set as
 //! a cookie and the two must match (a cross-site form can neither read nor set the cookie). A
 //! person between password and code is remembered under the digest of that cookie.
 
+use super::two_step;
 use super::views::AccountSignInPage;
 use super::{PATH, SIGN_IN_PATH};
 use crate::domain::secret::random_id;
 use crate::domain::{Claims, Digest};
 use crate::events::Place;
-use crate::mfa::{self, Due, AMR_OTP};
+use crate::mfa::enrolment::{self, Holder};
+use crate::mfa::{self, Due, MfaError, AMR_OTP};
+use crate::pages::views::EnrolPage;
 use crate::session::SESSION_COOKIE;
 use crate::signin::{self, CodeError, PasswordError, Where, AMR_PWD};
 use crate::state::AppState;
@@ -133,12 +138,9 @@ pub async fn sign_in(
     let amr = [AMR_PWD.to_owned()];
     match mfa::due(state, &passed.claims, &amr, Some(&passed.user)).await? {
         Due::Nothing => finish(state, jar, (passed.claims, amr.to_vec()), at, browser).await,
-        Due::Enrol => {
-            let message = Some(Text::new("account-enrol-first"));
-            show(state, jar, username, message, StatusCode::FORBIDDEN)
-        }
-        Due::Verify => {
+        due @ (Due::Enrol | Due::Verify) => {
             let ttl = state.settings.session.request_ttl.as_secs();
+            let sub = passed.claims.sub().to_owned();
             let halfway = HalfwaySignIn {
                 claims: passed.claims,
             };
@@ -146,9 +148,85 @@ pub async fn sign_in(
                 .store
                 .put_halfway_sign_in(&Digest::of(&login), &halfway, ttl)
                 .await?;
+            if due == Due::Enrol {
+                return show_enrol(state, (&login, &sub), None, StatusCode::OK).await;
+            }
             show_otp(state, &login, None, StatusCode::OK)
         }
     }
+}
+
+/// The set-up slot of this sign-in: one pending authenticator per sign-in form, which a
+/// reload shows again.
+fn setup_slot(login: &str) -> String {
+    Digest::of(&format!("account-login-setup\n{login}"))
+        .as_hex()
+        .to_owned()
+}
+
+/// The set-up of an authenticator app, for a person whose password was right and whom the
+/// policy puts under a second factor they do not have yet; its first code is the second step.
+async fn show_enrol(
+    state: &AppState,
+    (login, sub): (&str, &str),
+    error: Option<Text>,
+    status: StatusCode,
+) -> Result<Response, PageError> {
+    // Choosing a language here would start the sign-in over.
+    i18n::no_return();
+    let setup = enrolment::setup(state, sub, Holder::browser(&setup_slot(login))).await?;
+    let page = EnrolPage {
+        app_name: None,
+        username: sub.to_owned(),
+        qr: setup.qr,
+        secret: setup.secret,
+        action: SIGN_IN_PATH.to_owned(),
+        request_id: None,
+        csrf_token: login.to_owned(),
+        error,
+    };
+    respond::page(&state.templates, status, &page)
+}
+
+/// The second step of a person with no second factor yet: the first code of the authenticator
+/// being set up; then the recovery codes, shown once, and on to the page.
+async fn enrol_step(
+    state: &AppState,
+    jar: &CookieJar,
+    (login, otp): (&str, &str),
+    (halfway, at): (HalfwaySignIn, Where<'_>),
+    browser: Browser,
+) -> Result<Response, PageError> {
+    let sub = halfway.claims.sub().to_owned();
+    let slot = setup_slot(login);
+    let holder = Holder::browser(&slot);
+    let (message, status) = match signin::confirm_enrolment(state, at, &sub, holder, otp).await {
+        Ok(codes) => {
+            state
+                .store
+                .delete_halfway_sign_in(&Digest::of(login))
+                .await?;
+            let amr = vec![AMR_PWD.to_owned(), AMR_OTP.to_owned()];
+            start(state, jar, (halfway.claims, amr), at, browser).await?;
+            return two_step::codes_page(state, codes);
+        }
+        Err(CodeError::Wrong | CodeError::Replayed) => {
+            (Text::new("enrol-wrong"), StatusCode::UNAUTHORIZED)
+        }
+        Err(CodeError::Unchecked(MfaError::NoSetup)) => {
+            (Text::new("enrol-renewed"), StatusCode::BAD_REQUEST)
+        }
+        Err(CodeError::Locked) => {
+            state
+                .store
+                .delete_halfway_sign_in(&Digest::of(login))
+                .await?;
+            let locked = Some(messages::locked());
+            return show(state, jar, &sub, locked, StatusCode::TOO_MANY_REQUESTS);
+        }
+        Err(CodeError::Unchecked(e)) => return Err(e.into()),
+    };
+    show_enrol(state, (login, &sub), Some(message), status).await
 }
 
 /// The second step: the code of a person whose password was right.
@@ -165,6 +243,10 @@ async fn second_step(
         return show(state, jar, "", message, StatusCode::BAD_REQUEST);
     };
     let sub = halfway.claims.sub().to_owned();
+    // Not enrolled after a right password: the policy asked for a set-up.
+    if !enrolment::is_enrolled(state, &sub).await? {
+        return enrol_step(state, jar, (login, otp), (halfway, at), browser).await;
+    }
     match signin::check_code(state, at, &sub, otp.trim()).await {
         Ok(_) => {
             state.store.delete_halfway_sign_in(&key).await?;
@@ -214,15 +296,27 @@ fn refused(
     show(state, jar, username, Some(message), status)
 }
 
-/// Starts the session of a person who passed every factor (the one the browser held before
-/// ends) and goes back to the account page.
+/// Starts the session of a person who passed every factor and goes back to the account page.
 async fn finish(
+    state: &AppState,
+    jar: &CookieJar,
+    signed_in: (Claims, Vec<String>),
+    at: Where<'_>,
+    browser: Browser,
+) -> Result<Response, PageError> {
+    start(state, jar, signed_in, at, browser).await?;
+    Ok(redirect(StatusCode::SEE_OTHER, PATH))
+}
+
+/// Starts the session of a person who passed every factor (the one the browser held before
+/// ends) and sets its cookie.
+async fn start(
     state: &AppState,
     jar: &CookieJar,
     (claims, amr): (Claims, Vec<String>),
     at: Where<'_>,
     browser: Browser,
-) -> Result<Response, PageError> {
+) -> Result<(), PageError> {
     signin::succeeded(state, at, claims.sub()).await;
     clear_cookie(&state.settings, jar, LOGIN_COOKIE);
     let replaced = cookie_value(&state.settings, jar, SESSION_COOKIE);
@@ -230,5 +324,5 @@ async fn finish(
         signin::start_session(state, replaced.as_deref(), claims, amr, browser.device).await?;
     let ttl = state.settings.session.ttl.as_secs();
     jar.add(cookie(&state.settings, SESSION_COOKIE, id, Some(ttl)));
-    Ok(redirect(StatusCode::SEE_OTHER, PATH))
+    Ok(())
 }
