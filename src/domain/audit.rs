@@ -51,11 +51,22 @@ pub enum Action {
     /// An app was sent a back-channel logout: delivered, refused, failed (and tried again), or
     /// given up.
     BackchannelLogout,
+    /// A person took an app back on their account page: its tokens revoked, its approval
+    /// forgotten.
+    AppRemoved,
+    /// A person ended one of their sessions, or every other one, on their account page.
+    SessionEnded,
+    /// A person removed their own authenticator app (and its recovery codes) on their account
+    /// page.
+    SecondFactorRemoved,
+    /// A person took a new set of recovery codes on their account page; the old set stopped
+    /// working.
+    RecoveryCodesRenewed,
 }
 
 impl Action {
     /// Every action, for the filter of the audit page.
-    pub const ALL: [Action; 21] = [
+    pub const ALL: [Action; 25] = [
         Action::SignIn,
         Action::AdminSignIn,
         Action::AdminSignOut,
@@ -77,6 +88,10 @@ impl Action {
         Action::UserRevoked,
         Action::AccessDenied,
         Action::BackchannelLogout,
+        Action::AppRemoved,
+        Action::SessionEnded,
+        Action::SecondFactorRemoved,
+        Action::RecoveryCodesRenewed,
     ];
 
     /// The snake_case name, as stored and filtered by.
@@ -103,6 +118,10 @@ impl Action {
             Action::UserRevoked => "user_revoked",
             Action::AccessDenied => "access_denied",
             Action::BackchannelLogout => "backchannel_logout",
+            Action::AppRemoved => "app_removed",
+            Action::SessionEnded => "session_ended",
+            Action::SecondFactorRemoved => "second_factor_removed",
+            Action::RecoveryCodesRenewed => "recovery_codes_renewed",
         }
     }
 }

@@ -9,7 +9,7 @@ use crate::events::Place;
 use crate::session::{pending, FLOW_COOKIE, SESSION_COOKIE};
 use crate::signin::{self, PasswordError, Where, AMR_PWD};
 use crate::state::AppState;
-use crate::web::address::ClientAddr;
+use crate::web::device::Browser;
 use crate::web::errors::PageError;
 use crate::web::i18n::{self, Text};
 use crate::web::messages;
@@ -20,7 +20,6 @@ use poem::web::{Data, Form};
 use poem::{handler, Response};
 use secrecy::SecretString;
 use serde::Deserialize;
-use std::net::IpAddr;
 
 /// Path of the sign-in form's action.
 pub const PATH: &str = "/oauth/login";
@@ -108,18 +107,21 @@ fn help_for(directory: &DirectorySettings, account: AccountState) -> Option<Help
 #[handler]
 pub async fn login(
     jar: &CookieJar,
-    client: ClientAddr,
+    browser: Browser,
     Data(state): Data<&AppState>,
     form: poem::Result<Form<SignInForm>>,
 ) -> Result<Response, PageError> {
     let Form(form) = form.map_err(|e| PageError::unreadable("sign-in form", e))?;
-    run(state, jar, client.ip(), form).await
+    run(state, jar, browser, form).await
 }
 
 async fn run(
     state: &AppState,
     jar: &CookieJar,
-    address: Option<IpAddr>,
+    Browser {
+        device,
+        ip: address,
+    }: Browser,
     form: SignInForm,
 ) -> Result<Response, PageError> {
     let flow = respond::cookie_value(&state.settings, jar, FLOW_COOKIE);
@@ -195,6 +197,8 @@ async fn run(
         replaced.as_deref(),
         passed.claims.clone(),
         amr.clone(),
+        device,
+        Some(passed.name.clone()),
     )
     .await?;
     jar.add(respond::cookie(

@@ -8,7 +8,7 @@ use crate::domain::username::{Username, UsernameError};
 use crate::domain::{Claims, ClientId};
 use crate::events::{Event, Place, SignInOutcome};
 use crate::mfa::MfaError;
-use crate::session::{self, SessionRecord};
+use crate::session::{self, Device, SessionRecord};
 use crate::store::StoreError;
 use secrecy::SecretString;
 use std::net::IpAddr;
@@ -31,6 +31,9 @@ pub struct Passed {
     pub user: DirectoryUser,
     /// The claims it gives.
     pub claims: Claims,
+    /// The name it was found under, as typed (trimmed): what a later re-check of the password
+    /// asks the directory under.
+    pub name: String,
 }
 
 /// Why a password sign-in did not pass.
@@ -100,7 +103,11 @@ pub async fn check_password(
         failed(cx, at, name.as_str(), reason).await;
         return Err(PasswordError::NoSubject(user.dn));
     };
-    Ok(Passed { user, claims })
+    Ok(Passed {
+        user,
+        claims,
+        name: name.as_str().to_owned(),
+    })
 }
 
 /// Publishes a completed sign-in of `sub` at `at`.
@@ -132,9 +139,11 @@ pub async fn start_session(
     replaced: Option<&str>,
     claims: Claims,
     amr: Vec<String>,
+    device: Device,
+    signed_in_as: Option<String>,
 ) -> Result<(String, SessionRecord), StoreError> {
     if let Some(old) = replaced {
         session::destroy(cx, old).await?;
     }
-    session::create(cx, claims, amr).await
+    session::create(cx, claims, amr, device, signed_in_as).await
 }

@@ -147,6 +147,83 @@ error-logout-unknown-app = The application that sent you here is not registered 
 error-logout-unregistered-return = The application asked to send you back to an address that is not registered for sign-out (received: { $uri }). Nothing was changed.
 error-logout-return-needs-app = A return address needs id_token_hint or client_id to say which application asks. Nothing was changed.
 
+## Account page
+
+account-page-title = Your account
+account-heading = Your account
+account-link = Your account: apps and sessions
+account-apps-heading = Apps
+account-app-scopes = Can read
+account-app-first-used = First used
+account-app-last-used = Last used
+account-not-noted = not recorded
+account-app-remove = Remove { $app }
+account-apps-none = You have not let any app in yet.
+account-apps-hint = Removing an app signs you out of it and forgets your approval: it asks you again next time.
+account-sessions-heading = Where you are signed in
+account-this-browser = this browser
+account-session-address = Address
+account-session-signed-in = Signed in
+account-session-last-seen = Last seen
+account-session-end = Sign out there
+account-session-end-this = Sign out here
+account-sessions-end-all = Sign out everywhere else
+account-device = { $browser } on { $system }
+account-device-browser = { $browser }
+account-device-system = A browser on { $system }
+account-device-unknown = Unknown browser
+account-app-removed = The app was removed: it is signed out and will ask for your approval again.
+account-session-ended = That session has ended.
+account-sessions-ended = { $count ->
+        [one] { $count } other session has ended.
+       *[other] { $count } other sessions have ended.
+    }
+account-not-theirs-title = Not found
+account-not-theirs-message = That app or session is not one of yours, or it has ended already. Nothing was changed.
+account-signin-page-title = Sign in to your account
+account-signin-lede = Sign in with your company account to see your apps and where you are signed in.
+account-signin-otp-lede = Enter the code from your authenticator app.
+account-signin-start-over = Start over
+account-wrong-code = That code is not right. Try again.
+account-two-step-heading = Two-step verification
+account-two-step-required = Your role asks for a second step at sign-in.
+account-authenticator-heading = Authenticator app
+account-authenticator-since = Set up on { $at }.
+account-authenticator-none = Not set up.
+account-recovery-heading = Recovery codes
+account-recovery-left = { $left ->
+        [one] { $left } code left.
+       *[other] { $left } codes left.
+    }
+account-recovery-none = None: they come with an authenticator app.
+account-activity-heading = Recent activity
+account-activity-when = When
+account-activity-what = What
+account-activity-app = App
+account-activity-outcome = Outcome
+account-activity-ok = done
+account-activity-failed = refused
+account-activity-none = Nothing recorded yet.
+audit-action-app_removed = app removed by the person
+audit-action-session_ended = session ended by the person
+account-enrol-lede = to continue to <strong>your account</strong>
+account-authenticator-set-up = Set up an authenticator app
+account-authenticator-replace = Replace with a new app or phone
+account-authenticator-replace-hint = Your current app keeps working until the new one has shown its first code.
+account-authenticator-remove = Remove the authenticator app
+account-authenticator-removed = Your authenticator app and its recovery codes were removed.
+account-authenticator-required = Your role requires a second step at sign-in, so the authenticator app cannot be removed. You can replace it with a new one.
+account-recovery-renew = Get new recovery codes
+account-recovery-renew-hint = The new codes are shown once; the old ones stop working.
+account-reauth-page-title = Confirm it is you
+account-reauth-heading = Confirm it is you
+account-reauth-lede = You signed in more than 5 minutes ago. Enter your password again before you change how you sign in.
+account-reauth-button = Confirm
+account-reauth-cancel = Back to your account
+account-reauth-wrong = That password is not right. Try again.
+audit-action-second_factor_removed = authenticator app removed by the person
+audit-action-recovery_codes_renewed = new recovery codes
+
 ## Admin screen
 
 admin-nav-label = Administration
@@ -304,6 +381,13 @@ admin-delete-keep = Keep it
 
 admin-users-page-title = Users
 admin-users-heading = Users
+admin-users-lookup-heading = Look up a user
+admin-users-lookup-lede = Which kinds of second factor a person has. The forms below then apply to them.
+admin-users-lookup-button = Look up
+admin-users-factors-of = Second factors of { $user }
+admin-users-authenticator-yes = Yes, set up on { $at }
+admin-users-authenticator-no = No
+admin-users-recovery-none = None
 admin-users-reset-heading = Two-step verification
 admin-users-reset-lede = Reset a user's two-step verification when they lost their authenticator app and their recovery codes. They set up a new one at their next sign-in. Check who is asking first: whoever holds the password then sets up the new authenticator.
 admin-users-reset-button = Remove two-step verification

@@ -17,7 +17,7 @@ use crate::signin::admin;
 use crate::signin::AMR_PWD;
 use crate::state::AppState;
 use crate::store::HalfwaySignIn;
-use crate::web::address::ClientAddr;
+use crate::web::device::Browser;
 use crate::web::errors::PageError;
 use crate::web::i18n::{self, Text};
 use crate::web::messages;
@@ -28,7 +28,6 @@ use poem::web::{Data, Form};
 use poem::{handler, Response};
 use secrecy::SecretString;
 use serde::Deserialize;
-use std::net::IpAddr;
 use subtle::ConstantTimeEq;
 
 /// The admin screen's sign-in form.
@@ -117,20 +116,21 @@ pub async fn sign_in_page(
 #[handler]
 pub async fn sign_in(
     jar: &CookieJar,
-    client: ClientAddr,
+    browser: Browser,
     Data(state): Data<&AppState>,
     form: poem::Result<Form<SignInForm>>,
 ) -> Result<Response, PageError> {
     let Form(form) = form.map_err(|e| PageError::unreadable("sign-in form", e))?;
-    run(state, jar, form, client.ip()).await
+    run(state, jar, form, browser).await
 }
 
 async fn run(
     state: &AppState,
     jar: &CookieJar,
     form: SignInForm,
-    address: Option<IpAddr>,
+    browser: Browser,
 ) -> Result<Response, PageError> {
+    let address = browser.ip;
     let cookie = cookie_value(&state.settings, jar, LOGIN_COOKIE).unwrap_or_default();
     let same =
         !cookie.is_empty() && bool::from(cookie.as_bytes().ct_eq(form.csrf_token.as_bytes()));
@@ -138,7 +138,7 @@ async fn run(
         return Err(PageError::Forged);
     }
     if let (Some(otp), None) = (form.otp.as_deref(), form.password.as_ref()) {
-        return second_step(state, jar, &cookie, otp, address).await;
+        return second_step(state, jar, &cookie, otp, browser).await;
     }
     let username = form.username.trim();
     let Some(password) = form.password.filter(|_| !username.is_empty()) else {
@@ -150,7 +150,7 @@ async fn run(
         Err(e) => return refused(state, jar, username, e.into()),
     };
     match due {
-        Due::Nothing => finish(state, jar, claims, vec![AMR_PWD.to_owned()], address).await,
+        Due::Nothing => finish(state, jar, (claims, vec![AMR_PWD.to_owned()]), browser).await,
         Due::Enrol => show(
             state,
             jar,
@@ -162,7 +162,14 @@ async fn run(
             let ttl = state.settings.session.request_ttl.as_secs();
             state
                 .store
-                .put_halfway_sign_in(&Digest::of(&cookie), &HalfwaySignIn { claims }, ttl)
+                .put_halfway_sign_in(
+                    &Digest::of(&cookie),
+                    &HalfwaySignIn {
+                        claims,
+                        signed_in_as: None,
+                    },
+                    ttl,
+                )
                 .await?;
             show_otp(state, &cookie, username, None, StatusCode::OK)
         }
@@ -175,8 +182,9 @@ async fn second_step(
     jar: &CookieJar,
     cookie: &str,
     otp: &str,
-    address: Option<IpAddr>,
+    browser: Browser,
 ) -> Result<Response, PageError> {
+    let address = browser.ip;
     let key = Digest::of(cookie);
     let Some(halfway) = state.store.halfway_sign_in(&key).await? else {
         let message = Text::new("signin-expired");
@@ -190,7 +198,7 @@ async fn second_step(
         Ok(()) => {
             state.store.delete_halfway_sign_in(&key).await?;
             let amr = vec![AMR_PWD.to_owned(), AMR_OTP.to_owned()];
-            finish(state, jar, halfway.claims, amr, address).await
+            finish(state, jar, (halfway.claims, amr), browser).await
         }
         Err(GuardError::WrongSecondFactor) => show_otp(
             state,
@@ -256,13 +264,12 @@ fn refused(
 async fn finish(
     state: &AppState,
     jar: &CookieJar,
-    claims: Claims,
-    amr: Vec<String>,
-    address: Option<IpAddr>,
+    (claims, amr): (Claims, Vec<String>),
+    browser: Browser,
 ) -> Result<Response, PageError> {
-    admin::signed_in(state, claims.sub(), address).await;
+    admin::signed_in(state, claims.sub(), browser.ip).await;
     clear_cookie(&state.settings, jar, LOGIN_COOKIE);
-    session::open(state, jar, claims, amr).await?;
+    session::open(state, jar, (claims, amr), browser.device).await?;
     Ok(redirect(StatusCode::SEE_OTHER, "/admin/apps"))
 }
 

@@ -37,4 +37,7 @@ pub struct ScreenSignIn {
 pub struct HalfwaySignIn {
     /// The claims the password sign-in found.
     pub claims: Claims,
+    /// The name the password was checked under, kept for the session it leads to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signed_in_as: Option<String>,
 }

@@ -35,6 +35,7 @@ async fn admin_records_read_back_each_under_its_own_name(s: Subject) {
     let key = Digest::of(&random_id(32));
     let halfway = HalfwaySignIn {
         claims: session_record(s.now(), "root").claims,
+        signed_in_as: Some("Root".into()),
     };
     assert_eq!(s.store.admin_token(&key).await.unwrap(), None);
     s.store
@@ -123,6 +124,7 @@ async fn every_admin_record_of_a_superadmin_ends_together_and_nobody_elses(s: Su
     let keys: Vec<Digest> = (0..5).map(|_| Digest::of(&random_id(32))).collect();
     let halfway = HalfwaySignIn {
         claims: session_record(s.now(), "root").claims,
+        signed_in_as: Some("Root".into()),
     };
     let store = &s.store;
     store
