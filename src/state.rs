@@ -7,10 +7,7 @@
 
 use crate::apps::Origins;
 use crate::clock::{Clock, HasClock};
-use crate::config::{
-    AuditSettings, ClaimMapping, LimitSettings, MfaSettings, OidcSettings, SessionSettings,
-    Settings, TokenSettings,
-};
+use crate::config::Settings;
 use crate::directory::{Directory, HasDirectory};
 use crate::events::{Events, HasEvents};
 use crate::mfa::MfaKey;
@@ -19,7 +16,6 @@ use crate::store::{HasStore, Store};
 use crate::telemetry::Metrics;
 use crate::web::render::Templates;
 use std::sync::Arc;
-use std::time::Duration;
 
 /// Shared application state; cheap to clone.
 #[derive(Clone)]
@@ -77,66 +73,77 @@ impl HasEvents for AppState {
     }
 }
 
-impl crate::audit::Context for AppState {
-    fn audit_settings(&self) -> &AuditSettings {
-        &self.settings.audit
-    }
+/// Implements the flows' contexts that read settings, signing keys and the second-factor key
+/// for a type holding them as `settings`, `keys` and `mfa_key`: [`AppState`] and the test
+/// tier's context read them alike.
+macro_rules! settings_contexts {
+    ($t:ty) => {
+        impl $crate::audit::Context for $t {
+            fn audit_settings(&self) -> &$crate::config::AuditSettings {
+                &self.settings.audit
+            }
+        }
+
+        impl $crate::apps::Context for $t {
+            fn id_token_algs(&self) -> &[$crate::domain::SigningAlg] {
+                self.keys.algorithms()
+            }
+        }
+
+        impl $crate::session::Context for $t {
+            fn session_settings(&self) -> &$crate::config::SessionSettings {
+                &self.settings.session
+            }
+
+            fn claim_mapping(&self) -> &$crate::config::ClaimMapping {
+                &self.settings.claims
+            }
+        }
+
+        impl $crate::oidc::Context for $t {
+            fn keys(&self) -> &$crate::oidc::key_source::Keys {
+                &self.keys
+            }
+
+            fn oidc_settings(&self) -> &$crate::config::OidcSettings {
+                &self.settings.oidc
+            }
+
+            fn issuer(&self) -> String {
+                self.settings.issuer()
+            }
+        }
+
+        impl $crate::oauth::Context for $t {
+            fn token_settings(&self) -> &$crate::config::TokenSettings {
+                &self.settings.tokens
+            }
+
+            fn claim_mapping(&self) -> &$crate::config::ClaimMapping {
+                &self.settings.claims
+            }
+        }
+
+        impl $crate::mfa::Context for $t {
+            fn mfa_settings(&self) -> &$crate::config::MfaSettings {
+                &self.settings.mfa
+            }
+
+            fn limit_settings(&self) -> &$crate::config::LimitSettings {
+                &self.settings.limits
+            }
+
+            fn mfa_key(&self) -> &$crate::mfa::MfaKey {
+                &self.mfa_key
+            }
+
+            fn setup_ttl(&self) -> std::time::Duration {
+                self.settings.session.request_ttl
+            }
+        }
+    };
 }
+#[cfg(test)]
+pub(crate) use settings_contexts;
 
-impl crate::apps::Context for AppState {
-    fn id_token_algs(&self) -> &[crate::domain::SigningAlg] {
-        self.keys.algorithms()
-    }
-}
-
-impl crate::session::Context for AppState {
-    fn session_settings(&self) -> &SessionSettings {
-        &self.settings.session
-    }
-
-    fn claim_mapping(&self) -> &ClaimMapping {
-        &self.settings.claims
-    }
-}
-
-impl crate::oidc::Context for AppState {
-    fn keys(&self) -> &Keys {
-        &self.keys
-    }
-
-    fn oidc_settings(&self) -> &OidcSettings {
-        &self.settings.oidc
-    }
-
-    fn issuer(&self) -> String {
-        self.settings.issuer()
-    }
-}
-
-impl crate::oauth::Context for AppState {
-    fn token_settings(&self) -> &TokenSettings {
-        &self.settings.tokens
-    }
-
-    fn claim_mapping(&self) -> &ClaimMapping {
-        &self.settings.claims
-    }
-}
-
-impl crate::mfa::Context for AppState {
-    fn mfa_settings(&self) -> &MfaSettings {
-        &self.settings.mfa
-    }
-
-    fn limit_settings(&self) -> &LimitSettings {
-        &self.settings.limits
-    }
-
-    fn mfa_key(&self) -> &MfaKey {
-        &self.mfa_key
-    }
-
-    fn setup_ttl(&self) -> Duration {
-        self.settings.session.request_ttl
-    }
-}
+settings_contexts!(AppState);

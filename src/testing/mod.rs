@@ -32,13 +32,9 @@ pub use steps::{new_app, refusal, ADA, VERIFIER};
 use crate::account::AppUses;
 use crate::audit::AuditTrail;
 use crate::clock::{Clock, HasClock, OffsetClock};
-use crate::config::{
-    AuditSettings, ClaimMapping, LimitSettings, MfaSettings, OidcSettings, SessionSettings,
-    Settings, TokenSettings,
-};
+use crate::config::Settings;
 use crate::directory::ldif::LdifDirectory;
 use crate::directory::{Directory, HasDirectory};
-use crate::domain::SigningAlg;
 use crate::events::{Event, Events, HasEvents, Listener};
 use crate::mfa::MfaKey;
 use crate::oidc::key_source::Keys;
@@ -201,66 +197,4 @@ impl HasEvents for TestContext {
     }
 }
 
-impl crate::audit::Context for TestContext {
-    fn audit_settings(&self) -> &AuditSettings {
-        &self.settings.audit
-    }
-}
-
-impl crate::apps::Context for TestContext {
-    fn id_token_algs(&self) -> &[SigningAlg] {
-        self.keys.algorithms()
-    }
-}
-
-impl crate::session::Context for TestContext {
-    fn session_settings(&self) -> &SessionSettings {
-        &self.settings.session
-    }
-
-    fn claim_mapping(&self) -> &ClaimMapping {
-        &self.settings.claims
-    }
-}
-
-impl crate::oidc::Context for TestContext {
-    fn keys(&self) -> &Keys {
-        &self.keys
-    }
-
-    fn oidc_settings(&self) -> &OidcSettings {
-        &self.settings.oidc
-    }
-
-    fn issuer(&self) -> String {
-        self.settings.issuer()
-    }
-}
-
-impl crate::oauth::Context for TestContext {
-    fn token_settings(&self) -> &TokenSettings {
-        &self.settings.tokens
-    }
-
-    fn claim_mapping(&self) -> &ClaimMapping {
-        &self.settings.claims
-    }
-}
-
-impl crate::mfa::Context for TestContext {
-    fn mfa_settings(&self) -> &MfaSettings {
-        &self.settings.mfa
-    }
-
-    fn limit_settings(&self) -> &LimitSettings {
-        &self.settings.limits
-    }
-
-    fn mfa_key(&self) -> &MfaKey {
-        &self.mfa_key
-    }
-
-    fn setup_ttl(&self) -> Duration {
-        self.settings.session.request_ttl
-    }
-}
+crate::state::settings_contexts!(TestContext);
