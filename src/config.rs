@@ -199,7 +199,7 @@ impl Settings {
         let subject = self.claims.sub.to_ascii_lowercase();
         let filter = &self.directory.lookup_filter;
         let compared = directory::sub_attributes(filter);
-        if compared.is_empty() || compared.iter().any(|a| *a == subject) {
+        if compared.is_empty() || compared.contains(&subject) {
             return Ok(());
         }
         let following = directory::with_sub_attribute(filter, &self.claims.sub);

@@ -51,11 +51,15 @@ pub enum Action {
     /// An app was sent a back-channel logout: delivered, refused, failed (and tried again), or
     /// given up.
     BackchannelLogout,
+    /// A person added a passkey.
+    PasskeyAdded,
+    /// A person removed one of their passkeys.
+    PasskeyRemoved,
 }
 
 impl Action {
     /// Every action, for the filter of the audit page.
-    pub const ALL: [Action; 21] = [
+    pub const ALL: [Action; 23] = [
         Action::SignIn,
         Action::AdminSignIn,
         Action::AdminSignOut,
@@ -77,6 +81,8 @@ impl Action {
         Action::UserRevoked,
         Action::AccessDenied,
         Action::BackchannelLogout,
+        Action::PasskeyAdded,
+        Action::PasskeyRemoved,
     ];
 
     /// The snake_case name, as stored and filtered by.
@@ -103,6 +109,8 @@ impl Action {
             Action::UserRevoked => "user_revoked",
             Action::AccessDenied => "access_denied",
             Action::BackchannelLogout => "backchannel_logout",
+            Action::PasskeyAdded => "passkey_added",
+            Action::PasskeyRemoved => "passkey_removed",
         }
     }
 }

@@ -11,7 +11,7 @@ use crate::web::address::ClientAddresses;
 use crate::web::body_limit::{Answer, BodyLimit, Limit, ADMIN_MAX, FORM_MAX};
 use crate::web::errors::ErrorPages;
 use crate::web::i18n::{self, RequestLanguages};
-use crate::web::render::STYLESHEET;
+use crate::web::render::{PASSKEY_SCRIPT, PASSKEY_SCRIPT_PATH, STYLESHEET};
 use crate::web::request_log::RequestLog;
 use poem::http::header;
 use poem::middleware::{CatchPanic, CookieJarManager, SetHeader};
@@ -25,6 +25,15 @@ fn stylesheet() -> Response {
         .header(header::CACHE_CONTROL, "public, max-age=3600")
         .header("x-content-type-options", "nosniff")
         .body(STYLESHEET)
+}
+
+#[handler]
+fn passkey_script() -> Response {
+    Response::builder()
+        .content_type("text/javascript; charset=utf-8")
+        .header(header::CACHE_CONTROL, "public, max-age=3600")
+        .header("x-content-type-options", "nosniff")
+        .body(PASSKEY_SCRIPT)
 }
 
 /// Endpoints called by apps' backends, which answer a refusal as an OAuth JSON error.
@@ -88,6 +97,10 @@ pub fn routes(state: AppState) -> impl Endpoint {
             post(pages::second_factor::continue_flow),
         )
         .at(
+            pages::second_factor::PASSKEY_PATH,
+            post(pages::second_factor::verify_passkey),
+        )
+        .at(
             pages::enrol::PATH,
             get(pages::enrol::show).post(pages::enrol::confirm),
         )
@@ -98,6 +111,7 @@ pub fn routes(state: AppState) -> impl Endpoint {
         )
         .at(i18n::MENU_PATH, post(pages::language::choose))
         .at("/assets/style.css", get(stylesheet))
+        .at(PASSKEY_SCRIPT_PATH, get(passkey_script))
         .at(HEALTH_PATH, get(probes::health))
         .at(READY_PATH, get(probes::ready))
         .at("/openapi.json", spec)

@@ -134,6 +134,6 @@ async fn confirm_run(
         }
         Err(CodeError::Unchecked(e)) => return Err(e.into()),
     };
-    elevate(state, jar, &mut flow).await?;
+    elevate(state, jar, &mut flow, &[AMR_OTP]).await?;
     codes_page(state, &flow, codes, None)
 }

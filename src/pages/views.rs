@@ -87,9 +87,23 @@ pub struct SecondFactorPage {
     pub csrf_token: String,
     /// Message after a failed attempt.
     pub error: Option<Text>,
+    /// The passkey offered first, when the person has one and passkeys are offered.
+    pub passkey: Option<PasskeyPrompt>,
+    /// Whether the code form is shown: the person has an authenticator app.
+    pub code_form: bool,
 }
 impl Page for SecondFactorPage {
     const TEMPLATE: &'static str = name::SECOND_FACTOR;
+}
+
+/// A form that runs a passkey ceremony (`/assets/passkey.js`): the options the browser hands
+/// the authenticator, and where its answer is posted (in the hidden `credential` input).
+#[derive(Debug, Clone, Serialize)]
+pub struct PasskeyPrompt {
+    /// Form action (POST).
+    pub action: String,
+    /// The `publicKey` options, JSON.
+    pub options: String,
 }
 
 /// `enrol.hbs`: set up an authenticator app, confirmed by a first code. No `Debug`: it holds

@@ -10,7 +10,7 @@ pub mod limits;
 pub mod lockout_guard;
 mod password;
 
-pub use code::{check_code, confirm_enrolment, CodeError};
+pub use code::{check_code, check_passkey, confirm_enrolment, CodeError};
 pub use password::{check_password, start_session, succeeded, Passed, PasswordError, Where};
 
 /// The `amr` value (RFC 8176) of a password checked by the directory.

@@ -92,6 +92,7 @@ fn count(metrics: &Metrics, event: &Event) {
             let outcome = match outcome {
                 SecondFactorOutcome::Code => "code",
                 SecondFactorOutcome::RecoveryCode => "recovery_code",
+                SecondFactorOutcome::Passkey => "passkey",
                 SecondFactorOutcome::Wrong => "wrong",
                 SecondFactorOutcome::Replayed => "replayed",
             };
@@ -146,6 +147,8 @@ fn count(metrics: &Metrics, event: &Event) {
         | Event::AppChanged { .. }
         | Event::SecondFactorRefused { .. }
         | Event::SecondFactorEnrolled { .. }
+        | Event::PasskeyAdded { .. }
+        | Event::PasskeyRemoved { .. }
         | Event::AccessDenied { .. }
         | Event::RecoveryCodeUsed { .. } => {}
     }

@@ -263,4 +263,8 @@ impl crate::mfa::Context for TestContext {
     fn setup_ttl(&self) -> Duration {
         self.settings.session.request_ttl
     }
+
+    fn base_url(&self) -> url::Url {
+        self.settings.server.base_url()
+    }
 }

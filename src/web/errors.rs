@@ -113,6 +113,19 @@ impl From<crate::mfa::MfaError> for PageError {
             MfaError::Store(e) => PageError::Store(e),
             MfaError::Directory(cause) => cause.into(),
             MfaError::NotEnrolled | MfaError::NoSetup => PageError::Expired,
+            MfaError::Passkey(e) => e.into(),
+            other => PageError::SecondFactor(other.to_string()),
+        }
+    }
+}
+
+impl From<crate::mfa::passkey::PasskeyError> for PageError {
+    fn from(err: crate::mfa::passkey::PasskeyError) -> Self {
+        use crate::mfa::passkey::PasskeyError;
+        match err {
+            PasskeyError::Store(e) => PageError::Store(e),
+            PasskeyError::Directory(cause) => cause.into(),
+            PasskeyError::NoCeremony => PageError::Expired,
             other => PageError::SecondFactor(other.to_string()),
         }
     }

@@ -20,6 +20,13 @@ use std::sync::Arc;
 /// The stylesheet every page links as `/assets/style.css`.
 pub const STYLESHEET: &str = include_str!("../../templates/style.css");
 
+/// The passkey ceremonies' script, served as [`PASSKEY_SCRIPT_PATH`]: the only script of the
+/// sign-in pages, on the pages that offer a passkey.
+pub const PASSKEY_SCRIPT: &str = include_str!("../../templates/passkey.js");
+
+/// Where [`PASSKEY_SCRIPT`] is served.
+pub const PASSKEY_SCRIPT_PATH: &str = "/assets/passkey.js";
+
 /// A page: a struct holding the whole of what its template may show, pinned to that template.
 pub trait Page: Serialize {
     /// Registry name of the template (one of [`name`]).

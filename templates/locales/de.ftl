@@ -35,6 +35,9 @@ account-password-expired = Ihr Passwort ist abgelaufen. Ändern Sie es und melde
 account-must-change-password = Sie müssen Ihr Passwort ändern, bevor Sie sich anmelden können. Ändern Sie es und melden Sie sich dann mit dem neuen Passwort an.
 help-desk-link = Helpdesk kontaktieren
 change-password-link = Passwort ändern
+signin-passkey = Mit einem Passkey anmelden
+signin-passkey-hint = Oder ohne Passwort:
+signin-passkey-refused = Dieser Passkey wurde nicht angenommen, oder kein Konto hier verwendet ihn.
 
 ## Zweiter Faktor
 
@@ -64,6 +67,23 @@ codes-left = Sie haben noch <strong id="codes-left">{ $left }</strong> { $left -
 codes-lost = Falls Sie Ihren Authenticator verloren haben, richten Sie jetzt einen neuen ein: Er ersetzt den alten, und Sie erhalten neue Wiederherstellungscodes.
 codes-lost-link = Neuen Authenticator einrichten
 codes-continue = Weiter
+passkey-use = Passkey verwenden
+passkey-second-factor-hint = Bestätigen Sie mit Ihrem Passkey: Ihr Gerät fragt eventuell nach seiner PIN, Ihrem Fingerabdruck oder Ihrem Gesicht.
+passkey-failed = Der Passkey wurde nicht verwendet. Versuchen Sie es erneut oder wählen Sie einen anderen Weg.
+passkey-refused = Dieser Passkey wurde nicht angenommen. Versuchen Sie es erneut oder nutzen Sie einen anderen Weg.
+passkey-expired = Die Passkey-Anfrage ist abgelaufen. Versuchen Sie es erneut.
+passkey-no-answer = Es kam keine Antwort des Passkeys an. Versuchen Sie es erneut.
+passkey-too-large = Die Antwort des Passkeys ist zu groß, um angenommen zu werden.
+passkey-bad-name = Geben Sie dem Passkey einen Namen mit 1 bis 64 Zeichen.
+passkey-duplicate = Dieser Passkey ist bereits registriert.
+passkey-full = Sie haben bereits so viele Passkeys wie erlaubt (10). Entfernen Sie zuerst einen.
+passkey-needs-script = Passkeys brauchen JavaScript, das in diesem Browser ausgeschaltet ist.
+enrol-passkey-heading = Passkey hinzufügen
+enrol-passkey-text = Ein Passkey bleibt auf diesem Gerät oder Ihrem Telefon und wird mit dessen PIN, Ihrem Fingerabdruck oder Ihrem Gesicht entsperrt. Er meldet Sie auch ohne Passwort an.
+enrol-passkey-name = Name des Passkeys
+enrol-passkey-name-hint = Zum Beispiel: Arbeitslaptop
+enrol-passkey-add = Passkey hinzufügen
+enrol-app-heading = Oder eine Authenticator-App verwenden
 
 ## Zustimmung
 
@@ -144,6 +164,11 @@ error-logout-client-mismatch = client_id passt nicht zum id_token_hint. Es wurde
 error-logout-unknown-app = Die Anwendung, die Sie hierher geschickt hat, ist beim Anmeldedienst nicht registriert oder wurde deaktiviert.
 error-logout-unregistered-return = Die Anwendung wollte Sie an eine Adresse zurückschicken, die nicht für die Abmeldung registriert ist (erhalten: { $uri }). Es wurde nichts geändert.
 error-logout-return-needs-app = Eine Rücksprungadresse braucht id_token_hint oder client_id, damit klar ist, welche Anwendung fragt. Es wurde nichts geändert.
+
+## Passkeys
+
+audit-action-passkey_added = Passkey hinzugefügt
+audit-action-passkey_removed = Passkey entfernt
 
 ## Verwaltung
 

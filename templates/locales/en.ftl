@@ -37,6 +37,9 @@ account-password-expired = Your password has expired. Change it, then sign in wi
 account-must-change-password = You must change your password before you can sign in. Change it, then sign in with the new password.
 help-desk-link = Contact the help desk
 change-password-link = Change your password
+signin-passkey = Sign in with a passkey
+signin-passkey-hint = Or, without a password:
+signin-passkey-refused = That passkey was not accepted, or no account here uses it.
 
 ## Second factor
 
@@ -66,6 +69,23 @@ codes-left = You have <strong id="codes-left">{ $left }</strong> { $left ->
 codes-lost = If you lost your authenticator, set up a new one now: it replaces the old one and gives you fresh recovery codes.
 codes-lost-link = Set up a new authenticator
 codes-continue = Continue
+passkey-use = Use your passkey
+passkey-second-factor-hint = Confirm with your passkey: your device may ask for its PIN, your fingerprint or your face.
+passkey-failed = The passkey was not used. Try again, or choose another way.
+passkey-refused = That passkey was not accepted. Try again, or use another way.
+passkey-expired = The passkey request has expired. Try again.
+passkey-no-answer = No passkey answer arrived. Try again.
+passkey-too-large = The passkey answer is too large to be accepted.
+passkey-bad-name = Give the passkey a name of 1 to 64 characters.
+passkey-duplicate = This passkey is already registered.
+passkey-full = You already have as many passkeys as allowed (10). Remove one first.
+passkey-needs-script = Passkeys need JavaScript, which is off in this browser.
+enrol-passkey-heading = Add a passkey
+enrol-passkey-text = A passkey stays on this device or your phone and is unlocked with its PIN, your fingerprint or your face. It also signs you in without a password.
+enrol-passkey-name = Name of the passkey
+enrol-passkey-name-hint = For example: Work laptop
+enrol-passkey-add = Add a passkey
+enrol-app-heading = Or use an authenticator app
 
 ## Consent
 
@@ -146,6 +166,11 @@ error-logout-client-mismatch = client_id does not match the id_token_hint. Nothi
 error-logout-unknown-app = The application that sent you here is not registered with sign-on, or has been disabled.
 error-logout-unregistered-return = The application asked to send you back to an address that is not registered for sign-out (received: { $uri }). Nothing was changed.
 error-logout-return-needs-app = A return address needs id_token_hint or client_id to say which application asks. Nothing was changed.
+
+## Passkeys
+
+audit-action-passkey_added = passkey added
+audit-action-passkey_removed = passkey removed
 
 ## Admin screen
 

@@ -35,6 +35,9 @@ account-password-expired = Su contraseña ha caducado. Cámbiela y luego inicie 
 account-must-change-password = Debe cambiar su contraseña antes de poder iniciar sesión. Cámbiela y luego inicie sesión con la nueva contraseña.
 help-desk-link = Contactar con el servicio de asistencia
 change-password-link = Cambiar su contraseña
+signin-passkey = Iniciar sesión con una llave de acceso
+signin-passkey-hint = O, sin contraseña:
+signin-passkey-refused = No se aceptó esa llave de acceso, o ninguna cuenta de aquí la usa.
 
 ## Segundo factor
 
@@ -67,6 +70,23 @@ codes-left = Le { $left ->
 codes-lost = Si ha perdido su aplicación de autenticación, configure una nueva ahora: sustituye a la anterior y le da códigos de recuperación nuevos.
 codes-lost-link = Configurar una nueva aplicación de autenticación
 codes-continue = Continuar
+passkey-use = Usar su llave de acceso
+passkey-second-factor-hint = Confirme con su llave de acceso: su dispositivo puede pedirle su PIN, su huella o su cara.
+passkey-failed = No se usó la llave de acceso. Inténtelo de nuevo o elija otra forma.
+passkey-refused = No se aceptó esa llave de acceso. Inténtelo de nuevo o use otra forma.
+passkey-expired = La solicitud de llave de acceso ha caducado. Inténtelo de nuevo.
+passkey-no-answer = No llegó ninguna respuesta de la llave de acceso. Inténtelo de nuevo.
+passkey-too-large = La respuesta de la llave de acceso es demasiado grande para aceptarla.
+passkey-bad-name = Dé a la llave de acceso un nombre de 1 a 64 caracteres.
+passkey-duplicate = Esta llave de acceso ya está registrada.
+passkey-full = Ya tiene tantas llaves de acceso como se permiten (10). Elimine una primero.
+passkey-needs-script = Las llaves de acceso necesitan JavaScript, que está desactivado en este navegador.
+enrol-passkey-heading = Añadir una llave de acceso
+enrol-passkey-text = Una llave de acceso se queda en este dispositivo o en su teléfono y se desbloquea con su PIN, su huella o su cara. También le permite iniciar sesión sin contraseña.
+enrol-passkey-name = Nombre de la llave de acceso
+enrol-passkey-name-hint = Por ejemplo: portátil del trabajo
+enrol-passkey-add = Añadir una llave de acceso
+enrol-app-heading = O use una aplicación de autenticación
 
 ## Consentimiento
 
@@ -147,6 +167,11 @@ error-logout-client-mismatch = client_id no coincide con el id_token_hint. No se
 error-logout-unknown-app = La aplicación que le ha enviado aquí no está registrada en el servicio de inicio de sesión o se ha desactivado.
 error-logout-unregistered-return = La aplicación pidió devolverle a una dirección que no está registrada para el cierre de sesión (recibida: { $uri }). No se ha cambiado nada.
 error-logout-return-needs-app = Una dirección de retorno necesita id_token_hint o client_id para saber qué aplicación la solicita. No se ha cambiado nada.
+
+## Llaves de acceso
+
+audit-action-passkey_added = llave de acceso añadida
+audit-action-passkey_removed = llave de acceso eliminada
 
 ## Administración
 

@@ -36,6 +36,9 @@ account-password-expired = Votre mot de passe a expiré. Modifiez-le, puis conne
 account-must-change-password = Vous devez modifier votre mot de passe avant de pouvoir vous connecter. Modifiez-le, puis connectez-vous avec le nouveau mot de passe.
 help-desk-link = Contacter le service d’assistance
 change-password-link = Modifier votre mot de passe
+signin-passkey = Se connecter avec une clé d’accès
+signin-passkey-hint = Ou, sans mot de passe :
+signin-passkey-refused = Cette clé d’accès n’a pas été acceptée, ou aucun compte ici ne l’utilise.
 
 ## Second facteur
 
@@ -65,6 +68,23 @@ codes-left = Il vous reste <strong id="codes-left">{ $left }</strong> { $left ->
 codes-lost = Si vous avez perdu votre application d’authentification, configurez-en une nouvelle dès maintenant : elle remplace l’ancienne et vous donne de nouveaux codes de récupération.
 codes-lost-link = Configurer une nouvelle application d’authentification
 codes-continue = Continuer
+passkey-use = Utiliser votre clé d’accès
+passkey-second-factor-hint = Confirmez avec votre clé d’accès : votre appareil peut demander son code PIN, votre empreinte ou votre visage.
+passkey-failed = La clé d’accès n’a pas été utilisée. Réessayez, ou choisissez un autre moyen.
+passkey-refused = Cette clé d’accès n’a pas été acceptée. Réessayez, ou utilisez un autre moyen.
+passkey-expired = La demande de clé d’accès a expiré. Réessayez.
+passkey-no-answer = Aucune réponse de la clé d’accès n’est arrivée. Réessayez.
+passkey-too-large = La réponse de la clé d’accès est trop volumineuse pour être acceptée.
+passkey-bad-name = Donnez à la clé d’accès un nom de 1 à 64 caractères.
+passkey-duplicate = Cette clé d’accès est déjà enregistrée.
+passkey-full = Vous avez déjà autant de clés d’accès que permis (10). Supprimez-en une d’abord.
+passkey-needs-script = Les clés d’accès ont besoin de JavaScript, désactivé dans ce navigateur.
+enrol-passkey-heading = Ajouter une clé d’accès
+enrol-passkey-text = Une clé d’accès reste sur cet appareil ou votre téléphone et se déverrouille avec son code PIN, votre empreinte ou votre visage. Elle vous connecte aussi sans mot de passe.
+enrol-passkey-name = Nom de la clé d’accès
+enrol-passkey-name-hint = Par exemple : ordinateur portable du bureau
+enrol-passkey-add = Ajouter une clé d’accès
+enrol-app-heading = Ou utiliser une application d’authentification
 
 ## Consentement
 
@@ -145,6 +165,11 @@ error-logout-client-mismatch = client_id ne correspond pas au id_token_hint. Rie
 error-logout-unknown-app = L’application qui vous a envoyé ici n’est pas enregistrée auprès du service de connexion, ou a été désactivée.
 error-logout-unregistered-return = L’application a demandé à vous renvoyer vers une adresse qui n’est pas enregistrée pour la déconnexion (reçue : { $uri }). Rien n’a été modifié.
 error-logout-return-needs-app = Une adresse de retour nécessite id_token_hint ou client_id pour savoir quelle application la demande. Rien n’a été modifié.
+
+## Clés d’accès
+
+audit-action-passkey_added = clé d’accès ajoutée
+audit-action-passkey_removed = clé d’accès supprimée
 
 ## Administration
 

@@ -187,7 +187,23 @@ pub async fn spawn_app_configured(
     spawn(backends, &[], tweak).await
 }
 
+/// Starts an app on `backends` whose `server.base_url` is `http://localhost:<port>`, a domain
+/// name as WebAuthn needs: passkeys are offered.
+pub async fn spawn_app_on_localhost(backends: Backends, extra: &[(&str, String)]) -> TestApp {
+    spawn_at("localhost", backends, extra, |_| {}).await
+}
+
 async fn spawn(
+    backends: Backends,
+    extra: &[(&str, String)],
+    tweak: impl FnOnce(&mut Settings),
+) -> TestApp {
+    spawn_at("127.0.0.1", backends, extra, tweak).await
+}
+
+/// Starts an app whose base address names `host` (which must reach the loopback address).
+async fn spawn_at(
+    host: &str,
     backends: Backends,
     extra: &[(&str, String)],
     tweak: impl FnOnce(&mut Settings),
@@ -199,12 +215,13 @@ async fn spawn(
     let clock = OffsetClock::default();
     let redis = (backends == Backends::Real).then(RedisServer::shared);
     let mut settings = settings(backends, port, redis.as_deref(), extra);
+    settings.server.base_url = Some(url::Url::parse(&format!("http://{host}:{port}")).unwrap());
     tweak(&mut settings);
     let app = Application::build_with_clock(settings, Arc::new(clock.clone()))
         .await
         .expect("app builds");
     let state = app.state().clone();
-    let base = format!("http://127.0.0.1:{}", app.port());
+    let base = format!("http://{host}:{}", app.port());
     let metrics_port = app.metrics_port();
     tokio::spawn(app.run_until_stopped());
     TestApp {

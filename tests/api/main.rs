@@ -43,6 +43,7 @@ mod oidc_authorize;
 mod oidc_keys;
 mod operations;
 mod outages;
+mod passkeys;
 mod password_policy;
 mod proxies;
 mod readiness;

@@ -185,6 +185,8 @@ fn the_second_factor_pages_render_with_an_otp_input_and_their_hidden_fields() {
             request_id: "req-42".into(),
             csrf_token: "csrf-abc".into(),
             error: Some(Text::new("admin-uri-not-absolute").arg("uri", "Wrong <code>")),
+            passkey: None,
+            code_form: true,
         })
         .expect("verify page renders");
     let enrol = t
