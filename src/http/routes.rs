@@ -84,6 +84,10 @@ pub fn routes(state: AppState) -> impl Endpoint {
         )
         .at(pages::signin::PATH, post(pages::signin::login))
         .at(
+            pages::signin::PASSKEY_PATH,
+            post(pages::signin::login_passkey),
+        )
+        .at(
             pages::consent::PATH,
             get(pages::consent::show).post(pages::consent::decide),
         )

@@ -21,6 +21,8 @@ pub struct SignInPage {
     pub error: Option<Text>,
     /// A link offered with the message: the help desk, or where to change a password.
     pub help: Option<HelpLink>,
+    /// "Sign in with a passkey", when `mfa.passwordless` is on and passkeys are offered.
+    pub passkey: Option<PasskeyPrompt>,
 }
 
 /// A link that tells someone refused at sign-in where to go next.

@@ -38,6 +38,7 @@ change-password-link = Passwort ändern
 signin-passkey = Mit einem Passkey anmelden
 signin-passkey-hint = Oder ohne Passwort:
 signin-passkey-refused = Dieser Passkey wurde nicht angenommen, oder kein Konto hier verwendet ihn.
+signin-passkey-account-unusable = Dieses Konto kann sich gerade nicht anmelden: Es ist deaktiviert, abgelaufen oder nicht mehr im Verzeichnis. Der Helpdesk kann Ihnen sagen, warum.
 
 ## Zweiter Faktor
 

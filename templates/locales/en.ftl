@@ -40,6 +40,7 @@ change-password-link = Change your password
 signin-passkey = Sign in with a passkey
 signin-passkey-hint = Or, without a password:
 signin-passkey-refused = That passkey was not accepted, or no account here uses it.
+signin-passkey-account-unusable = This account cannot sign in now: it is disabled, expired or no longer in the directory. The help desk can tell you why.
 
 ## Second factor
 

@@ -38,6 +38,7 @@ change-password-link = Cambiar su contraseña
 signin-passkey = Iniciar sesión con una llave de acceso
 signin-passkey-hint = O, sin contraseña:
 signin-passkey-refused = No se aceptó esa llave de acceso, o ninguna cuenta de aquí la usa.
+signin-passkey-account-unusable = Esta cuenta no puede iniciar sesión ahora: está desactivada, caducada o ya no está en el directorio. El servicio de ayuda puede decirle por qué.
 
 ## Segundo factor
 

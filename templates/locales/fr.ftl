@@ -39,6 +39,7 @@ change-password-link = Modifier votre mot de passe
 signin-passkey = Se connecter avec une clé d’accès
 signin-passkey-hint = Ou, sans mot de passe :
 signin-passkey-refused = Cette clé d’accès n’a pas été acceptée, ou aucun compte ici ne l’utilise.
+signin-passkey-account-unusable = Ce compte ne peut pas se connecter pour l’instant : il est désactivé, expiré ou n’est plus dans l’annuaire. Le service d’assistance peut vous dire pourquoi.
 
 ## Second facteur
 

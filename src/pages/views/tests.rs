@@ -22,6 +22,7 @@ fn signin_page() -> SignInPage {
         username: String::new(),
         error: None,
         help: None,
+        passkey: None,
     }
 }
 
