@@ -108,6 +108,7 @@ pub fn routes(state: AppState) -> impl Endpoint {
             pages::enrol::PATH,
             get(pages::enrol::show).post(pages::enrol::confirm),
         )
+        .at(pages::enrol::PASSKEY_PATH, post(pages::enrol::add_passkey))
         // OpenID Connect RP-initiated logout.
         .at(
             pages::logout::PATH,

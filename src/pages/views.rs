@@ -128,6 +128,8 @@ pub struct EnrolPage {
     pub csrf_token: String,
     /// Message after a failed attempt.
     pub error: Option<Text>,
+    /// Adding a passkey instead, where passkeys are offered.
+    pub passkey: Option<PasskeyPrompt>,
 }
 impl Page for EnrolPage {
     const TEMPLATE: &'static str = name::ENROL;

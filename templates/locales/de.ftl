@@ -84,7 +84,6 @@ enrol-passkey-text = Ein Passkey bleibt auf diesem Gerät oder Ihrem Telefon und
 enrol-passkey-name = Name des Passkeys
 enrol-passkey-name-hint = Zum Beispiel: Arbeitslaptop
 enrol-passkey-add = Passkey hinzufügen
-enrol-app-heading = Oder eine Authenticator-App verwenden
 
 ## Zustimmung
 

@@ -86,7 +86,6 @@ enrol-passkey-text = A passkey stays on this device or your phone and is unlocke
 enrol-passkey-name = Name of the passkey
 enrol-passkey-name-hint = For example: Work laptop
 enrol-passkey-add = Add a passkey
-enrol-app-heading = Or use an authenticator app
 
 ## Consent
 

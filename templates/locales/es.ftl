@@ -87,7 +87,6 @@ enrol-passkey-text = Una llave de acceso se queda en este dispositivo o en su te
 enrol-passkey-name = Nombre de la llave de acceso
 enrol-passkey-name-hint = Por ejemplo: portátil del trabajo
 enrol-passkey-add = Añadir una llave de acceso
-enrol-app-heading = O use una aplicación de autenticación
 
 ## Consentimiento
 

@@ -85,7 +85,6 @@ enrol-passkey-text = Une clé d’accès reste sur cet appareil ou votre télép
 enrol-passkey-name = Nom de la clé d’accès
 enrol-passkey-name-hint = Par exemple : ordinateur portable du bureau
 enrol-passkey-add = Ajouter une clé d’accès
-enrol-app-heading = Ou utiliser une application d’authentification
 
 ## Consentement
 

@@ -586,7 +586,11 @@ impl Form {
         let form_start = page.find("<form").expect("a form on the page");
         let action = attribute(&page[form_start..], "action").expect("a form action");
         let mut hidden = Vec::new();
-        let mut rest = &page[form_start..];
+        // The first form's own inputs only: a page may hold others after it.
+        let form_end = page[form_start..]
+            .find("</form>")
+            .map_or(page.len(), |end| form_start + end);
+        let mut rest = &page[form_start..form_end];
         while let Some(i) = rest.find("<input") {
             let tag_end = rest[i..].find('>').map(|e| i + e).unwrap();
             let tag = &rest[i..tag_end];

@@ -69,14 +69,15 @@ pub async fn start_registration(
 }
 
 /// Finishes adding a passkey named `name` (already parsed) for `sub` with the authenticator's
-/// `answer` to the ceremony under `key`; answers what was stored.
+/// `answer` to the ceremony under `key`; answers what was stored, and whether the
+/// authenticator verified the person.
 pub async fn finish_registration(
     cx: &impl Context,
     sub: &str,
     key: &str,
     name: &str,
     answer: &str,
-) -> Result<PasskeyRecord, PasskeyError> {
+) -> Result<(PasskeyRecord, bool), PasskeyError> {
     let answer: RegisterPublicKeyCredential = read_answer(answer)?;
     let Ceremony::Register {
         sub: started_by,
@@ -111,5 +112,5 @@ pub async fn finish_registration(
         name: record.name.clone(),
     };
     cx.events().publish(event).await;
-    Ok(record)
+    Ok((record, credential.user_verified))
 }

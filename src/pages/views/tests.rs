@@ -200,6 +200,7 @@ fn the_second_factor_pages_render_with_an_otp_input_and_their_hidden_fields() {
             request_id: "req-42".into(),
             csrf_token: "csrf-abc".into(),
             error: None,
+            passkey: None,
         })
         .expect("enrol page renders");
     for html in [&verify, &enrol] {

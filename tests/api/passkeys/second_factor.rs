@@ -265,3 +265,57 @@ async fn with_an_ip_address_base_url_no_passkey_is_offered() {
     assert!(passkey_form(&page).is_none());
     assert!(!page.contains("passkey.js"));
 }
+
+/// Posts `answer` and `name` in the passkey form of the set-up page.
+async fn post_new_passkey(browser: &Client, page: &str, name: &str, answer: &str) -> Response {
+    let (_, form) = passkey_form(page).expect("a passkey set-up form");
+    let mut body: Vec<(String, String)> = form.hidden.into_iter().collect();
+    body.retain(|(field, _)| field != "credential");
+    body.push(("credential".into(), answer.into()));
+    body.push(("name".into(), name.into()));
+    browser.post(form.action).form(&body).send().await.unwrap()
+}
+
+#[tokio::test]
+async fn under_policy_a_person_may_set_up_a_passkey_instead_of_an_app_and_is_through() {
+    let app = spawn_app_on_localhost(Backends::Embedded, &policy("employee")).await;
+    let reg = register_direct(&app).await;
+    let browser = app.browser();
+    let after = password_step(&app, &browser, &reg, "alan", &app.password("alan")).await;
+    assert!(location(&after).contains("/oauth/second-factor/enrol?"));
+    let (_, page) = follow(&browser, &after).await;
+    // Both ways are offered: the app's QR code, and a passkey.
+    assert!(page.contains("data:image/svg+xml;base64,"));
+    let (options, form) = passkey_form(&page).expect("a passkey is offered");
+    assert!(form.action.ends_with("/oauth/second-factor/enrol/passkey"));
+    assert_eq!(options["authenticatorSelection"]["residentKey"], "required");
+    assert_eq!(
+        options["authenticatorSelection"]["userVerification"],
+        "preferred"
+    );
+    let mut auth = authenticator(&app);
+    let answer = auth.register(&options);
+
+    let too_long = post_new_passkey(&browser, &page, &"x".repeat(65), &answer).await;
+    assert_eq!(too_long.status(), StatusCode::BAD_REQUEST);
+    let page = too_long.text().await.unwrap();
+    assert!(page.contains("Give the passkey a name of 1 to 64 characters"));
+    let (options, _) = passkey_form(&page).unwrap();
+    let answer = auth.register(&options);
+    let done = post_new_passkey(&browser, &page, "Work laptop", &answer).await;
+    let code = code_after(&app, &browser, done).await;
+
+    assert_eq!(
+        amr_for(&app, &reg, &code).await,
+        serde_json::json!(["pwd", "hwk", "user"])
+    );
+    let stored = passkey::list(&app.state, "alan").await.unwrap();
+    assert_eq!(stored.len(), 1);
+    assert_eq!(stored[0].name, "Work laptop");
+    // From then on the passkey is the second factor.
+    let browser = app.browser();
+    let page = second_factor_page(&app, &browser, &reg, "alan").await;
+    let (options, _) = passkey_form(&page).unwrap();
+    let done = post_passkey(&browser, &page, &auth.assert_with(1, &options)).await;
+    code_after(&app, &browser, done).await;
+}
