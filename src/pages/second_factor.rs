@@ -208,6 +208,27 @@ pub async fn elevate(
     Ok(())
 }
 
+/// The passkey a person with one is offered first at a second-factor step (the sign-in's and
+/// the admin screen's), answered at `action`: a new challenge for each showing, kept under
+/// `key`. `None` when passkeys are not offered or the person has none.
+pub async fn second_factor_prompt(
+    state: &AppState,
+    sub: &str,
+    key: &str,
+    action: &str,
+) -> Result<Option<PasskeyPrompt>, PageError> {
+    if !passkey::offered(state) {
+        return Ok(None);
+    }
+    let options = passkey::start_second_factor(state, sub, key)
+        .await
+        .map_err(MfaError::from)?;
+    Ok(options.map(|options| PasskeyPrompt {
+        action: respond::url(&state.settings, action),
+        options,
+    }))
+}
+
 async fn verify_page(
     state: &AppState,
     flow: &Flow,
@@ -216,17 +237,8 @@ async fn verify_page(
 ) -> Result<Response, PageError> {
     i18n::return_to(format!("{PATH}?request_id={}", flow.request_id));
     let sub = flow.session.claims.sub();
-    // A person with a passkey is offered it first; a new challenge for each showing.
-    let passkey = match passkey::offered(state) {
-        true => passkey::start_second_factor(state, sub, &ceremony_key(&flow.request_id))
-            .await
-            .map_err(MfaError::from)?
-            .map(|options| PasskeyPrompt {
-                action: respond::url(&state.settings, PASSKEY_PATH),
-                options,
-            }),
-        false => None,
-    };
+    let key = ceremony_key(&flow.request_id);
+    let passkey = second_factor_prompt(state, sub, &key, PASSKEY_PATH).await?;
     let page = SecondFactorPage {
         app_name: flow.client.name.clone(),
         username: sub.to_owned(),

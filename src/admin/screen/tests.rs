@@ -5,6 +5,7 @@
 
 use super::views::*;
 use crate::domain::{Language, SigningAlg};
+use crate::pages::views::PasskeyPrompt;
 use crate::web::i18n::Text;
 use crate::web::render::Templates;
 
@@ -89,6 +90,8 @@ fn pages_in(language: Language) -> Vec<(&'static str, String)> {
                 error: Some(hostile()),
                 notice: None,
                 otp_step: false,
+                passkey: None,
+                code_form: false,
             })),
         ),
         (
@@ -99,6 +102,11 @@ fn pages_in(language: Language) -> Vec<(&'static str, String)> {
                 error: Some(hostile()),
                 notice: None,
                 otp_step: true,
+                passkey: Some(PasskeyPrompt {
+                    action: "/admin/login/passkey".into(),
+                    options: HOSTILE.into(),
+                }),
+                code_form: true,
             })),
         ),
         (
@@ -206,11 +214,12 @@ fn pages_in(language: Language) -> Vec<(&'static str, String)> {
 fn every_admin_page_renders_and_escapes_what_it_shows() {
     for (name, html) in pages() {
         assert!(!html.contains(HOSTILE), "{name} shows raw markup");
-        let only_the_copy_script = html
-            .split("<script")
-            .skip(1)
-            .all(|tag| tag.starts_with(" src=\"/admin/assets/copy.js\" defer></script>"));
-        assert!(only_the_copy_script, "{name} carries an inline script");
+        // The Copy button's script, and the passkey ceremony's at the second sign-in step.
+        let only_own_scripts = html.split("<script").skip(1).all(|tag| {
+            tag.starts_with(" src=\"/admin/assets/copy.js\" defer></script>")
+                || tag.starts_with(" src=\"/assets/passkey.js\" defer></script>")
+        });
+        assert!(only_own_scripts, "{name} carries an inline script");
     }
 }
 
