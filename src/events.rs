@@ -104,6 +104,8 @@ pub enum Event {
     SecondFactorEnrolled {
         /// The user.
         sub: String,
+        /// Whether it replaced an authenticator they had (which stopped working with it).
+        replaced: bool,
     },
     /// A person added a passkey.
     PasskeyAdded {
@@ -198,6 +200,20 @@ pub enum Event {
         address: Option<String>,
         /// The app.
         client_id: ClientId,
+        /// What changed, in plain words.
+        detail: String,
+    },
+    /// A person changed their own account on their account page: took an app back, ended a
+    /// session, changed a second factor.
+    AccountChanged {
+        /// What was done (`AppRemoved`, `SessionEnded`, ...).
+        action: Action,
+        /// The person.
+        sub: String,
+        /// Where the request came from.
+        address: Option<String>,
+        /// The app concerned, when one is.
+        client_id: Option<ClientId>,
         /// What changed, in plain words.
         detail: String,
     },
@@ -449,7 +465,10 @@ mod tests {
     async fn every_listener_hears_every_event_in_order() {
         let (a, b) = (Arc::new(Recorder::default()), Arc::new(Recorder::default()));
         let events = Events::new(vec![a.clone(), b.clone()]);
-        let first = Event::SecondFactorEnrolled { sub: "ada".into() };
+        let first = Event::SecondFactorEnrolled {
+            sub: "ada".into(),
+            replaced: false,
+        };
         let second = Event::RecoveryCodeUsed {
             sub: "ada".into(),
             left: 9,

@@ -3,6 +3,7 @@
 //! The binary in `main.rs` only dispatches the command line; everything lives here so tests can
 //! build the whole application in-process.
 
+pub mod account;
 pub mod admin;
 pub mod apps;
 pub mod audit;

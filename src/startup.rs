@@ -1,6 +1,7 @@
 //! Building the application from settings: backends (timed for the metrics), state,
 //! listeners; serving until stopped.
 
+use crate::account::AppUses;
 use crate::apps::{Doctor, LastUsed, Origins, OriginsListener};
 use crate::audit::AuditTrail;
 use crate::backchannel::deliver::Sender;
@@ -224,8 +225,8 @@ async fn stopped(mut stopping: watch::Receiver<bool>) {
     let _ = stopping.wait_for(|stop| *stop).await;
 }
 
-/// Who hears what the flows publish: the audit log, the app doctor, the last-used marks, the
-/// metrics, the copy of the apps' origins.
+/// Who hears what the flows publish: the audit log, the app doctor, the last-used marks (the
+/// apps', and each person's), the metrics, the copy of the apps' origins.
 fn listeners(
     settings: &Settings,
     store: &Arc<dyn Store>,
@@ -240,7 +241,8 @@ fn listeners(
     Events::new(vec![
         Arc::new(AuditTrail::new(base.clone(), settings.audit.clone())),
         Arc::new(Doctor(base.clone())),
-        Arc::new(LastUsed::new(base)),
+        Arc::new(LastUsed::new(base.clone())),
+        Arc::new(AppUses::new(base)),
         Arc::new(MetricsListener::new(Arc::clone(metrics))),
         Arc::new(OriginsListener(Arc::clone(origins))),
     ])

@@ -171,8 +171,28 @@ fn entry_for(event: &Event) -> Option<AuditEvent> {
             .app(client_id)
             .from_address(address.as_deref())
             .detail(detail.clone()),
-        Event::SecondFactorEnrolled { sub } => {
-            AuditEvent::new(Action::SecondFactorEnrolled, Some(sub))
+        Event::AccountChanged {
+            action,
+            sub,
+            address,
+            client_id,
+            detail,
+        } => {
+            let entry = AuditEvent::new(*action, Some(sub))
+                .from_address(address.as_deref())
+                .detail(detail.clone());
+            match client_id {
+                Some(client_id) => entry.app(client_id),
+                None => entry,
+            }
+        }
+        Event::SecondFactorEnrolled { sub, replaced } => {
+            let entry = AuditEvent::new(Action::SecondFactorEnrolled, Some(sub));
+            if *replaced {
+                entry.detail("authenticator app replaced; the earlier one no longer works")
+            } else {
+                entry
+            }
         }
         Event::PasskeyAdded { sub, name } => AuditEvent::new(Action::PasskeyAdded, Some(sub))
             .detail(format!("passkey {:?} added", name)),

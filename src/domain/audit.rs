@@ -55,11 +55,22 @@ pub enum Action {
     PasskeyAdded,
     /// A person removed one of their passkeys.
     PasskeyRemoved,
+    /// A person took an app back on their account page: its tokens revoked, its approval
+    /// forgotten.
+    AppRemoved,
+    /// A person ended one of their sessions, or every other one, on their account page.
+    SessionEnded,
+    /// A person removed their own authenticator app (and its recovery codes) on their account
+    /// page.
+    SecondFactorRemoved,
+    /// A person took a new set of recovery codes on their account page; the old set stopped
+    /// working.
+    RecoveryCodesRenewed,
 }
 
 impl Action {
     /// Every action, for the filter of the audit page.
-    pub const ALL: [Action; 23] = [
+    pub const ALL: [Action; 27] = [
         Action::SignIn,
         Action::AdminSignIn,
         Action::AdminSignOut,
@@ -83,6 +94,10 @@ impl Action {
         Action::BackchannelLogout,
         Action::PasskeyAdded,
         Action::PasskeyRemoved,
+        Action::AppRemoved,
+        Action::SessionEnded,
+        Action::SecondFactorRemoved,
+        Action::RecoveryCodesRenewed,
     ];
 
     /// The snake_case name, as stored and filtered by.
@@ -111,6 +126,10 @@ impl Action {
             Action::BackchannelLogout => "backchannel_logout",
             Action::PasskeyAdded => "passkey_added",
             Action::PasskeyRemoved => "passkey_removed",
+            Action::AppRemoved => "app_removed",
+            Action::SessionEnded => "session_ended",
+            Action::SecondFactorRemoved => "second_factor_removed",
+            Action::RecoveryCodesRenewed => "recovery_codes_renewed",
         }
     }
 }

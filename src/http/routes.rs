@@ -114,6 +114,41 @@ pub fn routes(state: AppState) -> impl Endpoint {
             pages::logout::PATH,
             get(pages::logout::start).post(pages::logout::submit),
         )
+        // The person's own account page.
+        .at(pages::account::PATH, get(pages::account::show::show))
+        .at(
+            pages::account::SIGN_IN_PATH,
+            get(pages::account::signin::sign_in_page).post(pages::account::signin::sign_in),
+        )
+        .at(
+            pages::account::REVOKE_APP_PATH,
+            post(pages::account::forms::revoke_app),
+        )
+        .at(
+            pages::account::END_SESSION_PATH,
+            post(pages::account::forms::end_session),
+        )
+        .at(
+            pages::account::END_OTHERS_PATH,
+            post(pages::account::forms::end_others),
+        )
+        .at(
+            pages::account::CONFIRM_PATH,
+            get(pages::account::reauth::show).post(pages::account::reauth::confirm),
+        )
+        .at(
+            pages::account::AUTHENTICATOR_PATH,
+            get(pages::account::two_step::authenticator)
+                .post(pages::account::two_step::confirm_authenticator),
+        )
+        .at(
+            pages::account::REMOVE_AUTHENTICATOR_PATH,
+            post(pages::account::two_step::remove_authenticator),
+        )
+        .at(
+            pages::account::RECOVERY_CODES_PATH,
+            post(pages::account::two_step::recovery_codes),
+        )
         .at(i18n::MENU_PATH, post(pages::language::choose))
         .at("/assets/style.css", get(stylesheet))
         .at(PASSKEY_SCRIPT_PATH, get(passkey_script))

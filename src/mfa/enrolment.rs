@@ -128,25 +128,48 @@ pub async fn confirm(
     let generator = generator(cx, &secret, sub)?;
     let step = totp::matching_step(&generator, code.trim(), cx.now()).ok_or(MfaError::WrongCode)?;
     spend_step(cx, sub, &secret, step).await?;
-    let mfa_key = cx.mfa_key();
     let record = EnrolmentRecord {
-        sealed_secret: mfa_key
+        sealed_secret: cx
+            .mfa_key()
             .seal(sub, &secret)
             .ok_or(MfaError::Unusable("sealing failed"))?,
         enrolled_at: cx.now(),
     };
-    let codes = recovery::generate();
-    let digests: Vec<_> = codes
-        .iter()
-        .filter_map(|c| recovery::digest(mfa_key, sub, c))
-        .collect();
+    // The earlier authenticator, if any, keeps working until this very write replaces it.
+    let replaced = is_enrolled(cx, sub).await?;
+    let (codes, digests) = fresh_codes(cx, sub);
     cx.store().put_second_factor(sub, &record, &digests).await?;
     cx.store().delete_setup(sub, holder.slot).await?;
     let event = Event::SecondFactorEnrolled {
         sub: sub.to_owned(),
+        replaced,
     };
     cx.events().publish(event).await;
     Ok(codes)
+}
+
+/// Gives `sub`'s enrolment a new set of recovery codes, to be shown once: the earlier set
+/// stops working in the same store write. The caller publishes the change (it knows from
+/// where it was asked).
+pub async fn renew_recovery_codes(cx: &impl Context, sub: &str) -> Result<Vec<String>, MfaError> {
+    let record = cx
+        .store()
+        .second_factor(sub)
+        .await?
+        .ok_or(MfaError::NotEnrolled)?;
+    let (codes, digests) = fresh_codes(cx, sub);
+    cx.store().put_second_factor(sub, &record, &digests).await?;
+    Ok(codes)
+}
+
+/// A fresh set of recovery codes for `sub`: as shown, and as stored.
+fn fresh_codes(cx: &impl Context, sub: &str) -> (Vec<String>, Vec<Digest>) {
+    let codes = recovery::generate();
+    let digests = codes
+        .iter()
+        .filter_map(|c| recovery::digest(cx.mfa_key(), sub, c))
+        .collect();
+    (codes, digests)
 }
 
 /// Checks a code from the enrolled authenticator, or else a recovery code; publishes how it

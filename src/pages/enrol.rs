@@ -77,12 +77,12 @@ async fn enrol_page(
     };
     let page = EnrolPage {
         passkey,
-        app_name: flow.client.name.clone(),
+        app_name: Some(flow.client.name.clone()),
         username: sub.to_owned(),
         qr: setup.qr,
         secret: setup.secret,
         action: respond::url(&state.settings, PATH),
-        request_id: flow.request_id.clone(),
+        request_id: Some(flow.request_id.clone()),
         csrf_token: flow.pending.csrf_token.clone(),
         error,
     };

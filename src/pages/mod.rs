@@ -1,8 +1,9 @@
 //! The pages of the sign-in flow: authorize, sign-in, second factor, consent and sign-out, the
-//! language menu every page carries, and the page structs their templates show (rendered by
-//! `web`).
+//! person's own account page, the language menu every page carries, and the page structs their
+//! templates show (rendered by `web`).
 
 pub mod access;
+pub mod account;
 pub mod authorize;
 pub mod consent;
 pub mod enrol;

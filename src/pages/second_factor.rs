@@ -279,6 +279,7 @@ pub fn codes_page(
         action: respond::url(&state.settings, CONTINUE_PATH),
         request_id: flow.request_id.clone(),
         csrf_token: flow.pending.csrf_token.clone(),
+        back_url: None,
     };
     respond::page(&state.templates, StatusCode::OK, &page)
 }

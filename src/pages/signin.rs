@@ -10,7 +10,7 @@ use crate::mfa::passkey;
 use crate::session::{pending, FLOW_COOKIE, SESSION_COOKIE};
 use crate::signin::{self, PasskeySignInError, PasswordError, Where, AMR_PWD};
 use crate::state::AppState;
-use crate::web::address::ClientAddr;
+use crate::web::device::Browser;
 use crate::web::errors::PageError;
 use crate::web::i18n::{self, Text};
 use crate::web::messages;
@@ -21,7 +21,6 @@ use poem::web::{Data, Form};
 use poem::{handler, Response};
 use secrecy::SecretString;
 use serde::Deserialize;
-use std::net::IpAddr;
 
 /// Path of the sign-in form's action.
 pub const PATH: &str = "/oauth/login";
@@ -140,18 +139,21 @@ fn help_for(directory: &DirectorySettings, account: AccountState) -> Option<Help
 #[handler]
 pub async fn login(
     jar: &CookieJar,
-    client: ClientAddr,
+    browser: Browser,
     Data(state): Data<&AppState>,
     form: poem::Result<Form<SignInForm>>,
 ) -> Result<Response, PageError> {
     let Form(form) = form.map_err(|e| PageError::unreadable("sign-in form", e))?;
-    run(state, jar, client.ip(), form).await
+    run(state, jar, browser, form).await
 }
 
 async fn run(
     state: &AppState,
     jar: &CookieJar,
-    address: Option<IpAddr>,
+    Browser {
+        device,
+        ip: address,
+    }: Browser,
     form: SignInForm,
 ) -> Result<Response, PageError> {
     let flow = respond::cookie_value(&state.settings, jar, FLOW_COOKIE);
@@ -229,6 +231,7 @@ async fn run(
         replaced.as_deref(),
         passed.claims.clone(),
         amr.clone(),
+        device,
     )
     .await?;
     jar.add(respond::cookie(
@@ -250,18 +253,21 @@ async fn run(
 #[handler]
 pub async fn login_passkey(
     jar: &CookieJar,
-    client: ClientAddr,
+    browser: Browser,
     Data(state): Data<&AppState>,
     form: poem::Result<Form<PasskeyForm>>,
 ) -> Result<Response, PageError> {
     let Form(form) = form.map_err(|e| PageError::unreadable("passkey sign-in form", e))?;
-    passkey_run(state, jar, client.ip(), form).await
+    passkey_run(state, jar, browser, form).await
 }
 
 async fn passkey_run(
     state: &AppState,
     jar: &CookieJar,
-    address: Option<IpAddr>,
+    Browser {
+        device,
+        ip: address,
+    }: Browser,
     form: PasskeyForm,
 ) -> Result<Response, PageError> {
     let flow = respond::cookie_value(&state.settings, jar, FLOW_COOKIE);
@@ -331,6 +337,7 @@ async fn passkey_run(
         replaced.as_deref(),
         passed.claims.clone(),
         amr.clone(),
+        device,
     )
     .await?;
     jar.add(respond::cookie(

@@ -112,8 +112,8 @@ pub struct PasskeyPrompt {
 /// the TOTP secret.
 #[derive(Clone, Serialize)]
 pub struct EnrolPage {
-    /// Name of the app asking.
-    pub app_name: String,
+    /// Name of the app asking; `None` on the account page.
+    pub app_name: Option<String>,
     /// Username of the signed-in user.
     pub username: String,
     /// The QR code (an SVG data URI rendered by the service).
@@ -122,8 +122,8 @@ pub struct EnrolPage {
     pub secret: String,
     /// Form action (POST); the first code goes in the `otp` input.
     pub action: String,
-    /// Hidden: the pending authorize request.
-    pub request_id: String,
+    /// Hidden: the pending authorize request; `None` on the account page and its sign-in.
+    pub request_id: Option<String>,
     /// Hidden: anti-CSRF token.
     pub csrf_token: String,
     /// Message after a failed attempt.
@@ -151,6 +151,9 @@ pub struct RecoveryCodesPage {
     pub request_id: String,
     /// Hidden: anti-CSRF token.
     pub csrf_token: String,
+    /// Where a plain link continues instead of the form (the account page, which has no
+    /// request to continue).
+    pub back_url: Option<String>,
 }
 impl Page for RecoveryCodesPage {
     const TEMPLATE: &'static str = name::RECOVERY_CODES;

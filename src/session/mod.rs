@@ -14,7 +14,7 @@ use crate::domain::{Claims, Digest};
 use crate::events::HasEvents;
 use crate::store::{HasStore, StoreError};
 
-pub use crate::store::SessionRecord;
+pub use crate::store::{Device, SessionRecord};
 pub use recheck::{current, RecheckError};
 
 /// What the session flows need: the store, the directory and its claim mapping (to confirm a
@@ -26,18 +26,23 @@ pub trait Context: HasStore + HasDirectory + HasClock + HasEvents + Sync {
     fn claim_mapping(&self) -> &ClaimMapping;
 }
 
+/// How far apart, in seconds, a session's last use is noted at most.
+pub const LAST_SEEN_EVERY: u64 = 300;
+
 /// Name of the SSO session cookie.
 pub const SESSION_COOKIE: &str = "sso_session";
 /// Name of the cookie binding pending authorize requests to one browser.
 pub const FLOW_COOKIE: &str = "sso_flow";
 
 /// Starts a session under a fresh id (never reusing one the browser brought) for a user who
-/// authenticated with the methods `amr` (RFC 8176: `pwd`, `otp`); answers the cookie value and
-/// the session as stored, so that the caller need not read it back.
+/// authenticated with the methods `amr` (RFC 8176: `pwd`, `otp`) in the browser `device`;
+/// answers the cookie value and the session as stored, so that the caller need not read it
+/// back.
 pub async fn create(
     cx: &impl Context,
     claims: Claims,
     amr: Vec<String>,
+    device: Device,
 ) -> Result<(String, SessionRecord), StoreError> {
     let now = cx.now();
     let ttl = cx.session_settings().ttl.as_secs();
@@ -49,6 +54,8 @@ pub async fn create(
         expires_at: now + ttl,
         checked_at: Some(now),
         sid: Some(public_id()),
+        device: Some(device),
+        last_seen: None,
     };
     cx.store()
         .put_session(&Digest::of(&id), &record, ttl)
@@ -92,6 +99,22 @@ pub async fn end(cx: &impl Context, cookie: &str) -> Result<Option<SessionRecord
             backchannel::session_ended(cx, record.claims.sub(), sid).await?;
         }
     }
+    Ok(record)
+}
+
+/// Notes that the person of a session proved themselves again just now (a re-check before a
+/// change to their account): its auth time becomes now, under the same cookie.
+pub async fn reauthenticated(
+    cx: &impl Context,
+    cookie: &str,
+    mut record: SessionRecord,
+) -> Result<SessionRecord, StoreError> {
+    let now = cx.now();
+    let ttl = record.expires_at.saturating_sub(now).max(1);
+    record.auth_time = now;
+    cx.store()
+        .put_session(&Digest::of(cookie), &record, ttl)
+        .await?;
     Ok(record)
 }
 

@@ -40,6 +40,11 @@ impl SessionRecord {
     pub fn last_checked(&self) -> UnixTime {
         self.checked_at.unwrap_or(self.auth_time)
     }
+
+    /// When the session was last used, as far as it was noted: its sign-in at least.
+    pub fn last_used(&self) -> UnixTime {
+        self.last_seen.unwrap_or(self.auth_time).max(self.auth_time)
+    }
 }
 
 /// Whether a confirmation made at `checked_at` is too old to rely on now.
@@ -74,11 +79,15 @@ pub async fn current(
         return Ok(None);
     };
     if !due(cx, record.last_checked()) {
-        if record.sid.is_none() {
-            // A session written before sessions had a public id gets one before it yields a
-            // code, so that the tokens issued in it name it.
-            record.sid = Some(super::public_id());
-            let ttl = record.expires_at.saturating_sub(cx.now()).max(1);
+        let now = cx.now();
+        // A session written before sessions had a public id gets one before it yields a code,
+        // so that the tokens issued in it name it. Its last use is noted a few minutes apart
+        // at most, so that a browser busy with many apps costs no write per request.
+        let unseen = now.saturating_sub(record.last_used()) >= super::LAST_SEEN_EVERY;
+        if record.sid.is_none() || unseen {
+            record.sid.get_or_insert_with(super::public_id);
+            record.last_seen = Some(now);
+            let ttl = record.expires_at.saturating_sub(now).max(1);
             cx.store()
                 .put_session(&Digest::of(cookie), &record, ttl)
                 .await?;
@@ -107,6 +116,7 @@ pub async fn current(
     let now = cx.now();
     record.claims = claims;
     record.checked_at = Some(now);
+    record.last_seen = Some(now);
     record.sid.get_or_insert_with(super::public_id);
     let ttl = record.expires_at.saturating_sub(now).max(1);
     cx.store()

@@ -8,7 +8,7 @@ use crate::domain::username::{Username, UsernameError};
 use crate::domain::{Claims, ClientId};
 use crate::events::{Event, Place, SignInOutcome};
 use crate::mfa::MfaError;
-use crate::session::{self, SessionRecord};
+use crate::session::{self, Device, SessionRecord};
 use crate::store::StoreError;
 use secrecy::SecretString;
 use std::net::IpAddr;
@@ -132,9 +132,10 @@ pub async fn start_session(
     replaced: Option<&str>,
     claims: Claims,
     amr: Vec<String>,
+    device: Device,
 ) -> Result<(String, SessionRecord), StoreError> {
     if let Some(old) = replaced {
         session::destroy(cx, old).await?;
     }
-    session::create(cx, claims, amr).await
+    session::create(cx, claims, amr, device).await
 }

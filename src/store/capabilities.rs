@@ -5,10 +5,11 @@
 //! application clock.
 
 use super::{
-    AccessRecord, AdminSession, AuditFrom, AuditIndex, AuditPage, AuditRecord, CodeRecord,
+    AccessRecord, AdminSession, AppUse, AuditFrom, AuditIndex, AuditPage, AuditRecord, CodeRecord,
     DoctorEntry, EndedSessions, EnrolmentRecord, HalfwaySignIn, Issuance, LogoutJob, PasskeyAdded,
     PasskeyRecord, PendingBound, PendingLimits, PendingPut, PendingRequest, Redemption,
     RefreshRecord, Rotation, ScreenSignIn, SessionRecord, StoreError, StoredCode, StoredRefresh,
+    UserGrant,
 };
 use crate::clock::UnixTime;
 use crate::domain::{ClientId, ClientRecord, Digest, PoolUsage, ScopeSet};
@@ -130,6 +131,10 @@ pub trait GrantStore: Send + Sync {
     /// once, in no particular order. One atomic step: of concurrent calls for one session, one
     /// answers the apps and the others none.
     async fn revoke_session(&self, sid: &str) -> Result<Vec<ClientId>, StoreError>;
+    /// The live grants of the user `sub`, for every app, each with its newest refresh token
+    /// still kept, found through the user's index (grants begun before it existed are not).
+    /// In no particular order.
+    async fn user_grants(&self, sub: &str) -> Result<Vec<UserGrant>, StoreError>;
 }
 
 /// The browser side of sign-on: SSO sessions, authorize requests waiting for sign-in or
@@ -152,6 +157,9 @@ pub trait SessionStore: Send + Sync {
     /// Ends every live session of the user `sub`; answers how many there were, and their
     /// public ids. Idempotent.
     async fn end_sessions(&self, sub: &str) -> Result<EndedSessions, StoreError>;
+    /// Every live session of the user `sub`, with the digest it is kept under, found through
+    /// the user's index: only sessions whose claims name `sub`. In no particular order.
+    async fn user_sessions(&self, sub: &str) -> Result<Vec<(Digest, SessionRecord)>, StoreError>;
     /// Writes a pending authorize request under its id, expiring after `ttl` seconds, as a
     /// member of each group of `bounds`, unless the store already holds `limits` of pending
     /// requests ([`PendingPut::StoreFull`]) or a refusing group is full
@@ -183,6 +191,15 @@ pub trait SessionStore: Send + Sync {
         scopes: &ScopeSet,
         ttl: u64,
     ) -> Result<(), StoreError>;
+    /// The remembered approvals of `sub` for any of `clients`, in one step; an approval that
+    /// does not read back is left out.
+    async fn consents(
+        &self,
+        sub: &str,
+        clients: &[ClientId],
+    ) -> Result<Vec<(ClientId, ScopeSet)>, StoreError>;
+    /// Forgets that `sub` approved `client`; answers whether an approval was remembered.
+    async fn delete_consent(&self, sub: &str, client: &ClientId) -> Result<bool, StoreError>;
 }
 
 /// What the admin API and screen keep: admin API tokens, admin screen sign-ins and sign-ins
@@ -409,6 +426,24 @@ pub trait AuditStore: Send + Sync {
     /// When a client last obtained tokens, if noted within the mark's TTL. A mark that does
     /// not read back counts as none, like a missing one: it only feeds a column of a list.
     async fn last_used(&self, id: &ClientId) -> Result<Option<UnixTime>, StoreError>;
+    /// Notes that `client` obtained tokens for `sub` at `at`, keeping the first time noted;
+    /// remembered for `ttl` seconds after the last.
+    async fn mark_app_use(
+        &self,
+        sub: &str,
+        client: &ClientId,
+        at: UnixTime,
+        ttl: u64,
+    ) -> Result<(), StoreError>;
+    /// When each of `clients` first and last obtained tokens for `sub`, for those noted, in
+    /// one step. A mark that does not read back counts as none.
+    async fn app_uses(
+        &self,
+        sub: &str,
+        clients: &[ClientId],
+    ) -> Result<Vec<(ClientId, AppUse)>, StoreError>;
+    /// Forgets when `client` was used for `sub`.
+    async fn forget_app_use(&self, sub: &str, client: &ClientId) -> Result<(), StoreError>;
 }
 
 /// Back-channel logouts waiting to be delivered, shared by every node: each is claimed by one

@@ -57,6 +57,7 @@ macro_rules! decorate {
             fn revoke_client(id: &ClientId) -> ();
             fn revoke_user(sub: &str) -> u64;
             fn revoke_session(sid: &str) -> Vec<ClientId>;
+            fn user_grants(sub: &str) -> Vec<UserGrant>;
         });
 
         $crate::store::decorator::capability!($decorator, $around, SessionStore {
@@ -64,6 +65,7 @@ macro_rules! decorate {
             fn session(id: &Digest) -> Option<SessionRecord>;
             fn delete_session(id: &Digest) -> ();
             fn end_sessions(sub: &str) -> EndedSessions;
+            fn user_sessions(sub: &str) -> Vec<(Digest, SessionRecord)>;
             fn put_pending(
                 id: &str,
                 pending: &PendingRequest,
@@ -75,6 +77,8 @@ macro_rules! decorate {
             fn finish_pending(id: &str, pending: &PendingRequest) -> bool;
             fn consent(sub: &str, client: &ClientId) -> Option<ScopeSet>;
             fn put_consent(sub: &str, client: &ClientId, scopes: &ScopeSet, ttl: u64) -> ();
+            fn consents(sub: &str, clients: &[ClientId]) -> Vec<(ClientId, ScopeSet)>;
+            fn delete_consent(sub: &str, client: &ClientId) -> bool;
         });
 
         $crate::store::decorator::capability!($decorator, $around, AdminSessionStore {
@@ -131,6 +135,9 @@ macro_rules! decorate {
             fn failures(id: &ClientId) -> Vec<DoctorEntry>;
             fn mark_used(id: &ClientId, at: UnixTime, ttl: u64) -> ();
             fn last_used(id: &ClientId) -> Option<UnixTime>;
+            fn mark_app_use(sub: &str, client: &ClientId, at: UnixTime, ttl: u64) -> ();
+            fn app_uses(sub: &str, clients: &[ClientId]) -> Vec<(ClientId, AppUse)>;
+            fn forget_app_use(sub: &str, client: &ClientId) -> ();
         });
 
         $crate::store::decorator::capability!($decorator, $around, LogoutQueue {

@@ -4,7 +4,8 @@
 //! type them on top.
 
 use super::codec::{decode, encode};
-use super::StoreError;
+use super::{AppUse, StoreError};
+use crate::clock::UnixTime;
 use crate::domain::{ClientId, Digest};
 use async_trait::async_trait;
 use serde::de::DeserializeOwned;
@@ -39,6 +40,9 @@ pub(super) enum Namespace {
     AdminScreen,
     /// When an app last obtained tokens, keyed by client id (`lastused:`).
     AppLastUsed,
+    /// When an app first and last obtained tokens for a person, keyed by
+    /// `<sub>\n<client_id>` (`appuse:`).
+    AppUse,
 }
 
 impl Namespace {
@@ -55,6 +59,7 @@ impl Namespace {
             Namespace::Lockout => "lockout:",
             Namespace::AdminScreen => "admscr:",
             Namespace::AppLastUsed => "lastused:",
+            Namespace::AppUse => "appuse:",
         }
     }
 }
@@ -82,6 +87,19 @@ pub(super) trait Records: Send + Sync {
     ) -> Result<bool, StoreError>;
     /// The live value under `ns` + `key`, if any.
     async fn text(&self, ns: Namespace, key: &str) -> Result<Option<String>, StoreError>;
+    /// The live values under `ns` + each of `keys`, in their order: one round trip where the
+    /// backend can.
+    async fn texts(
+        &self,
+        ns: Namespace,
+        keys: &[String],
+    ) -> Result<Vec<Option<String>>, StoreError> {
+        let mut values = Vec::with_capacity(keys.len());
+        for key in keys {
+            values.push(self.text(ns, key).await?);
+        }
+        Ok(values)
+    }
     /// Deletes the value under `ns` + `key` and answers whether one was live: of concurrent
     /// calls for one key, at most one gets `true`.
     async fn remove(&self, ns: Namespace, key: &str) -> Result<bool, StoreError>;
@@ -139,6 +157,50 @@ pub(super) trait Records: Send + Sync {
 /// The key of a remembered consent.
 pub(super) fn consent_key(sub: &str, client: &ClientId) -> String {
     format!("{sub}\n{}", client.as_str())
+}
+
+/// The records of `sub` with each of `clients` under `ns` (keyed like consents), read in one
+/// step, with the clients that have one. A record that does not read back is left out: these
+/// lists only show what a person has.
+pub(super) async fn per_app<T: DeserializeOwned>(
+    records: &impl Records,
+    ns: Namespace,
+    sub: &str,
+    clients: &[ClientId],
+    what: &'static str,
+) -> Result<Vec<(ClientId, T)>, StoreError> {
+    let keys: Vec<String> = clients.iter().map(|c| consent_key(sub, c)).collect();
+    let texts = records.texts(ns, &keys).await?;
+    Ok(clients
+        .iter()
+        .zip(texts)
+        .filter_map(|(client, text)| {
+            let value = decode(what, &text?).ok()?;
+            Some((client.clone(), value))
+        })
+        .collect())
+}
+
+/// Notes that `client` obtained tokens for `sub` at `at`, keeping the first time noted.
+pub(super) async fn mark_app_use(
+    records: &impl Records,
+    sub: &str,
+    client: &ClientId,
+    at: UnixTime,
+    ttl: u64,
+) -> Result<(), StoreError> {
+    let key = consent_key(sub, client);
+    // Two nodes marking at once may each keep their own first time: seconds apart.
+    let before: Option<AppUse> = match records.record(Namespace::AppUse, &key, "app use").await {
+        Ok(before) => before,
+        Err(StoreError::Corrupt(_)) => None,
+        Err(e) => return Err(e),
+    };
+    let first = before.map_or(at, |b| b.first.min(at));
+    let mark = AppUse { first, last: at };
+    records
+        .put_record(Namespace::AppUse, &key, "app use", &mark, ttl)
+        .await
 }
 
 /// The key of a sign-in waiting for its second factor, beside the screen sign-ins.

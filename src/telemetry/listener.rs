@@ -145,6 +145,7 @@ fn count(metrics: &Metrics, event: &Event) {
         | Event::SignedOutEverywhere { .. }
         | Event::SecondFactorReset { .. }
         | Event::AppChanged { .. }
+        | Event::AccountChanged { .. }
         | Event::SecondFactorRefused { .. }
         | Event::SecondFactorEnrolled { .. }
         | Event::PasskeyAdded { .. }

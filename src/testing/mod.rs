@@ -29,6 +29,7 @@ pub use hiding_directory::HidingDirectory;
 pub use interleaving_store::InterleavingStore;
 pub use steps::{new_app, refusal, ADA, VERIFIER};
 
+use crate::account::AppUses;
 use crate::audit::AuditTrail;
 use crate::clock::{Clock, HasClock, OffsetClock};
 use crate::config::{
@@ -92,14 +93,13 @@ impl Setup {
         };
         let directory = HidingDirectory::new(ldif.unwrap());
         let recorder = Arc::new(Recorder::default());
-        let trail = AuditTrail::new(
-            WithClock {
-                store: Arc::clone(&store),
-                clock: Arc::new(clock.clone()),
-            },
-            settings.audit.clone(),
-        );
-        let events = Events::new(vec![recorder.clone(), Arc::new(trail)]);
+        let base = WithClock {
+            store: Arc::clone(&store),
+            clock: Arc::new(clock.clone()),
+        };
+        let trail = AuditTrail::new(base.clone(), settings.audit.clone());
+        let uses = AppUses::new(base);
+        let events = Events::new(vec![recorder.clone(), Arc::new(trail), Arc::new(uses)]);
         let mfa_key = MfaKey::from_settings(&settings).unwrap();
         let keys = Keys::new(&settings.oidc, settings.store.backend).unwrap();
         TestContext {

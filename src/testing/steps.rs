@@ -42,7 +42,9 @@ impl TestContext {
         let password = SecretString::from(password);
         let passed = check_password(self, at, name, &password).await.unwrap();
         let amr = vec![AMR_PWD.to_owned()];
-        start_session(self, None, passed.claims, amr).await.unwrap()
+        start_session(self, None, passed.claims, amr, Default::default())
+            .await
+            .unwrap()
     }
 
     /// The code an authorize request of `app` for `openid profile`, with the PKCE challenge of

@@ -104,6 +104,38 @@ pub enum PageError {
     /// No such app on the admin screen.
     #[error("admin screen: {0}")]
     AdminNotFound(Text),
+    // --- account page ---
+    /// An id the person's account page was sent that names nothing of theirs.
+    #[error("account page: {0}")]
+    NotTheirs(String),
+}
+
+impl From<crate::account::AccountError> for PageError {
+    fn from(err: crate::account::AccountError) -> Self {
+        use crate::account::AccountError;
+        match err {
+            not_theirs @ AccountError::NotTheirs(_) => PageError::NotTheirs(not_theirs.to_string()),
+            AccountError::Store(e) => PageError::Store(e),
+            AccountError::Directory(cause) => PageError::Directory(cause),
+            AccountError::SecondFactor(cause) => PageError::SecondFactor(cause),
+            // The page checks the policy before offering the change; a post past it is stale.
+            required @ AccountError::Required => PageError::BadForm(
+                Text::new("account-authenticator-required"),
+                required.to_string(),
+            ),
+        }
+    }
+}
+
+impl From<crate::account::reauth::ReauthError> for PageError {
+    fn from(err: crate::account::reauth::ReauthError) -> Self {
+        use crate::account::reauth::ReauthError;
+        match err {
+            ReauthError::Unavailable(e) => e.into(),
+            // The page answers these itself, with the form again.
+            refused => PageError::BadForm(Text::new("account-reauth-wrong"), refused.to_string()),
+        }
+    }
 }
 
 impl From<crate::mfa::MfaError> for PageError {
@@ -264,6 +296,11 @@ impl PageError {
                 StatusCode::FORBIDDEN,
                 "error-admin-forbidden-title",
                 "error-admin-forbidden-message",
+            ),
+            PageError::NotTheirs(_) => (
+                StatusCode::NOT_FOUND,
+                "account-not-theirs-title",
+                "account-not-theirs-message",
             ),
             PageError::Render(_) => (
                 StatusCode::INTERNAL_SERVER_ERROR,

@@ -1,10 +1,11 @@
 //! What the web layer's modules share: the page templates and how they are rendered, redirects
 //! and cookies, error pages, the pages' languages, OAuth errors as HTTP answers, request body limits, the client's
-//! address and the request log. `http`, `pages` and `admin` build on this; nothing below the web
+//! address and browser, and the request log. `http`, `pages` and `admin` build on this; nothing below the web
 //! layer uses it.
 
 pub mod address;
 pub mod body_limit;
+pub mod device;
 pub mod errors;
 pub mod forwarded;
 pub mod i18n;

@@ -51,6 +51,14 @@ pub mod name {
     pub const RECOVERY_CODES: &str = "recovery_codes";
     /// The sign-out confirmation, or the page saying the session has ended.
     pub const LOGOUT: &str = "logout";
+    /// The person's own account page.
+    pub const ACCOUNT: &str = "account";
+    /// The account page's two-step verification section (a partial).
+    pub const ACCOUNT_TWO_STEP: &str = "account_two_step";
+    /// The account page's sign-in.
+    pub const ACCOUNT_SIGNIN: &str = "account_signin";
+    /// The account page's re-check before a change to the second factor.
+    pub const ACCOUNT_REAUTH: &str = "account_reauth";
     /// Admin screen: reset a user's second factor.
     pub const ADMIN_USERS: &str = "admin_users";
     /// Admin screen: the navigation partial of every signed-in page.
@@ -75,7 +83,7 @@ pub mod name {
 
 /// Every built-in template, by registry name. The admin screen's share the layout and the
 /// registry with the sign-in pages.
-const BUILT_IN: [(&str, &str); 18] = [
+const BUILT_IN: [(&str, &str); 22] = [
     (name::BASE, include_str!("../../templates/base.hbs")),
     (name::SIGNIN, include_str!("../../templates/signin.hbs")),
     (name::CONSENT, include_str!("../../templates/consent.hbs")),
@@ -91,6 +99,20 @@ const BUILT_IN: [(&str, &str); 18] = [
         include_str!("../../templates/recovery_codes.hbs"),
     ),
     (name::LOGOUT, include_str!("../../templates/logout.hbs")),
+    // account page
+    (name::ACCOUNT, include_str!("../../templates/account.hbs")),
+    (
+        name::ACCOUNT_TWO_STEP,
+        include_str!("../../templates/account_two_step.hbs"),
+    ),
+    (
+        name::ACCOUNT_SIGNIN,
+        include_str!("../../templates/account_signin.hbs"),
+    ),
+    (
+        name::ACCOUNT_REAUTH,
+        include_str!("../../templates/account_reauth.hbs"),
+    ),
     // admin screen
     (
         name::ADMIN_USERS,

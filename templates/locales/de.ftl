@@ -170,6 +170,83 @@ error-logout-return-needs-app = Eine Rücksprungadresse braucht id_token_hint od
 audit-action-passkey_added = Passkey hinzugefügt
 audit-action-passkey_removed = Passkey entfernt
 
+## Kontoseite
+
+account-page-title = Ihr Konto
+account-heading = Ihr Konto
+account-link = Ihr Konto: Apps und Sitzungen
+account-apps-heading = Apps
+account-app-scopes = Darf lesen
+account-app-first-used = Zuerst genutzt
+account-app-last-used = Zuletzt genutzt
+account-not-noted = nicht erfasst
+account-app-remove = { $app } entfernen
+account-apps-none = Sie haben noch keiner App Zugriff gegeben.
+account-apps-hint = Wenn Sie eine App entfernen, werden Sie dort abgemeldet und Ihre Zustimmung wird vergessen: Die App fragt beim nächsten Mal erneut.
+account-sessions-heading = Wo Sie angemeldet sind
+account-this-browser = dieser Browser
+account-session-address = Adresse
+account-session-signed-in = Angemeldet
+account-session-last-seen = Zuletzt aktiv
+account-session-end = Dort abmelden
+account-session-end-this = Hier abmelden
+account-sessions-end-all = Überall sonst abmelden
+account-device = { $browser } unter { $system }
+account-device-browser = { $browser }
+account-device-system = Ein Browser unter { $system }
+account-device-unknown = Unbekannter Browser
+account-app-removed = Die App wurde entfernt: Sie sind dort abgemeldet, und sie fragt erneut nach Ihrer Zustimmung.
+account-session-ended = Diese Sitzung wurde beendet.
+account-sessions-ended = { $count ->
+        [one] { $count } andere Sitzung wurde beendet.
+       *[other] { $count } andere Sitzungen wurden beendet.
+    }
+account-not-theirs-title = Nicht gefunden
+account-not-theirs-message = Diese App oder Sitzung gehört nicht zu Ihnen oder ist bereits beendet. Es wurde nichts geändert.
+account-signin-page-title = Bei Ihrem Konto anmelden
+account-signin-lede = Melden Sie sich mit Ihrem Firmenkonto an, um Ihre Apps und Ihre Anmeldungen zu sehen.
+account-signin-otp-lede = Geben Sie den Code aus Ihrer Authenticator-App ein.
+account-signin-start-over = Von vorn beginnen
+account-wrong-code = Dieser Code ist nicht richtig. Versuchen Sie es erneut.
+account-two-step-heading = Zweistufige Anmeldung
+account-two-step-required = Ihre Rolle verlangt bei der Anmeldung einen zweiten Schritt.
+account-authenticator-heading = Authenticator-App
+account-authenticator-since = Eingerichtet am { $at }.
+account-authenticator-none = Nicht eingerichtet.
+account-recovery-heading = Wiederherstellungscodes
+account-recovery-left = { $left ->
+        [one] Noch { $left } Code.
+       *[other] Noch { $left } Codes.
+    }
+account-recovery-none = Keine: Sie gehören zu einer Authenticator-App.
+account-activity-heading = Letzte Aktivitäten
+account-activity-when = Wann
+account-activity-what = Was
+account-activity-app = App
+account-activity-outcome = Ergebnis
+account-activity-ok = erledigt
+account-activity-failed = abgelehnt
+account-activity-none = Noch nichts erfasst.
+audit-action-app_removed = App von der Person entfernt
+audit-action-session_ended = Sitzung von der Person beendet
+account-enrol-lede = um zu <strong>Ihrem Konto</strong> zu gelangen
+account-authenticator-set-up = Authenticator-App einrichten
+account-authenticator-replace = Durch neue App oder neues Telefon ersetzen
+account-authenticator-replace-hint = Ihre bisherige App funktioniert weiter, bis die neue ihren ersten Code gezeigt hat.
+account-authenticator-remove = Authenticator-App entfernen
+account-authenticator-removed = Ihre Authenticator-App und ihre Wiederherstellungscodes wurden entfernt.
+account-authenticator-required = Ihre Rolle verlangt bei der Anmeldung einen zweiten Schritt, daher kann die Authenticator-App nicht entfernt werden. Sie können sie durch eine neue ersetzen.
+account-recovery-renew = Neue Wiederherstellungscodes erzeugen
+account-recovery-renew-hint = Die neuen Codes werden einmal angezeigt; die alten funktionieren dann nicht mehr.
+account-reauth-page-title = Bestätigen Sie, dass Sie es sind
+account-reauth-heading = Bestätigen Sie, dass Sie es sind
+account-reauth-lede = Ihre Anmeldung liegt mehr als 5 Minuten zurück. Geben Sie Ihr Passwort erneut ein, bevor Sie ändern, wie Sie sich anmelden.
+account-reauth-button = Bestätigen
+account-reauth-cancel = Zurück zu Ihrem Konto
+account-reauth-wrong = Das Passwort ist nicht richtig. Versuchen Sie es erneut.
+audit-action-second_factor_removed = Authenticator-App von der Person entfernt
+audit-action-recovery_codes_renewed = neue Wiederherstellungscodes
+
 ## Verwaltung
 
 admin-nav-label = Verwaltung

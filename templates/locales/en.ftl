@@ -172,6 +172,83 @@ error-logout-return-needs-app = A return address needs id_token_hint or client_i
 audit-action-passkey_added = passkey added
 audit-action-passkey_removed = passkey removed
 
+## Account page
+
+account-page-title = Your account
+account-heading = Your account
+account-link = Your account: apps and sessions
+account-apps-heading = Apps
+account-app-scopes = Can read
+account-app-first-used = First used
+account-app-last-used = Last used
+account-not-noted = not recorded
+account-app-remove = Remove { $app }
+account-apps-none = You have not let any app in yet.
+account-apps-hint = Removing an app signs you out of it and forgets your approval: it asks you again next time.
+account-sessions-heading = Where you are signed in
+account-this-browser = this browser
+account-session-address = Address
+account-session-signed-in = Signed in
+account-session-last-seen = Last seen
+account-session-end = Sign out there
+account-session-end-this = Sign out here
+account-sessions-end-all = Sign out everywhere else
+account-device = { $browser } on { $system }
+account-device-browser = { $browser }
+account-device-system = A browser on { $system }
+account-device-unknown = Unknown browser
+account-app-removed = The app was removed: it is signed out and will ask for your approval again.
+account-session-ended = That session has ended.
+account-sessions-ended = { $count ->
+        [one] { $count } other session has ended.
+       *[other] { $count } other sessions have ended.
+    }
+account-not-theirs-title = Not found
+account-not-theirs-message = That app or session is not one of yours, or it has ended already. Nothing was changed.
+account-signin-page-title = Sign in to your account
+account-signin-lede = Sign in with your company account to see your apps and where you are signed in.
+account-signin-otp-lede = Enter the code from your authenticator app.
+account-signin-start-over = Start over
+account-wrong-code = That code is not right. Try again.
+account-two-step-heading = Two-step verification
+account-two-step-required = Your role asks for a second step at sign-in.
+account-authenticator-heading = Authenticator app
+account-authenticator-since = Set up on { $at }.
+account-authenticator-none = Not set up.
+account-recovery-heading = Recovery codes
+account-recovery-left = { $left ->
+        [one] { $left } code left.
+       *[other] { $left } codes left.
+    }
+account-recovery-none = None: they come with an authenticator app.
+account-activity-heading = Recent activity
+account-activity-when = When
+account-activity-what = What
+account-activity-app = App
+account-activity-outcome = Outcome
+account-activity-ok = done
+account-activity-failed = refused
+account-activity-none = Nothing recorded yet.
+audit-action-app_removed = app removed by the person
+audit-action-session_ended = session ended by the person
+account-enrol-lede = to continue to <strong>your account</strong>
+account-authenticator-set-up = Set up an authenticator app
+account-authenticator-replace = Replace with a new app or phone
+account-authenticator-replace-hint = Your current app keeps working until the new one has shown its first code.
+account-authenticator-remove = Remove the authenticator app
+account-authenticator-removed = Your authenticator app and its recovery codes were removed.
+account-authenticator-required = Your role requires a second step at sign-in, so the authenticator app cannot be removed. You can replace it with a new one.
+account-recovery-renew = Get new recovery codes
+account-recovery-renew-hint = The new codes are shown once; the old ones stop working.
+account-reauth-page-title = Confirm it is you
+account-reauth-heading = Confirm it is you
+account-reauth-lede = You signed in more than 5 minutes ago. Enter your password again before you change how you sign in.
+account-reauth-button = Confirm
+account-reauth-cancel = Back to your account
+account-reauth-wrong = That password is not right. Try again.
+audit-action-second_factor_removed = authenticator app removed by the person
+audit-action-recovery_codes_renewed = new recovery codes
+
 ## Admin screen
 
 admin-nav-label = Administration

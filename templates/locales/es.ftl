@@ -173,6 +173,83 @@ error-logout-return-needs-app = Una dirección de retorno necesita id_token_hint
 audit-action-passkey_added = llave de acceso añadida
 audit-action-passkey_removed = llave de acceso eliminada
 
+## Página de la cuenta
+
+account-page-title = Su cuenta
+account-heading = Su cuenta
+account-link = Su cuenta: aplicaciones y sesiones
+account-apps-heading = Aplicaciones
+account-app-scopes = Puede leer
+account-app-first-used = Primer uso
+account-app-last-used = Último uso
+account-not-noted = no registrado
+account-app-remove = Quitar { $app }
+account-apps-none = Todavía no ha dado acceso a ninguna aplicación.
+account-apps-hint = Quitar una aplicación cierra su sesión en ella y olvida su aprobación: la próxima vez se la volverá a pedir.
+account-sessions-heading = Dónde tiene la sesión iniciada
+account-this-browser = este navegador
+account-session-address = Dirección
+account-session-signed-in = Inicio de sesión
+account-session-last-seen = Última actividad
+account-session-end = Cerrar sesión allí
+account-session-end-this = Cerrar sesión aquí
+account-sessions-end-all = Cerrar sesión en todos los demás sitios
+account-device = { $browser } en { $system }
+account-device-browser = { $browser }
+account-device-system = Un navegador en { $system }
+account-device-unknown = Navegador desconocido
+account-app-removed = Se ha quitado la aplicación: su sesión en ella se ha cerrado y volverá a pedirle su aprobación.
+account-session-ended = Esa sesión ha terminado.
+account-sessions-ended = { $count ->
+        [one] Ha terminado { $count } otra sesión.
+       *[other] Han terminado { $count } otras sesiones.
+    }
+account-not-theirs-title = No encontrado
+account-not-theirs-message = Esa aplicación o sesión no es suya, o ya ha terminado. No se ha cambiado nada.
+account-signin-page-title = Iniciar sesión en su cuenta
+account-signin-lede = Inicie sesión con su cuenta de la empresa para ver sus aplicaciones y dónde tiene la sesión iniciada.
+account-signin-otp-lede = Introduzca el código de su aplicación de autenticación.
+account-signin-start-over = Empezar de nuevo
+account-wrong-code = Ese código no es correcto. Inténtelo de nuevo.
+account-two-step-heading = Verificación en dos pasos
+account-two-step-required = Su rol exige un segundo paso al iniciar sesión.
+account-authenticator-heading = Aplicación de autenticación
+account-authenticator-since = Configurada el { $at }.
+account-authenticator-none = No configurada.
+account-recovery-heading = Códigos de recuperación
+account-recovery-left = { $left ->
+        [one] Queda { $left } código.
+       *[other] Quedan { $left } códigos.
+    }
+account-recovery-none = Ninguno: vienen con una aplicación de autenticación.
+account-activity-heading = Actividad reciente
+account-activity-when = Cuándo
+account-activity-what = Qué
+account-activity-app = Aplicación
+account-activity-outcome = Resultado
+account-activity-ok = hecho
+account-activity-failed = rechazado
+account-activity-none = Todavía no hay nada registrado.
+audit-action-app_removed = aplicación quitada por la persona
+audit-action-session_ended = sesión terminada por la persona
+account-enrol-lede = para continuar a <strong>su cuenta</strong>
+account-authenticator-set-up = Configurar una aplicación de autenticación
+account-authenticator-replace = Sustituir por otra aplicación u otro teléfono
+account-authenticator-replace-hint = Su aplicación actual sigue funcionando hasta que la nueva haya mostrado su primer código.
+account-authenticator-remove = Quitar la aplicación de autenticación
+account-authenticator-removed = Se han quitado su aplicación de autenticación y sus códigos de recuperación.
+account-authenticator-required = Su rol exige un segundo paso al iniciar sesión, así que la aplicación de autenticación no se puede quitar. Puede sustituirla por otra.
+account-recovery-renew = Obtener nuevos códigos de recuperación
+account-recovery-renew-hint = Los nuevos códigos se muestran una sola vez; los anteriores dejan de funcionar.
+account-reauth-page-title = Confirme que es usted
+account-reauth-heading = Confirme que es usted
+account-reauth-lede = Inició sesión hace más de 5 minutos. Vuelva a introducir su contraseña antes de cambiar cómo inicia sesión.
+account-reauth-button = Confirmar
+account-reauth-cancel = Volver a su cuenta
+account-reauth-wrong = La contraseña no es correcta. Inténtelo de nuevo.
+audit-action-second_factor_removed = aplicación de autenticación quitada por la persona
+audit-action-recovery_codes_renewed = nuevos códigos de recuperación
+
 ## Administración
 
 admin-nav-label = Administración

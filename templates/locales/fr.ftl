@@ -171,6 +171,83 @@ error-logout-return-needs-app = Une adresse de retour nécessite id_token_hint o
 audit-action-passkey_added = clé d’accès ajoutée
 audit-action-passkey_removed = clé d’accès supprimée
 
+## Page du compte
+
+account-page-title = Votre compte
+account-heading = Votre compte
+account-link = Votre compte : applications et sessions
+account-apps-heading = Applications
+account-app-scopes = Peut lire
+account-app-first-used = Première utilisation
+account-app-last-used = Dernière utilisation
+account-not-noted = non enregistré
+account-app-remove = Retirer { $app }
+account-apps-none = Vous n’avez encore autorisé aucune application.
+account-apps-hint = Retirer une application vous en déconnecte et oublie votre accord : elle vous le redemandera la prochaine fois.
+account-sessions-heading = Où vous êtes connecté
+account-this-browser = ce navigateur
+account-session-address = Adresse
+account-session-signed-in = Connexion
+account-session-last-seen = Dernière activité
+account-session-end = Se déconnecter là-bas
+account-session-end-this = Se déconnecter ici
+account-sessions-end-all = Se déconnecter partout ailleurs
+account-device = { $browser } sous { $system }
+account-device-browser = { $browser }
+account-device-system = Un navigateur sous { $system }
+account-device-unknown = Navigateur inconnu
+account-app-removed = L’application a été retirée : vous en êtes déconnecté et elle vous redemandera votre accord.
+account-session-ended = Cette session est terminée.
+account-sessions-ended = { $count ->
+        [one] { $count } autre session est terminée.
+       *[other] { $count } autres sessions sont terminées.
+    }
+account-not-theirs-title = Introuvable
+account-not-theirs-message = Cette application ou cette session n’est pas la vôtre, ou elle est déjà terminée. Rien n’a été modifié.
+account-signin-page-title = Connexion à votre compte
+account-signin-lede = Connectez-vous avec votre compte d’entreprise pour voir vos applications et où vous êtes connecté.
+account-signin-otp-lede = Saisissez le code de votre application d’authentification.
+account-signin-start-over = Recommencer
+account-wrong-code = Ce code n’est pas le bon. Réessayez.
+account-two-step-heading = Validation en deux étapes
+account-two-step-required = Votre rôle exige une seconde étape à la connexion.
+account-authenticator-heading = Application d’authentification
+account-authenticator-since = Configurée le { $at }.
+account-authenticator-none = Non configurée.
+account-recovery-heading = Codes de récupération
+account-recovery-left = { $left ->
+        [one] Il reste { $left } code.
+       *[other] Il reste { $left } codes.
+    }
+account-recovery-none = Aucun : ils accompagnent une application d’authentification.
+account-activity-heading = Activité récente
+account-activity-when = Quand
+account-activity-what = Quoi
+account-activity-app = Application
+account-activity-outcome = Résultat
+account-activity-ok = effectué
+account-activity-failed = refusé
+account-activity-none = Rien d’enregistré pour l’instant.
+audit-action-app_removed = application retirée par la personne
+audit-action-session_ended = session terminée par la personne
+account-enrol-lede = pour accéder à <strong>votre compte</strong>
+account-authenticator-set-up = Configurer une application d’authentification
+account-authenticator-replace = Remplacer par une nouvelle application ou un nouveau téléphone
+account-authenticator-replace-hint = Votre application actuelle continue de fonctionner jusqu’à ce que la nouvelle ait affiché son premier code.
+account-authenticator-remove = Supprimer l’application d’authentification
+account-authenticator-removed = Votre application d’authentification et ses codes de récupération ont été supprimés.
+account-authenticator-required = Votre rôle exige une seconde étape à la connexion ; l’application d’authentification ne peut donc pas être supprimée. Vous pouvez la remplacer par une nouvelle.
+account-recovery-renew = Obtenir de nouveaux codes de récupération
+account-recovery-renew-hint = Les nouveaux codes ne sont affichés qu’une fois ; les anciens cessent de fonctionner.
+account-reauth-page-title = Confirmez votre identité
+account-reauth-heading = Confirmez votre identité
+account-reauth-lede = Vous vous êtes connecté il y a plus de 5 minutes. Saisissez à nouveau votre mot de passe avant de modifier votre façon de vous connecter.
+account-reauth-button = Confirmer
+account-reauth-cancel = Retour à votre compte
+account-reauth-wrong = Ce mot de passe n’est pas correct. Réessayez.
+audit-action-second_factor_removed = application d’authentification supprimée par la personne
+audit-action-recovery_codes_renewed = nouveaux codes de récupération
+
 ## Administration
 
 admin-nav-label = Administration

@@ -20,6 +20,7 @@ const LAYERS: [(&str, &[&str]); 4] = [
             "audit",
             "apps",
             "backchannel",
+            "account",
         ],
     ),
     (

@@ -1,7 +1,9 @@
 //! Integration tests: the whole service against a private redis-server and slapd.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod account;
 mod account_states;
+mod account_two_step;
 mod active_directory;
 mod address_groups;
 mod admin;

@@ -29,6 +29,7 @@ macro_rules! on_both_backends {
 }
 
 // Declared after the macro, which they use.
+mod account;
 mod admin;
 mod audit;
 mod leavers;

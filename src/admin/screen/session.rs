@@ -10,7 +10,7 @@ use crate::admin::guard;
 use crate::apps::Actor;
 use crate::domain::secret::random_id;
 use crate::domain::{Claims, Digest};
-use crate::session::{self, RecheckError, SESSION_COOKIE};
+use crate::session::{self, Device, RecheckError, SESSION_COOKIE};
 use crate::state::AppState;
 use crate::store::{ScreenSignIn, StoreError};
 use crate::web::address::ClientAddr;
@@ -132,13 +132,14 @@ async fn gate(
     }))
 }
 
-/// Starts a fresh SSO session for a superadmin who just signed in with the methods `amr`
-/// (never reusing the id the browser brought) and opens the admin screen for it.
+/// Starts a fresh SSO session for a superadmin who just signed in with the methods `amr` in
+/// the browser `device` (never reusing the id the browser brought) and opens the admin screen
+/// for it.
 pub async fn open(
     state: &AppState,
     jar: &CookieJar,
-    claims: Claims,
-    amr: Vec<String>,
+    (claims, amr): (Claims, Vec<String>),
+    device: Device,
 ) -> Result<(), StoreError> {
     if let Some(old) = respond::cookie_value(&state.settings, jar, SESSION_COOKIE) {
         close_id(state, &old).await?;
@@ -148,7 +149,7 @@ pub async fn open(
         user: claims.get("name").unwrap_or(claims.sub()).to_owned(),
         csrf_token: random_id(32),
     };
-    let (id, _) = session::create(state, claims, amr).await?;
+    let (id, _) = session::create(state, claims, amr, device).await?;
     let ttl = state.settings.session.ttl.as_secs();
     jar.add(respond::cookie(
         &state.settings,

@@ -19,7 +19,7 @@ use crate::signin::admin::{self, AdminSignInError};
 use crate::signin::{CodeError, AMR_PWD};
 use crate::state::AppState;
 use crate::store::HalfwaySignIn;
-use crate::web::address::ClientAddr;
+use crate::web::device::Browser;
 use crate::web::errors::PageError;
 use crate::web::i18n::{self, Text};
 use crate::web::messages;
@@ -30,7 +30,6 @@ use poem::web::{Data, Form};
 use poem::{handler, Response};
 use secrecy::SecretString;
 use serde::Deserialize;
-use std::net::IpAddr;
 use subtle::ConstantTimeEq;
 
 /// The admin screen's sign-in form.
@@ -147,12 +146,12 @@ pub async fn sign_in_page(
 #[handler]
 pub async fn sign_in(
     jar: &CookieJar,
-    client: ClientAddr,
+    browser: Browser,
     Data(state): Data<&AppState>,
     form: poem::Result<Form<SignInForm>>,
 ) -> Result<Response, PageError> {
     let Form(form) = form.map_err(|e| PageError::unreadable("sign-in form", e))?;
-    run(state, jar, form, client.ip()).await
+    run(state, jar, form, browser).await
 }
 
 /// The sign-in cookie, when the form's CSRF token matches it.
@@ -169,11 +168,12 @@ async fn run(
     state: &AppState,
     jar: &CookieJar,
     form: SignInForm,
-    address: Option<IpAddr>,
+    browser: Browser,
 ) -> Result<Response, PageError> {
+    let address = browser.ip;
     let cookie = login_cookie(state, jar, &form.csrf_token)?;
     if let (Some(otp), None) = (form.otp.as_deref(), form.password.as_ref()) {
-        return second_step(state, jar, &cookie, otp, address).await;
+        return second_step(state, jar, &cookie, otp, browser).await;
     }
     let username = form.username.trim();
     let Some(password) = form.password.filter(|_| !username.is_empty()) else {
@@ -185,7 +185,7 @@ async fn run(
         Err(e) => return refused(state, jar, username, e.into()),
     };
     match due {
-        Due::Nothing => finish(state, jar, claims, vec![AMR_PWD.to_owned()], address).await,
+        Due::Nothing => finish(state, jar, (claims, vec![AMR_PWD.to_owned()]), browser).await,
         Due::Enrol => show(
             state,
             jar,
@@ -211,8 +211,9 @@ async fn second_step(
     jar: &CookieJar,
     cookie: &str,
     otp: &str,
-    address: Option<IpAddr>,
+    browser: Browser,
 ) -> Result<Response, PageError> {
+    let address = browser.ip;
     let key = Digest::of(cookie);
     let Some(halfway) = state.store.halfway_sign_in(&key).await? else {
         let message = Text::new("signin-expired");
@@ -226,7 +227,7 @@ async fn second_step(
         Ok(()) => {
             state.store.delete_halfway_sign_in(&key).await?;
             let amr = vec![AMR_PWD.to_owned(), AMR_OTP.to_owned()];
-            finish(state, jar, halfway.claims, amr, address).await
+            finish(state, jar, (halfway.claims, amr), browser).await
         }
         Err(GuardError::WrongSecondFactor) => {
             let wrong = Some(WRONG_CODE.into());
@@ -243,20 +244,21 @@ async fn second_step(
 #[handler]
 pub async fn sign_in_passkey(
     jar: &CookieJar,
-    client: ClientAddr,
+    browser: Browser,
     Data(state): Data<&AppState>,
     form: poem::Result<Form<PasskeyStepForm>>,
 ) -> Result<Response, PageError> {
     let Form(form) = form.map_err(|e| PageError::unreadable("passkey form", e))?;
-    passkey_step(state, jar, form, client.ip()).await
+    passkey_step(state, jar, form, browser).await
 }
 
 async fn passkey_step(
     state: &AppState,
     jar: &CookieJar,
     form: PasskeyStepForm,
-    address: Option<IpAddr>,
+    browser: Browser,
 ) -> Result<Response, PageError> {
+    let address = browser.ip;
     let cookie = login_cookie(state, jar, &form.csrf_token)?;
     let key = Digest::of(&cookie);
     let Some(halfway) = state.store.halfway_sign_in(&key).await? else {
@@ -272,7 +274,7 @@ async fn passkey_step(
             let mut amr = vec![AMR_PWD.to_owned()];
             let methods = passkey::methods(verified.user_verified);
             amr.extend(methods.iter().map(|m| (*m).to_owned()));
-            return finish(state, jar, halfway.claims, amr, address).await;
+            return finish(state, jar, (halfway.claims, amr), browser).await;
         }
         Err(err) => err,
     };
@@ -342,13 +344,12 @@ fn refused(
 async fn finish(
     state: &AppState,
     jar: &CookieJar,
-    claims: Claims,
-    amr: Vec<String>,
-    address: Option<IpAddr>,
+    (claims, amr): (Claims, Vec<String>),
+    browser: Browser,
 ) -> Result<Response, PageError> {
-    admin::signed_in(state, claims.sub(), address).await;
+    admin::signed_in(state, claims.sub(), browser.ip).await;
     clear_cookie(&state.settings, jar, LOGIN_COOKIE);
-    session::open(state, jar, claims, amr).await?;
+    session::open(state, jar, (claims, amr), browser.device).await?;
     Ok(redirect(StatusCode::SEE_OTHER, "/admin/apps"))
 }
 

@@ -192,12 +192,12 @@ fn the_second_factor_pages_render_with_an_otp_input_and_their_hidden_fields() {
         .expect("verify page renders");
     let enrol = t
         .page(&EnrolPage {
-            app_name: "Payroll".into(),
+            app_name: Some("Payroll".into()),
             username: "ada".into(),
             qr: "data:image/svg+xml;base64,PHN2Zz4=".into(),
             secret: "ABCD EFGH".into(),
             action: "/oauth/second-factor/enrol".into(),
-            request_id: "req-42".into(),
+            request_id: Some("req-42".into()),
             csrf_token: "csrf-abc".into(),
             error: None,
             passkey: None,
@@ -225,6 +225,7 @@ fn the_recovery_codes_page_lists_fresh_codes_or_counts_what_is_left() {
         action: "/oauth/second-factor/continue".into(),
         request_id: "req-42".into(),
         csrf_token: "csrf-abc".into(),
+        back_url: None,
     };
     let fresh = t
         .page(&page(vec!["abcdef-ghjkmn".into()], None))
@@ -343,6 +344,7 @@ fn the_recovery_count_is_a_number_of_the_page_language() {
         action: "/oauth/second-factor/continue".into(),
         request_id: "req-42".into(),
         csrf_token: "csrf-abc".into(),
+        back_url: None,
     };
     let english = t.page_in(Language::En, &page).expect("renders");
     assert!(

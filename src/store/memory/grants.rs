@@ -8,7 +8,7 @@ use crate::clock::UnixTime;
 use crate::domain::{ClientId, ClientRecord, Digest};
 use crate::store::{
     AccessRecord, CodeRecord, GrantStore, Issuance, Redemption, RefreshRecord, Rotation,
-    StoreError, StoredCode, StoredRefresh,
+    StoreError, StoredCode, StoredRefresh, UserGrant,
 };
 use async_trait::async_trait;
 use std::collections::{HashMap, HashSet};
@@ -216,6 +216,36 @@ impl Grants {
         apps
     }
 
+    /// The live grants of a user, each with its newest refresh token still kept.
+    fn of_user(&self, sub: &str, now: UnixTime) -> Vec<UserGrant> {
+        let Some(issued) = self.by_user.get(sub) else {
+            return Vec::new();
+        };
+        let grants = issued.iter().filter_map(|item| match item {
+            Issued::Grant(g) => Some(g),
+            Issued::Code(_) => None,
+        });
+        grants
+            .filter_map(|grant_id| {
+                let family = self.families.get(grant_id).filter(|f| f.live(now))?;
+                let newest = family
+                    .value
+                    .iter()
+                    .filter_map(|token| match token {
+                        TokenRef::Refresh(d) => self.refresh.get(d).filter(|r| r.live(now)),
+                        TokenRef::Access(_) => None,
+                    })
+                    // A rotated token can expire as late as its successor (both issued in the
+                    // same second): the one not yet rotated is the newest.
+                    .max_by_key(|r| (r.value.rotated_at.is_none(), r.expires_at))?;
+                Some(UserGrant {
+                    grant_id: grant_id.clone(),
+                    refresh: newest.value.record.clone(),
+                })
+            })
+            .collect()
+    }
+
     /// Deletes every code and grant of a user; answers how many grants were live.
     fn revoke_user(&mut self, sub: &str, now: UnixTime) -> u64 {
         let Some(issued) = self.by_user.remove(sub) else {
@@ -365,5 +395,10 @@ impl GrantStore for MemoryStore {
     async fn revoke_session(&self, sid: &str) -> Result<Vec<ClientId>, StoreError> {
         let (mut state, now) = self.lock();
         Ok(state.grants.revoke_session(sid, now))
+    }
+
+    async fn user_grants(&self, sub: &str) -> Result<Vec<UserGrant>, StoreError> {
+        let (state, now) = self.lock();
+        Ok(state.grants.of_user(sub, now))
     }
 }

@@ -6,7 +6,7 @@ use super::MemoryStore;
 use crate::clock::UnixTime;
 use crate::domain::{ClientId, Digest, ScopeSet};
 use crate::store::codec::{decode, encode};
-use crate::store::namespace::{consent_key, Namespace, Records};
+use crate::store::namespace::{consent_key, per_app, Namespace, Records};
 use crate::store::{
     EndedSessions, PendingBound, PendingLimits, PendingLoad, PendingPut, PendingRequest,
     SessionRecord, SessionStore, StoreError,
@@ -226,6 +226,24 @@ impl SessionStore for MemoryStore {
         Ok(end(&mut state.sessions, &mut state.records, sub, now))
     }
 
+    async fn user_sessions(&self, sub: &str) -> Result<Vec<(Digest, SessionRecord)>, StoreError> {
+        let (mut state, now) = self.lock();
+        let state = &mut *state;
+        let ids: Vec<String> = state
+            .sessions
+            .0
+            .get(sub)
+            .map(|ids| ids.iter().cloned().collect())
+            .unwrap_or_default();
+        Ok(ids
+            .into_iter()
+            .filter_map(|id| {
+                let json = state.records.get(Namespace::Session, &id, now)?;
+                Some((Digest::from_hex(id), of_user(&json, sub)?))
+            })
+            .collect())
+    }
+
     async fn put_pending(
         &self,
         id: &str,
@@ -280,6 +298,19 @@ impl SessionStore for MemoryStore {
     ) -> Result<(), StoreError> {
         let key = consent_key(sub, client);
         self.put_record(Namespace::Consent, &key, "consent", scopes, ttl)
+            .await
+    }
+
+    async fn consents(
+        &self,
+        sub: &str,
+        clients: &[ClientId],
+    ) -> Result<Vec<(ClientId, ScopeSet)>, StoreError> {
+        per_app(self, Namespace::Consent, sub, clients, "consent").await
+    }
+
+    async fn delete_consent(&self, sub: &str, client: &ClientId) -> Result<bool, StoreError> {
+        self.remove(Namespace::Consent, &consent_key(sub, client))
             .await
     }
 }

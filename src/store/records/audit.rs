@@ -121,3 +121,12 @@ pub struct DoctorEntry {
     #[serde(default)]
     pub verified: bool,
 }
+
+/// When a person's app first and last obtained tokens for them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AppUse {
+    /// The first time, Unix seconds (as far back as the mark is kept).
+    pub first: UnixTime,
+    /// The last time, Unix seconds.
+    pub last: UnixTime,
+}

@@ -91,6 +91,15 @@ pub struct StoredRefresh {
     pub rotated_at: Option<UnixTime>,
 }
 
+/// A live grant of a person, as their account page lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UserGrant {
+    /// The grant (token family).
+    pub grant_id: String,
+    /// The newest refresh token of the grant still kept: its app, scopes and session.
+    pub refresh: RefreshRecord,
+}
+
 /// The tokens one successful redemption or rotation writes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Issuance {

@@ -11,14 +11,14 @@ mod second_factor;
 mod sessions;
 
 pub use admin::{AdminSession, HalfwaySignIn, ScreenSignIn};
-pub use audit::{AuditFrom, AuditIndex, AuditPage, AuditRecord, DoctorEntry, LoggedEvent};
+pub use audit::{AppUse, AuditFrom, AuditIndex, AuditPage, AuditRecord, DoctorEntry, LoggedEvent};
 pub use grants::{
     AccessRecord, CodeRecord, Issuance, Redemption, RefreshRecord, Rotation, StoredCode,
-    StoredRefresh,
+    StoredRefresh, UserGrant,
 };
 pub use logout::{EndedSessions, LogoutJob};
 pub use passkey::{PasskeyAdded, PasskeyRecord};
 pub use second_factor::EnrolmentRecord;
 pub use sessions::{
-    PendingBound, PendingLimits, PendingLoad, PendingPut, PendingRequest, SessionRecord,
+    Device, PendingBound, PendingLimits, PendingLoad, PendingPut, PendingRequest, SessionRecord,
 };

@@ -25,6 +25,25 @@ pub struct SessionRecord {
     /// before it existed, which are given one when next used.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sid: Option<String>,
+    /// Where the person signed in from, for their account page. Absent in sessions written
+    /// before it was kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub device: Option<Device>,
+    /// When the session was last used, to within a few minutes (it is written again only
+    /// when the last note is that old). Absent until then: the sign-in is the last use.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_seen: Option<UnixTime>,
+}
+
+/// The browser a session was signed in from, as its person sees it on their account page.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Device {
+    /// The `User-Agent` header at sign-in, cut to a bounded length.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub user_agent: Option<String>,
+    /// The client's address at sign-in.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub address: Option<String>,
 }
 
 /// A stored pending request.

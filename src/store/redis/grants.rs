@@ -21,7 +21,7 @@ use crate::domain::{ClientId, Digest};
 use crate::store::codec::{decode, encode};
 use crate::store::{
     AccessRecord, CodeRecord, GrantStore, Issuance, Redemption, RefreshRecord, Rotation,
-    StoreError, StoredCode, StoredRefresh,
+    StoreError, StoredCode, StoredRefresh, UserGrant,
 };
 use async_trait::async_trait;
 use redis::{self, Script, ScriptInvocation};
@@ -271,5 +271,22 @@ impl GrantStore for RedisStore {
         let apps: Vec<String> = self.call(Request::Script(&call)).await?;
         // An id the store wrote is always one; anything else is skipped rather than trusted.
         Ok(apps.iter().filter_map(|id| ClientId::parse(id)).collect())
+    }
+
+    async fn user_grants(&self, sub: &str) -> Result<Vec<UserGrant>, StoreError> {
+        let mut call = self.scripts.user_grants.key(self.keys.user_issued(sub));
+        call.key(self.keys.earlier_user_issued(sub))
+            .arg(self.keys.grant_prefix())
+            .arg(self.keys.refresh(&Digest::from_hex("")));
+        let found: Vec<(String, String)> = self.call(Request::Script(&call)).await?;
+        found
+            .into_iter()
+            .map(|(grant_id, data)| {
+                Ok(UserGrant {
+                    grant_id,
+                    refresh: decode("refresh token", &data)?,
+                })
+            })
+            .collect()
     }
 }

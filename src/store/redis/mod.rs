@@ -209,8 +209,9 @@ enum Request<'a> {
 impl Request<'_> {
     /// Whether the request only reads, so that sending it twice does no harm.
     fn only_reads(&self) -> bool {
-        const READS: [&[u8]; 9] = [
+        const READS: [&[u8]; 10] = [
             b"GET",
+            b"MGET",
             b"HGET",
             b"HMGET",
             b"HVALS",

@@ -101,6 +101,21 @@ impl Records for RedisStore {
         self.call(Request::Script(&call)).await
     }
 
+    async fn texts(
+        &self,
+        ns: Namespace,
+        keys: &[String],
+    ) -> Result<Vec<Option<String>>, StoreError> {
+        if keys.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut cmd = redis::cmd("MGET");
+        for key in keys {
+            cmd.arg(self.keys.record(ns, key));
+        }
+        self.cmd(&cmd).await
+    }
+
     async fn remove(&self, ns: Namespace, key: &str) -> Result<bool, StoreError> {
         // DEL answers how many keys it deleted: of concurrent calls, one sees 1.
         let deleted: i64 = self

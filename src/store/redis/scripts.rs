@@ -1,6 +1,7 @@
 //! The Lua scripts behind the store's atomic operations (sources in `src/store/lua/`).
 //!
-//! Each grant and session script but the pending-request, owned-record and client scripts is `common.lua` (the shared
+//! Each grant and session script but the pending-request, owned-record, client and reading
+//! scripts is `common.lua` (the shared
 //! `revoke`, `index`, `take_index` and `issue` functions) followed by its own body; the audit
 //! scripts stand alone. `redis::Script` sends them by SHA-1 and loads them again after a server
 //! restart.
@@ -44,6 +45,8 @@ const END_SESSIONS: &str = concat!(
     include_str!("../lua/common.lua"),
     include_str!("../lua/end_sessions.lua")
 );
+const USER_SESSIONS: &str = include_str!("../lua/user_sessions.lua");
+const USER_GRANTS: &str = include_str!("../lua/user_grants.lua");
 const PUT_PENDING: &str = include_str!("../lua/put_pending.lua");
 const FINISH_PENDING: &str = include_str!("../lua/finish_pending.lua");
 const REMOVE_OWNED: &str = include_str!("../lua/remove_owned.lua");
@@ -79,6 +82,10 @@ pub(super) struct Scripts {
     pub(super) put_session: Script,
     /// Ends every session of a user: see `end_sessions.lua`.
     pub(super) end_sessions: Script,
+    /// Reads the sessions a user's index names: see `user_sessions.lua`.
+    pub(super) user_sessions: Script,
+    /// Reads a user's live grants: see `user_grants.lua`.
+    pub(super) user_grants: Script,
     /// Stores a pending request within its groups' bounds: see `put_pending.lua`.
     pub(super) put_pending: Script,
     /// Ends a pending request and takes it out of its groups: see `finish_pending.lua`.
@@ -123,6 +130,8 @@ impl Scripts {
             revoke_session: Script::new(REVOKE_SESSION),
             put_session: Script::new(PUT_SESSION),
             end_sessions: Script::new(END_SESSIONS),
+            user_sessions: Script::new(USER_SESSIONS),
+            user_grants: Script::new(USER_GRANTS),
             put_pending: Script::new(PUT_PENDING),
             finish_pending: Script::new(FINISH_PENDING),
             remove_owned: Script::new(REMOVE_OWNED),

@@ -10,8 +10,8 @@
 
 use super::{Keys, RedisStore, Request};
 use crate::domain::{ClientId, Digest, ScopeSet};
-use crate::store::codec::encode;
-use crate::store::namespace::{consent_key, Namespace, Records};
+use crate::store::codec::{decode, encode};
+use crate::store::namespace::{consent_key, per_app, Namespace, Records};
 use crate::store::{
     EndedSessions, PendingBound, PendingLimits, PendingLoad, PendingPut, PendingRequest,
     SessionRecord, SessionStore, StoreError,
@@ -72,6 +72,23 @@ impl SessionStore for RedisStore {
         call.key(self.keys.earlier_user_sessions(sub)).arg(sub);
         let (count, sids): (u64, Vec<String>) = self.call(Request::Script(&call)).await?;
         Ok(EndedSessions { count, sids })
+    }
+
+    async fn user_sessions(&self, sub: &str) -> Result<Vec<(Digest, SessionRecord)>, StoreError> {
+        let mut call = self.scripts.user_sessions.key(self.keys.user_sessions(sub));
+        call.key(self.keys.earlier_user_sessions(sub));
+        let found: Vec<(String, String)> = self.call(Request::Script(&call)).await?;
+        let prefix = self.keys.record(Namespace::Session, "");
+        Ok(found
+            .into_iter()
+            .filter_map(|(key, json)| {
+                let session = decode::<SessionRecord>("session", &json).ok()?;
+                let id = key.strip_prefix(&prefix)?;
+                // A session id is written again only for its own user; should one name
+                // someone else now, it is not theirs to see.
+                (session.claims.sub() == sub).then(|| (Digest::from_hex(id), session))
+            })
+            .collect())
     }
 
     async fn put_pending(
@@ -152,6 +169,19 @@ impl SessionStore for RedisStore {
     ) -> Result<(), StoreError> {
         let key = consent_key(sub, client);
         self.put_record(Namespace::Consent, &key, "consent", scopes, ttl)
+            .await
+    }
+
+    async fn consents(
+        &self,
+        sub: &str,
+        clients: &[ClientId],
+    ) -> Result<Vec<(ClientId, ScopeSet)>, StoreError> {
+        per_app(self, Namespace::Consent, sub, clients, "consent").await
+    }
+
+    async fn delete_consent(&self, sub: &str, client: &ClientId) -> Result<bool, StoreError> {
+        self.remove(Namespace::Consent, &consent_key(sub, client))
             .await
     }
 }

@@ -150,6 +150,8 @@ pub fn session_record(now: UnixTime, sub: &str) -> SessionRecord {
         expires_at: now + 3600,
         checked_at: Some(now),
         sid: Some(random_id(16)),
+        device: None,
+        last_seen: None,
     }
 }
 

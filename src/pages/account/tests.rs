@@ -1,0 +1,156 @@
+//! The account page's templates: they render in every language, every form posts to its
+//! contract path with its contract field and the CSRF token, and values stay escaped.
+
+#![allow(clippy::expect_used)]
+
+use super::reauth::Change;
+use super::views::{
+    AccountPage, AccountReauthPage, AccountSignInPage, ActivityRow, AppRow, SessionRow, TwoStepView,
+};
+use crate::domain::Language;
+use crate::web::i18n::Text;
+use crate::web::render::Templates;
+
+fn page() -> AccountPage {
+    AccountPage {
+        user_display: "Ada <Lovelace>".into(),
+        username: "ada".into(),
+        csrf_token: "csrf-abc".into(),
+        notice: Some(Text::new("account-sessions-ended").arg("count", 2u64)),
+        apps: vec![AppRow {
+            client_id: "app-1".into(),
+            name: "Pay<roll>".into(),
+            scopes: vec!["openid".into(), "email".into()],
+            first_used: Some(1_700_000_000),
+            last_used: None,
+        }],
+        sessions: vec![
+            SessionRow {
+                session: "sid-here".into(),
+                device: Text::new("account-device")
+                    .arg("browser", "Firefox")
+                    .arg("system", "Linux"),
+                address: Some("192.0.2.7".into()),
+                signed_in: 1_700_000_000,
+                last_seen: 1_700_000_100,
+                this_browser: true,
+            },
+            SessionRow {
+                session: "sid-there".into(),
+                device: Text::new("account-device-unknown"),
+                address: None,
+                signed_in: 1_700_000_000,
+                last_seen: 1_700_000_000,
+                this_browser: false,
+            },
+        ],
+        others: true,
+        two_step: TwoStepView {
+            authenticator_since: Some(1_700_000_000),
+            recovery_codes_left: 7,
+            required: true,
+        },
+        activity: vec![ActivityRow {
+            at: 1_700_000_000,
+            action: Text::new("audit-action-sign_in"),
+            app: Some("Pay<roll>".into()),
+            address: Some("192.0.2.7".into()),
+            success: false,
+        }],
+    }
+}
+
+#[test]
+fn the_account_page_renders_every_form_with_its_contract_names_in_every_language() {
+    let t = Templates::new().expect("built-in templates parse");
+    for language in Language::ALL {
+        let html = t.page_in(language, &page()).expect("account page renders");
+        assert!(html.contains(&format!(r#"<html lang="{}">"#, language.code())));
+        for action in [
+            "/account/apps/revoke",
+            "/account/sessions/end",
+            "/account/sessions/end-all",
+            "/account/two-step/recovery-codes",
+        ] {
+            assert!(html.contains(&format!(r#"method="post" action="{action}""#)));
+        }
+        assert!(html.contains(r#"name="client_id" value="app-1""#));
+        assert!(html.contains(r#"name="session" value="sid-here""#));
+        assert!(html.contains(r#"name="session" value="sid-there""#));
+        assert_eq!(
+            html.matches(r#"name="csrf_token" value="csrf-abc""#)
+                .count(),
+            5
+        );
+        // Required by the policy: replaced, never removed.
+        assert!(html.contains(r#"href="/account/two-step/authenticator""#));
+        assert!(!html.contains("/account/two-step/authenticator/remove"));
+        assert!(html.contains("Pay&lt;roll&gt;") && !html.contains("Pay<roll>"));
+        assert!(html.contains("Ada &lt;Lovelace&gt;"));
+        assert!(html.contains(r#"id="this-browser""#));
+    }
+    let english = t.page_in(Language::En, &page()).expect("renders");
+    assert!(english.contains("Firefox on Linux"), "{english}");
+    assert!(english.contains("2 other sessions have ended."));
+    assert!(english.contains("7 codes left.") && english.contains("refused"));
+    assert!(english.contains(r#"id="two-step-heading""#));
+    let german = t.page_in(Language::De, &page()).expect("renders");
+    assert!(german.contains("Firefox unter Linux"), "{german}");
+}
+
+#[test]
+fn the_account_sign_in_asks_for_the_password_then_the_code() {
+    let t = Templates::new().expect("built-in templates parse");
+    let mut form = AccountSignInPage {
+        csrf_token: "csrf-abc".into(),
+        username: "ada".into(),
+        error: None,
+        otp_step: false,
+    };
+    for language in Language::ALL {
+        let html = t.page_in(language, &form).expect("renders");
+        assert!(html.contains(r#"action="/account/login""#));
+        assert!(html.contains(r#"name="username""#) && html.contains(r#"name="password""#));
+        assert!(!html.contains(r#"name="otp""#));
+    }
+    form.otp_step = true;
+    let html = t.page_in(Language::En, &form).expect("renders");
+    assert!(html.contains(r#"name="otp""#) && !html.contains(r#"name="password""#));
+}
+
+#[test]
+fn the_two_step_section_offers_what_fits_the_person() {
+    let t = Templates::new().expect("built-in templates parse");
+    let mut optional = page();
+    optional.two_step.required = false;
+    let html = t.page_in(Language::En, &optional).expect("renders");
+    assert!(html.contains(r#"method="post" action="/account/two-step/authenticator/remove""#));
+    assert!(html.contains("Replace with a new app or phone"));
+    optional.two_step.authenticator_since = None;
+    let html = t.page_in(Language::En, &optional).expect("renders");
+    assert!(html.contains(r#"id="authenticator-set-up""#));
+    assert!(!html.contains("/account/two-step/recovery-codes"));
+    assert!(!html.contains("/account/two-step/authenticator/remove"));
+}
+
+#[test]
+fn the_re_check_asks_for_the_password_and_names_the_change_that_follows() {
+    let t = Templates::new().expect("built-in templates parse");
+    let page = AccountReauthPage {
+        username: "ada".into(),
+        csrf_token: "csrf-abc".into(),
+        next: Change::RemoveAuthenticator,
+        password: true,
+        error: Some(Text::new("account-reauth-wrong")),
+    };
+    for language in Language::ALL {
+        let html = t.page_in(language, &page).expect("renders");
+        assert!(html.contains(r#"method="post" action="/account/confirm""#));
+        assert!(html.contains(r#"name="next" value="remove_authenticator""#));
+        assert!(html.contains(r#"name="csrf_token" value="csrf-abc""#));
+        assert!(html.contains(r#"name="password""#));
+        assert!(html.contains(r#"role="alert""#));
+    }
+    let english = t.page_in(Language::En, &page).expect("renders");
+    assert!(english.contains("more than 5 minutes ago"), "{english}");
+}
