@@ -168,6 +168,11 @@ error-logout-return-needs-app = Eine Rücksprungadresse braucht id_token_hint od
 ## Passkeys
 
 audit-action-passkey_added = Passkey hinzugefügt
+account-passkeys-heading = Passkeys
+account-passkey-added = Hinzugefügt
+account-passkey-last-used = Zuletzt verwendet
+account-passkey-never-used = noch nicht verwendet
+account-passkeys-none = Noch keine.
 audit-action-passkey_removed = Passkey entfernt
 
 ## Kontoseite

@@ -170,6 +170,11 @@ error-logout-return-needs-app = A return address needs id_token_hint or client_i
 ## Passkeys
 
 audit-action-passkey_added = passkey added
+account-passkeys-heading = Passkeys
+account-passkey-added = Added
+account-passkey-last-used = Last used
+account-passkey-never-used = not used yet
+account-passkeys-none = None yet.
 audit-action-passkey_removed = passkey removed
 
 ## Account page

@@ -171,6 +171,11 @@ error-logout-return-needs-app = Una dirección de retorno necesita id_token_hint
 ## Llaves de acceso
 
 audit-action-passkey_added = llave de acceso añadida
+account-passkeys-heading = Llaves de acceso
+account-passkey-added = Añadida
+account-passkey-last-used = Último uso
+account-passkey-never-used = aún no usada
+account-passkeys-none = Ninguna todavía.
 audit-action-passkey_removed = llave de acceso eliminada
 
 ## Página de la cuenta

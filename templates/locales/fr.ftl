@@ -169,6 +169,11 @@ error-logout-return-needs-app = Une adresse de retour nécessite id_token_hint o
 ## Clés d’accès
 
 audit-action-passkey_added = clé d’accès ajoutée
+account-passkeys-heading = Clés d’accès
+account-passkey-added = Ajoutée le
+account-passkey-last-used = Dernière utilisation
+account-passkey-never-used = pas encore utilisée
+account-passkeys-none = Aucune pour l’instant.
 audit-action-passkey_removed = clé d’accès supprimée
 
 ## Page du compte

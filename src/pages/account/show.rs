@@ -1,6 +1,6 @@
 //! `GET /account`: the page itself.
 
-use super::views::{AccountPage, ActivityRow, AppRow, SessionRow, TwoStepView};
+use super::views::{AccountPage, ActivityRow, AppRow, PasskeyRow, SessionRow, TwoStepView};
 use super::{Signed, PATH};
 use crate::account::{activity, apps, sessions, two_step};
 use crate::state::AppState;
@@ -63,6 +63,15 @@ pub async fn show(
             authenticator_since: two_step.authenticator_since,
             recovery_codes_left: two_step.recovery_codes_left,
             required: two_step.required,
+            passkeys: two_step
+                .passkeys
+                .into_iter()
+                .map(|p| PasskeyRow {
+                    name: p.name,
+                    created_at: p.created_at,
+                    last_used_at: p.last_used_at,
+                })
+                .collect(),
         },
         activity,
     };

@@ -5,7 +5,8 @@
 
 use super::reauth::Change;
 use super::views::{
-    AccountPage, AccountReauthPage, AccountSignInPage, ActivityRow, AppRow, SessionRow, TwoStepView,
+    AccountPage, AccountReauthPage, AccountSignInPage, ActivityRow, AppRow, PasskeyRow, SessionRow,
+    TwoStepView,
 };
 use crate::domain::Language;
 use crate::web::i18n::Text;
@@ -49,6 +50,11 @@ fn page() -> AccountPage {
             authenticator_since: Some(1_700_000_000),
             recovery_codes_left: 7,
             required: true,
+            passkeys: vec![PasskeyRow {
+                name: "Lap<top>".into(),
+                created_at: 1_700_000_000,
+                last_used_at: None,
+            }],
         },
         activity: vec![ActivityRow {
             at: 1_700_000_000,
@@ -86,6 +92,7 @@ fn the_account_page_renders_every_form_with_its_contract_names_in_every_language
         assert!(html.contains(r#"href="/account/two-step/authenticator""#));
         assert!(!html.contains("/account/two-step/authenticator/remove"));
         assert!(html.contains("Pay&lt;roll&gt;") && !html.contains("Pay<roll>"));
+        assert!(html.contains("Lap&lt;top&gt;") && !html.contains("Lap<top>"));
         assert!(html.contains("Ada &lt;Lovelace&gt;"));
         assert!(html.contains(r#"id="this-browser""#));
     }

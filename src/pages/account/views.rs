@@ -37,6 +37,19 @@ pub struct TwoStepView {
     pub recovery_codes_left: u64,
     /// Whether the policy requires a second factor.
     pub required: bool,
+    /// The person's passkeys, oldest first.
+    pub passkeys: Vec<PasskeyRow>,
+}
+
+/// One passkey of the two-step section.
+#[derive(Debug, Clone, Serialize)]
+pub struct PasskeyRow {
+    /// The name its owner gave it.
+    pub name: String,
+    /// When it was added (Unix seconds).
+    pub created_at: u64,
+    /// When it last signed in (Unix seconds); `None`: never.
+    pub last_used_at: Option<u64>,
 }
 
 /// One event of the recent activity.
