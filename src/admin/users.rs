@@ -1,9 +1,11 @@
-//! What a superadmin does to a user's account: remove their second factor (a lost phone), so
-//! they set up a new one at their next sign-in; or sign them out everywhere (a leaver, a
-//! stolen laptop). Shared by the admin API and the screen.
+//! What a superadmin does to a user's account: look up which second factors they have;
+//! remove their second factor (a lost phone), so they set up a new one at their next sign-in;
+//! or sign them out everywhere (a leaver, a stolen laptop). Shared by the admin API and the
+//! screen.
 
 use crate::apps::Actor;
 use crate::backchannel;
+use crate::clock::UnixTime;
 use crate::directory::DirectoryError;
 use crate::events::Event;
 use crate::mfa::{enrolment, MfaError};
@@ -96,6 +98,44 @@ pub async fn sign_out_everywhere(
         sessions,
         grants,
         admin_sessions,
+    })
+}
+
+/// Which kinds of second factor a person has.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Factors {
+    /// The person, by subject.
+    pub sub: String,
+    /// When their authenticator app was set up; `None`: they have none.
+    pub authenticator_since: Option<UnixTime>,
+    /// Recovery codes not yet used.
+    pub recovery_codes_left: u64,
+}
+
+/// Why a person's second factors could not be looked up.
+#[derive(Debug, thiserror::Error)]
+pub enum LookupError {
+    /// The store is down.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The directory did not answer, so the name could not be resolved.
+    #[error(transparent)]
+    Directory(#[from] DirectoryError),
+}
+
+/// The second factors of the person `name` (the name they sign in with, or their subject).
+/// Reads only: nothing is audited.
+pub async fn factors(state: &AppState, name: &str) -> Result<Factors, LookupError> {
+    let sub = subject_of(state, name.trim()).await?;
+    let enrolment = state.store.second_factor(&sub).await?;
+    let recovery_codes_left = match enrolment {
+        Some(_) => state.store.recovery_codes_left(&sub).await?,
+        None => 0,
+    };
+    Ok(Factors {
+        sub,
+        authenticator_since: enrolment.map(|e| e.enrolled_at),
+        recovery_codes_left,
     })
 }
 

@@ -409,6 +409,13 @@ admin-delete-keep = Behalten
 
 admin-users-page-title = Benutzer
 admin-users-heading = Benutzer
+admin-users-lookup-heading = Person nachschlagen
+admin-users-lookup-lede = Welche Arten von zweitem Faktor eine Person hat. Die Formulare darunter gelten dann für sie.
+admin-users-lookup-button = Nachschlagen
+admin-users-factors-of = Zweite Faktoren von { $user }
+admin-users-authenticator-yes = Ja, eingerichtet am { $at }
+admin-users-authenticator-no = Nein
+admin-users-recovery-none = Keine
 admin-users-reset-heading = Bestätigung in zwei Schritten
 admin-users-reset-lede = Setzen Sie die Bestätigung in zwei Schritten einer Person zurück, wenn sie ihre Authenticator-App und ihre Wiederherstellungscodes verloren hat. Bei der nächsten Anmeldung richtet sie eine neue ein. Prüfen Sie vorher, wer fragt: Wer das Passwort kennt, richtet danach den neuen Authenticator ein.
 admin-users-reset-button = Bestätigung in zwei Schritten entfernen

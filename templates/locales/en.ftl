@@ -411,6 +411,13 @@ admin-delete-keep = Keep it
 
 admin-users-page-title = Users
 admin-users-heading = Users
+admin-users-lookup-heading = Look up a user
+admin-users-lookup-lede = Which kinds of second factor a person has. The forms below then apply to them.
+admin-users-lookup-button = Look up
+admin-users-factors-of = Second factors of { $user }
+admin-users-authenticator-yes = Yes, set up on { $at }
+admin-users-authenticator-no = No
+admin-users-recovery-none = None
 admin-users-reset-heading = Two-step verification
 admin-users-reset-lede = Reset a user's two-step verification when they lost their authenticator app and their recovery codes. They set up a new one at their next sign-in. Check who is asking first: whoever holds the password then sets up the new authenticator.
 admin-users-reset-button = Remove two-step verification

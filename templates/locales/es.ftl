@@ -412,6 +412,13 @@ admin-delete-keep = Conservarla
 
 admin-users-page-title = Usuarios
 admin-users-heading = Usuarios
+admin-users-lookup-heading = Consultar una persona
+admin-users-lookup-lede = Qué tipos de segundo factor tiene una persona. Los formularios de abajo se aplican entonces a ella.
+admin-users-lookup-button = Consultar
+admin-users-factors-of = Segundos factores de { $user }
+admin-users-authenticator-yes = Sí, configurada el { $at }
+admin-users-authenticator-no = No
+admin-users-recovery-none = Ninguno
 admin-users-reset-heading = Verificación en dos pasos
 admin-users-reset-lede = Restablezca la verificación en dos pasos de una persona que haya perdido su aplicación de autenticación y sus códigos de recuperación. Configurará una nueva en su próximo inicio de sesión. Compruebe primero quién lo pide: quien tenga la contraseña configurará después la nueva aplicación de autenticación.
 admin-users-reset-button = Quitar la verificación en dos pasos

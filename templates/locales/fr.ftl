@@ -410,6 +410,13 @@ admin-delete-keep = La conserver
 
 admin-users-page-title = Utilisateurs
 admin-users-heading = Utilisateurs
+admin-users-lookup-heading = Rechercher une personne
+admin-users-lookup-lede = Les types de second facteur dont dispose une personne. Les formulaires ci-dessous s’appliquent alors à elle.
+admin-users-lookup-button = Rechercher
+admin-users-factors-of = Seconds facteurs de { $user }
+admin-users-authenticator-yes = Oui, configurée le { $at }
+admin-users-authenticator-no = Non
+admin-users-recovery-none = Aucun
 admin-users-reset-heading = Validation en deux étapes
 admin-users-reset-lede = Réinitialisez la validation en deux étapes d’une personne qui a perdu son application d’authentification et ses codes de récupération. Elle en configurera une nouvelle à sa prochaine connexion. Vérifiez d’abord qui fait la demande : quiconque détient le mot de passe configurera ensuite la nouvelle application d’authentification.
 admin-users-reset-button = Supprimer la validation en deux étapes

@@ -2,6 +2,7 @@
 //! shown once, edit, rotate, disable, delete, the audit page; refusals and the idle timeout.
 
 use crate::helpers::*;
+use crate::mfa_helpers::between;
 use reqwest::{Client, StatusCode};
 
 /// The form of `page` whose action ends with `action`: its action and hidden inputs.
@@ -397,4 +398,47 @@ async fn a_superadmin_removes_a_users_second_factor_from_the_screen() {
 
     let (_, audit) = get(&browser, &app, "/admin/audit?action=second_factor_reset").await;
     assert!(audit.contains("second factor of grace removed"), "{audit}");
+}
+
+#[tokio::test]
+async fn a_superadmin_looks_up_which_second_factors_a_user_has() {
+    let app = spawn_app(Backends::Embedded).await;
+    crate::mfa_admin::enrol_by_api(&app, "grace", &password(Backends::Embedded, "grace")).await;
+    let (user, pw) = superadmin(Backends::Embedded);
+    let (browser, _) = sign_in(&app, user, pw).await;
+
+    let (status, grace) = get(&browser, &app, "/admin/users?user=+grace+").await;
+    let (_, alan) = get(&browser, &app, "/admin/users?user=alan").await;
+
+    assert_eq!(status, StatusCode::OK);
+    let factors = between(&grace, r#"id="user-factors""#, "</dl>");
+    assert!(factors.contains("Yes, set up on"), "{factors}");
+    assert!(factors.contains("10 codes left."), "{factors}");
+    assert_eq!(
+        input(&grace, "username"),
+        "grace",
+        "the reset applies to grace"
+    );
+    assert_eq!(input(&grace, "revoke-username"), "grace");
+    let factors = between(&alan, r#"id="user-factors""#, "</dl>");
+    assert!(
+        factors.contains(r#"<dd id="factor-authenticator">No</dd>"#),
+        "{factors}"
+    );
+    assert!(factors.contains(r#"<dd id="factor-recovery-codes">None</dd>"#));
+
+    let reset = post(
+        &browser,
+        &app,
+        &grace,
+        "/admin/users",
+        &[("username", "grace")],
+    )
+    .await;
+    assert_eq!(reset.status(), StatusCode::SEE_OTHER);
+    let (_, after) = get(&browser, &app, "/admin/users?user=grace").await;
+    assert!(
+        after.contains(r#"<dd id="factor-authenticator">No</dd>"#),
+        "{after}"
+    );
 }

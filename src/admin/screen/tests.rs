@@ -113,6 +113,12 @@ fn pages_in(language: Language) -> Vec<(&'static str, String)> {
             "users",
             ok(t.page(&UsersView {
                 nav: nav(),
+                lookup_username: HOSTILE.into(),
+                factors: Some(FactorsView {
+                    sub: HOSTILE.into(),
+                    authenticator_since: Some(1_700_000_000),
+                    recovery_codes_left: 3,
+                }),
                 username: HOSTILE.into(),
                 notice: Some(hostile()),
                 error: Some(hostile()),
@@ -325,4 +331,47 @@ fn every_admin_page_renders_in_every_language_with_its_dates_and_counts() {
     );
     assert!(apps(Language::Es).contains("1 de 1 aplicación"));
     assert!(apps(Language::De).contains("01.01.1970, 00:00 UTC"));
+}
+
+#[test]
+fn the_users_page_shows_the_factors_of_the_person_looked_up_next_to_the_actions() {
+    let t = Templates::new().expect("built-in templates parse");
+    let view = |factors| UsersView {
+        nav: nav(),
+        lookup_username: "grace".into(),
+        factors,
+        username: "grace".into(),
+        notice: None,
+        error: None,
+        revoke_username: "grace".into(),
+        revoke_error: None,
+    };
+    let with = view(Some(FactorsView {
+        sub: "grace".into(),
+        authenticator_since: Some(1_700_000_000),
+        recovery_codes_left: 3,
+    }));
+    for language in Language::ALL {
+        let html = t.page_in(language, &with).expect("renders");
+        assert!(
+            html.contains(r#"<form class="form" method="get" action="/admin/users#user-factors">"#)
+        );
+        assert!(html.contains(r#"name="user" type="text" value="grace""#));
+        assert!(html.contains(r#"id="user-factors""#));
+    }
+    let english = t.page_in(Language::En, &with).expect("renders");
+    assert!(english.contains("Yes, set up on"), "{english}");
+    assert!(english.contains("3 codes left."));
+    let without = view(Some(FactorsView {
+        sub: "grace".into(),
+        authenticator_since: None,
+        recovery_codes_left: 0,
+    }));
+    let english = t.page_in(Language::En, &without).expect("renders");
+    assert!(
+        english.contains(r#"<dd id="factor-authenticator">No</dd>"#),
+        "{english}"
+    );
+    let blank = t.page_in(Language::En, &view(None)).expect("renders");
+    assert!(!blank.contains(r#"id="user-factors""#));
 }

@@ -1,11 +1,13 @@
-//! `/admin/users`: reset a user's second factor (a lost phone), by username; sign a user out
-//! everywhere (`/admin/users/revoke`).
+//! `/admin/users`: look up which second factors a user has (`?user=`), reset a user's second
+//! factor (a lost phone), by username; sign a user out everywhere (`/admin/users/revoke`).
 
 use super::apps::see_other;
 use super::page;
 use super::session::Ctx;
-use super::views::UsersView;
-use crate::admin::users::{reset_second_factor, sign_out_everywhere, RevokeError};
+use super::views::{FactorsView, UsersView};
+use crate::admin::users::{
+    factors, reset_second_factor, sign_out_everywhere, LookupError, RevokeError,
+};
 use crate::state::AppState;
 use crate::web::errors::PageError;
 use crate::web::i18n::{self, Text};
@@ -30,24 +32,26 @@ pub struct UsersQuery {
     grants: u64,
     #[serde(default)]
     admin: u64,
+    /// Whose second factors to show.
+    #[serde(default)]
+    user: Option<String>,
 }
 
 impl UsersQuery {
-    fn notice(self) -> Option<Text> {
-        if let Some(user) = self.revoked {
+    fn notice(&self) -> Option<Text> {
+        if let Some(user) = &self.revoked {
             return Some(
                 Text::new("admin-users-revoked")
-                    .arg("user", user)
+                    .arg("user", user.as_str())
                     .arg("sessions", self.sessions)
                     .arg("grants", self.grants)
                     .arg("admin", self.admin),
             );
         }
-        let admin = self.admin;
-        self.reset.map(|user| {
+        self.reset.as_ref().map(|user| {
             Text::new("admin-users-reset-done")
-                .arg("user", user)
-                .arg("admin", admin)
+                .arg("user", user.as_str())
+                .arg("admin", self.admin)
         })
     }
 }
@@ -56,6 +60,8 @@ impl UsersQuery {
 fn blank(ctx: &Ctx, notice: Option<Text>) -> UsersView {
     UsersView {
         nav: ctx.nav("users"),
+        lookup_username: String::new(),
+        factors: None,
         username: String::new(),
         notice,
         error: None,
@@ -71,7 +77,25 @@ pub async fn show(
     Query(query): Query<UsersQuery>,
     ctx: Ctx,
 ) -> Result<Response, PageError> {
-    page(state, StatusCode::OK, &blank(&ctx, query.notice()))
+    let mut view = blank(&ctx, query.notice());
+    let name = query.user.as_deref().map(str::trim).unwrap_or_default();
+    if !name.is_empty() {
+        let found = match factors(state, name).await {
+            Ok(found) => found,
+            Err(LookupError::Store(e)) => return Err(e.into()),
+            Err(LookupError::Directory(e)) => return Err(e.into()),
+        };
+        // The actions beside it apply to the person looked up.
+        view.lookup_username = name.to_owned();
+        view.username = found.sub.clone();
+        view.revoke_username = found.sub.clone();
+        view.factors = Some(FactorsView {
+            sub: found.sub,
+            authenticator_since: found.authenticator_since,
+            recovery_codes_left: found.recovery_codes_left,
+        });
+    }
+    page(state, StatusCode::OK, &view)
 }
 
 /// The reset form.

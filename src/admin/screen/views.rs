@@ -337,10 +337,15 @@ pub fn action_label(action: crate::domain::audit::Action) -> Text {
     Text::new(format!("audit-action-{}", action.as_str()))
 }
 
-/// `admin/users.hbs`: reset a user's second factor; sign a user out everywhere.
+/// `admin/users.hbs`: look up a user's second factors; reset a user's second factor; sign a
+/// user out everywhere.
 #[derive(Debug, Clone, Serialize)]
 pub struct UsersView {
     pub nav: Nav,
+    /// The username typed in the lookup form.
+    pub lookup_username: String,
+    /// What the lookup found.
+    pub factors: Option<FactorsView>,
     /// The username typed in the reset form, kept after a refusal.
     pub username: String,
     /// What the last reset or sign-out did.
@@ -352,6 +357,18 @@ pub struct UsersView {
     /// Why the sign-out was refused.
     pub revoke_error: Option<Text>,
 }
+
+/// A user's second factors, as the users page shows them.
+#[derive(Debug, Clone, Serialize)]
+pub struct FactorsView {
+    /// The user, by subject.
+    pub sub: String,
+    /// When the authenticator app was set up (Unix seconds); `None`: not set up.
+    pub authenticator_since: Option<u64>,
+    /// Recovery codes left.
+    pub recovery_codes_left: u64,
+}
+
 impl Page for UsersView {
     const TEMPLATE: &'static str = name::ADMIN_USERS;
 }
