@@ -30,7 +30,15 @@ pub async fn status(
     cx: &(impl Context + mfa::Context),
     session: &SessionRecord,
 ) -> Result<TwoStep, AccountError> {
-    let sub = session.claims.sub();
+    of(cx, session.claims.sub(), &session.claims).await
+}
+
+/// The second factor of `sub`, whose claims are `claims`.
+pub(super) async fn of(
+    cx: &(impl Context + mfa::Context),
+    sub: &str,
+    claims: &Claims,
+) -> Result<TwoStep, AccountError> {
     let enrolment = cx.store().second_factor(sub).await?;
     let recovery_codes_left = match enrolment {
         Some(_) => cx.store().recovery_codes_left(sub).await?,
@@ -39,7 +47,7 @@ pub async fn status(
     Ok(TwoStep {
         authenticator_since: enrolment.map(|e| e.enrolled_at),
         recovery_codes_left,
-        required: required(cx, &session.claims).await?,
+        required: required(cx, claims).await?,
         passkeys: passkey::list(cx, sub).await.map_err(MfaError::from)?,
     })
 }

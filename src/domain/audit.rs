@@ -55,6 +55,8 @@ pub enum Action {
     PasskeyAdded,
     /// A person removed one of their passkeys.
     PasskeyRemoved,
+    /// A person renamed one of their passkeys on their account page.
+    PasskeyRenamed,
     /// A person took an app back on their account page: its tokens revoked, its approval
     /// forgotten.
     AppRemoved,
@@ -70,7 +72,7 @@ pub enum Action {
 
 impl Action {
     /// Every action, for the filter of the audit page.
-    pub const ALL: [Action; 27] = [
+    pub const ALL: [Action; 28] = [
         Action::SignIn,
         Action::AdminSignIn,
         Action::AdminSignOut,
@@ -98,6 +100,7 @@ impl Action {
         Action::SessionEnded,
         Action::SecondFactorRemoved,
         Action::RecoveryCodesRenewed,
+        Action::PasskeyRenamed,
     ];
 
     /// The snake_case name, as stored and filtered by.
@@ -130,6 +133,7 @@ impl Action {
             Action::SessionEnded => "session_ended",
             Action::SecondFactorRemoved => "second_factor_removed",
             Action::RecoveryCodesRenewed => "recovery_codes_renewed",
+            Action::PasskeyRenamed => "passkey_renamed",
         }
     }
 }

@@ -149,6 +149,18 @@ pub fn routes(state: AppState) -> impl Endpoint {
             pages::account::RECOVERY_CODES_PATH,
             post(pages::account::two_step::recovery_codes),
         )
+        .at(
+            pages::account::ADD_PASSKEY_PATH,
+            get(pages::account::passkeys::add_show).post(pages::account::passkeys::add),
+        )
+        .at(
+            pages::account::RENAME_PASSKEY_PATH,
+            post(pages::account::passkeys::rename_form),
+        )
+        .at(
+            pages::account::REMOVE_PASSKEY_PATH,
+            post(pages::account::passkeys::remove_form),
+        )
         .at(i18n::MENU_PATH, post(pages::language::choose))
         .at("/assets/style.css", get(stylesheet))
         .at(PASSKEY_SCRIPT_PATH, get(passkey_script))

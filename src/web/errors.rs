@@ -118,6 +118,9 @@ impl From<crate::account::AccountError> for PageError {
             AccountError::Store(e) => PageError::Store(e),
             AccountError::Directory(cause) => PageError::Directory(cause),
             AccountError::SecondFactor(cause) => PageError::SecondFactor(cause),
+            bad @ AccountError::BadName => {
+                PageError::BadForm(Text::new("passkey-bad-name"), bad.to_string())
+            }
             // The page checks the policy before offering the change; a post past it is stale.
             required @ AccountError::Required => PageError::BadForm(
                 Text::new("account-authenticator-required"),

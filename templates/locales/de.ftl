@@ -173,6 +173,17 @@ account-passkey-added = Hinzugefügt
 account-passkey-last-used = Zuletzt verwendet
 account-passkey-never-used = noch nicht verwendet
 account-passkeys-none = Noch keine.
+account-passkey-add = Passkey hinzufügen
+account-passkey-new-name = Name
+account-passkey-rename = Umbenennen
+account-passkey-remove = Diesen Passkey entfernen
+account-passkey-added-notice = Ihr neuer Passkey wurde hinzugefügt.
+account-passkey-renamed = Ihr Passkey wurde umbenannt.
+account-passkey-removed = Ihr Passkey wurde entfernt.
+account-passkey-required = Ihre Organisation verlangt bei der Anmeldung einen zweiten Schritt, und dies ist Ihr letzter: Fügen Sie einen weiteren Passkey oder eine Authenticator-App hinzu, bevor Sie ihn entfernen.
+account-passkey-add-page-title = Passkey hinzufügen
+account-passkey-add-heading = Passkey hinzufügen
+account-reauth-passkey-hint = Sie haben sich mit einem Passkey angemeldet: Verwenden Sie ihn zur Bestätigung erneut.
 audit-action-passkey_removed = Passkey entfernt
 
 ## Kontoseite
@@ -251,6 +262,7 @@ account-reauth-cancel = Zurück zu Ihrem Konto
 account-reauth-wrong = Das Passwort ist nicht richtig. Versuchen Sie es erneut.
 audit-action-second_factor_removed = Authenticator-App von der Person entfernt
 audit-action-recovery_codes_renewed = neue Wiederherstellungscodes
+audit-action-passkey_renamed = Passkey umbenannt
 
 ## Verwaltung
 

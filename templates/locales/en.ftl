@@ -175,6 +175,17 @@ account-passkey-added = Added
 account-passkey-last-used = Last used
 account-passkey-never-used = not used yet
 account-passkeys-none = None yet.
+account-passkey-add = Add a passkey
+account-passkey-new-name = Name
+account-passkey-rename = Rename
+account-passkey-remove = Remove this passkey
+account-passkey-added-notice = Your new passkey was added.
+account-passkey-renamed = Your passkey was renamed.
+account-passkey-removed = Your passkey was removed.
+account-passkey-required = Your organisation requires a second step at sign-in, and this is your last one: add another passkey or an authenticator app before you remove it.
+account-passkey-add-page-title = Add a passkey
+account-passkey-add-heading = Add a passkey
+account-reauth-passkey-hint = You signed in with a passkey: use it again to confirm.
 audit-action-passkey_removed = passkey removed
 
 ## Account page
@@ -253,6 +264,7 @@ account-reauth-cancel = Back to your account
 account-reauth-wrong = That password is not right. Try again.
 audit-action-second_factor_removed = authenticator app removed by the person
 audit-action-recovery_codes_renewed = new recovery codes
+audit-action-passkey_renamed = passkey renamed
 
 ## Admin screen
 

@@ -176,6 +176,17 @@ account-passkey-added = Añadida
 account-passkey-last-used = Último uso
 account-passkey-never-used = aún no usada
 account-passkeys-none = Ninguna todavía.
+account-passkey-add = Añadir una llave de acceso
+account-passkey-new-name = Nombre
+account-passkey-rename = Cambiar el nombre
+account-passkey-remove = Eliminar esta llave de acceso
+account-passkey-added-notice = Se ha añadido su nueva llave de acceso.
+account-passkey-renamed = Se ha cambiado el nombre de su llave de acceso.
+account-passkey-removed = Se ha eliminado su llave de acceso.
+account-passkey-required = Su organización exige un segundo paso al iniciar sesión y este es el último que le queda: añada otra llave de acceso o una aplicación de autenticación antes de eliminarla.
+account-passkey-add-page-title = Añadir una llave de acceso
+account-passkey-add-heading = Añadir una llave de acceso
+account-reauth-passkey-hint = Inició sesión con una llave de acceso: úsela de nuevo para confirmar.
 audit-action-passkey_removed = llave de acceso eliminada
 
 ## Página de la cuenta
@@ -254,6 +265,7 @@ account-reauth-cancel = Volver a su cuenta
 account-reauth-wrong = La contraseña no es correcta. Inténtelo de nuevo.
 audit-action-second_factor_removed = aplicación de autenticación quitada por la persona
 audit-action-recovery_codes_renewed = nuevos códigos de recuperación
+audit-action-passkey_renamed = llave de acceso renombrada
 
 ## Administración
 

@@ -174,6 +174,17 @@ account-passkey-added = Ajoutée le
 account-passkey-last-used = Dernière utilisation
 account-passkey-never-used = pas encore utilisée
 account-passkeys-none = Aucune pour l’instant.
+account-passkey-add = Ajouter une clé d’accès
+account-passkey-new-name = Nom
+account-passkey-rename = Renommer
+account-passkey-remove = Supprimer cette clé d’accès
+account-passkey-added-notice = Votre nouvelle clé d’accès a été ajoutée.
+account-passkey-renamed = Votre clé d’accès a été renommée.
+account-passkey-removed = Votre clé d’accès a été supprimée.
+account-passkey-required = Votre organisation exige une deuxième étape à la connexion, et celle-ci est la dernière qui vous reste : ajoutez une autre clé d’accès ou une application d’authentification avant de la supprimer.
+account-passkey-add-page-title = Ajouter une clé d’accès
+account-passkey-add-heading = Ajouter une clé d’accès
+account-reauth-passkey-hint = Vous vous êtes connecté avec une clé d’accès : utilisez-la de nouveau pour confirmer.
 audit-action-passkey_removed = clé d’accès supprimée
 
 ## Page du compte
@@ -252,6 +263,7 @@ account-reauth-cancel = Retour à votre compte
 account-reauth-wrong = Ce mot de passe n’est pas correct. Réessayez.
 audit-action-second_factor_removed = application d’authentification supprimée par la personne
 audit-action-recovery_codes_renewed = nouveaux codes de récupération
+audit-action-passkey_renamed = clé d’accès renommée
 
 ## Administration
 

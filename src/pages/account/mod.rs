@@ -7,6 +7,7 @@
 //! the holder of that cookie knows (as the sign-out confirmation's).
 
 pub mod forms;
+pub mod passkeys;
 pub mod reauth;
 pub mod show;
 pub mod signin;
@@ -41,6 +42,12 @@ pub const CONFIRM_PATH: &str = "/account/confirm";
 pub const AUTHENTICATOR_PATH: &str = "/account/two-step/authenticator";
 /// Removes the authenticator app.
 pub const REMOVE_AUTHENTICATOR_PATH: &str = "/account/two-step/authenticator/remove";
+/// Adds a passkey: the ceremony's page, and its answer with the name.
+pub const ADD_PASSKEY_PATH: &str = "/account/passkeys/add";
+/// Renames a passkey (`passkey`, `name`).
+pub const RENAME_PASSKEY_PATH: &str = "/account/passkeys/rename";
+/// Removes a passkey (`passkey`).
+pub const REMOVE_PASSKEY_PATH: &str = "/account/passkeys/remove";
 /// A new set of recovery codes.
 pub const RECOVERY_CODES_PATH: &str = "/account/two-step/recovery-codes";
 

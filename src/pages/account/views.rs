@@ -39,11 +39,15 @@ pub struct TwoStepView {
     pub required: bool,
     /// The person's passkeys, oldest first.
     pub passkeys: Vec<PasskeyRow>,
+    /// Whether a passkey can be added here (passkeys are offered at this address).
+    pub passkeys_offered: bool,
 }
 
 /// One passkey of the two-step section.
 #[derive(Debug, Clone, Serialize)]
 pub struct PasskeyRow {
+    /// Its id, which the rename and remove forms post.
+    pub id: String,
     /// The name its owner gave it.
     pub name: String,
     /// When it was added (Unix seconds).
@@ -128,11 +132,35 @@ pub struct AccountReauthPage {
     pub csrf_token: String,
     /// Hidden: the change that follows.
     pub next: Change,
+    /// Hidden: the passkey the change is about, if any.
+    pub passkey_id: String,
+    /// Hidden: the passkey's new name, for a rename.
+    pub passkey_name: String,
+    /// Hidden: the signature of the two above, for this session.
+    pub sig: String,
     /// Ask for the password.
     pub password: bool,
+    /// Ask for a passkey instead (after a passwordless sign-in).
+    pub passkey: Option<crate::pages::views::PasskeyPrompt>,
     /// Message after a failed attempt.
     pub error: Option<Text>,
 }
 impl Page for AccountReauthPage {
     const TEMPLATE: &'static str = name::ACCOUNT_REAUTH;
+}
+
+/// `account_passkey_add.hbs`: the ceremony that adds a passkey, with its name.
+#[derive(Debug, Clone, Serialize)]
+pub struct AccountPasskeyAddPage {
+    /// Who adds it.
+    pub username: String,
+    /// Hidden: the account page's CSRF token.
+    pub csrf_token: String,
+    /// The ceremony's options and where its answer goes.
+    pub passkey: crate::pages::views::PasskeyPrompt,
+    /// Message after a failed attempt.
+    pub error: Option<Text>,
+}
+impl Page for AccountPasskeyAddPage {
+    const TEMPLATE: &'static str = name::ACCOUNT_PASSKEY_ADD;
 }

@@ -3,6 +3,7 @@
 //! the refusals (a replayed challenge, another origin, another person's passkey, a cloned
 //! authenticator, an IP-address base URL).
 
+mod account;
 mod admin;
 mod authenticator;
 mod passwordless;
