@@ -428,6 +428,11 @@ admin-users-factors-of = Zweite Faktoren von { $user }
 admin-users-authenticator-yes = Ja, eingerichtet am { $at }
 admin-users-authenticator-no = Nein
 admin-users-recovery-none = Keine
+admin-users-passkeys-count = { $count ->
+    [one] 1 Passkey:
+   *[other] { $count } Passkeys:
+}
+admin-users-passkeys-none = Keine
 admin-users-reset-heading = Bestätigung in zwei Schritten
 admin-users-reset-lede = Setzen Sie die Bestätigung in zwei Schritten einer Person zurück, wenn sie ihre Authenticator-App und ihre Wiederherstellungscodes verloren hat. Bei der nächsten Anmeldung richtet sie eine neue ein. Prüfen Sie vorher, wer fragt: Wer das Passwort kennt, richtet danach den neuen Authenticator ein.
 admin-users-reset-button = Bestätigung in zwei Schritten entfernen

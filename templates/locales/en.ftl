@@ -430,6 +430,11 @@ admin-users-factors-of = Second factors of { $user }
 admin-users-authenticator-yes = Yes, set up on { $at }
 admin-users-authenticator-no = No
 admin-users-recovery-none = None
+admin-users-passkeys-count = { $count ->
+    [one] 1 passkey:
+   *[other] { $count } passkeys:
+}
+admin-users-passkeys-none = None
 admin-users-reset-heading = Two-step verification
 admin-users-reset-lede = Reset a user's two-step verification when they lost their authenticator app and their recovery codes. They set up a new one at their next sign-in. Check who is asking first: whoever holds the password then sets up the new authenticator.
 admin-users-reset-button = Remove two-step verification

@@ -431,6 +431,11 @@ admin-users-factors-of = Segundos factores de { $user }
 admin-users-authenticator-yes = Sí, configurada el { $at }
 admin-users-authenticator-no = No
 admin-users-recovery-none = Ninguno
+admin-users-passkeys-count = { $count ->
+    [one] 1 llave de acceso:
+   *[other] { $count } llaves de acceso:
+}
+admin-users-passkeys-none = Ninguna
 admin-users-reset-heading = Verificación en dos pasos
 admin-users-reset-lede = Restablezca la verificación en dos pasos de una persona que haya perdido su aplicación de autenticación y sus códigos de recuperación. Configurará una nueva en su próximo inicio de sesión. Compruebe primero quién lo pide: quien tenga la contraseña configurará después la nueva aplicación de autenticación.
 admin-users-reset-button = Quitar la verificación en dos pasos

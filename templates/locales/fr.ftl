@@ -429,6 +429,11 @@ admin-users-factors-of = Seconds facteurs de { $user }
 admin-users-authenticator-yes = Oui, configurée le { $at }
 admin-users-authenticator-no = Non
 admin-users-recovery-none = Aucun
+admin-users-passkeys-count = { $count ->
+    [one] 1 clé d’accès :
+   *[other] { $count } clés d’accès :
+}
+admin-users-passkeys-none = Aucune
 admin-users-reset-heading = Validation en deux étapes
 admin-users-reset-lede = Réinitialisez la validation en deux étapes d’une personne qui a perdu son application d’authentification et ses codes de récupération. Elle en configurera une nouvelle à sa prochaine connexion. Vérifiez d’abord qui fait la demande : quiconque détient le mot de passe configurera ensuite la nouvelle application d’authentification.
 admin-users-reset-button = Supprimer la validation en deux étapes

@@ -118,6 +118,8 @@ fn pages_in(language: Language) -> Vec<(&'static str, String)> {
                     sub: HOSTILE.into(),
                     authenticator_since: Some(1_700_000_000),
                     recovery_codes_left: 3,
+                    passkey_count: 1,
+                    passkeys: vec![HOSTILE.into()],
                 }),
                 username: HOSTILE.into(),
                 notice: Some(hostile()),
@@ -350,6 +352,8 @@ fn the_users_page_shows_the_factors_of_the_person_looked_up_next_to_the_actions(
         sub: "grace".into(),
         authenticator_since: Some(1_700_000_000),
         recovery_codes_left: 3,
+        passkey_count: 2,
+        passkeys: vec!["Laptop".into(), "Desk <key>".into()],
     }));
     for language in Language::ALL {
         let html = t.page_in(language, &with).expect("renders");
@@ -362,16 +366,21 @@ fn the_users_page_shows_the_factors_of_the_person_looked_up_next_to_the_actions(
     let english = t.page_in(Language::En, &with).expect("renders");
     assert!(english.contains("Yes, set up on"), "{english}");
     assert!(english.contains("3 codes left."));
+    assert!(english.contains("2 passkeys:"), "{english}");
+    assert!(english.contains("<li>Laptop</li>") && english.contains("<li>Desk &lt;key&gt;</li>"));
     let without = view(Some(FactorsView {
         sub: "grace".into(),
         authenticator_since: None,
         recovery_codes_left: 0,
+        passkey_count: 0,
+        passkeys: Vec::new(),
     }));
     let english = t.page_in(Language::En, &without).expect("renders");
     assert!(
         english.contains(r#"<dd id="factor-authenticator">No</dd>"#),
         "{english}"
     );
+    assert!(english.contains(r#"<dd id="factor-passkeys">None</dd>"#));
     let blank = t.page_in(Language::En, &view(None)).expect("renders");
     assert!(!blank.contains(r#"id="user-factors""#));
 }

@@ -367,6 +367,10 @@ pub struct FactorsView {
     pub authenticator_since: Option<u64>,
     /// Recovery codes left.
     pub recovery_codes_left: u64,
+    /// How many passkeys the user has.
+    pub passkey_count: usize,
+    /// Their names, oldest first.
+    pub passkeys: Vec<String>,
 }
 
 impl Page for UsersView {

@@ -140,3 +140,38 @@ async fn a_password_alone_does_not_add_an_authenticator_app_beside_a_passkey() {
     assert_eq!(response.status(), StatusCode::FORBIDDEN);
     assert!(!enrolment::is_enrolled(&app.state, "ada").await.unwrap());
 }
+
+#[tokio::test]
+async fn the_users_page_shows_how_many_passkeys_a_person_has_and_their_names() {
+    let app = spawn_app_on_localhost(Backends::Embedded, &[]).await;
+    let mut auth = authenticator(&app);
+    add_passkey(&app, &mut auth, "ada", "Admin key").await;
+    add_passkey(&app, &mut auth, "grace", "Laptop").await;
+    add_passkey(&app, &mut auth, "grace", "Phone <work>").await;
+    let browser = app.browser();
+    let page = admin_second_step(&app, &browser, "ada").await;
+    let (options, _) = passkey_form(&page).expect("the passkey is offered");
+    let answer = auth.assert_with(0, &options);
+    let done = post_passkey(&browser, &page, &answer).await;
+    assert_eq!(location(&done), "/admin/apps");
+
+    let grace = browser
+        .get(app.url("/admin/users?user=grace"))
+        .send()
+        .await
+        .unwrap();
+    let alan = browser
+        .get(app.url("/admin/users?user=alan"))
+        .send()
+        .await
+        .unwrap();
+
+    assert_eq!(grace.status(), StatusCode::OK);
+    let grace = grace.text().await.unwrap();
+    let row = between(&grace, r#"<dd id="factor-passkeys">"#, "</dd>");
+    assert!(row.contains("2 passkeys:"), "{row}");
+    assert!(row.contains("<li>Laptop</li>"), "{row}");
+    assert!(row.contains("<li>Phone &lt;work&gt;</li>"), "{row}");
+    let alan = alan.text().await.unwrap();
+    assert!(alan.contains(r#"<dd id="factor-passkeys">None</dd>"#));
+}
