@@ -121,6 +121,10 @@ pub fn routes(state: AppState) -> impl Endpoint {
             get(pages::account::signin::sign_in_page).post(pages::account::signin::sign_in),
         )
         .at(
+            pages::account::SIGN_IN_PASSKEY_PATH,
+            post(pages::account::signin::passkey_step),
+        )
+        .at(
             pages::account::REVOKE_APP_PATH,
             post(pages::account::forms::revoke_app),
         )

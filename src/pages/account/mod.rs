@@ -30,6 +30,8 @@ use std::net::IpAddr;
 pub const PATH: &str = "/account";
 /// Its sign-in.
 pub const SIGN_IN_PATH: &str = "/account/login";
+/// Its second step answered with a passkey.
+pub const SIGN_IN_PASSKEY_PATH: &str = "/account/login/passkey";
 /// Takes an app back (`client_id`).
 pub const REVOKE_APP_PATH: &str = "/account/apps/revoke";
 /// Ends one session (`session`, its public id).

@@ -119,6 +119,8 @@ fn the_account_sign_in_asks_for_the_password_then_the_code() {
         username: "ada".into(),
         error: None,
         otp_step: false,
+        passkey: None,
+        code_form: false,
     };
     for language in Language::ALL {
         let html = t.page_in(language, &form).expect("renders");
@@ -127,8 +129,18 @@ fn the_account_sign_in_asks_for_the_password_then_the_code() {
         assert!(!html.contains(r#"name="otp""#));
     }
     form.otp_step = true;
+    form.code_form = true;
     let html = t.page_in(Language::En, &form).expect("renders");
     assert!(html.contains(r#"name="otp""#) && !html.contains(r#"name="password""#));
+    // A person with only a passkey: the passkey, and no code form that could never pass.
+    form.code_form = false;
+    form.passkey = Some(crate::pages::views::PasskeyPrompt {
+        action: "/account/login/passkey".into(),
+        options: "{}".into(),
+    });
+    let html = t.page_in(Language::En, &form).expect("renders");
+    assert!(html.contains(r#"action="/account/login/passkey" data-passkey="get""#));
+    assert!(!html.contains(r#"name="otp""#));
 }
 
 #[test]

@@ -116,8 +116,13 @@ pub struct AccountSignInPage {
     pub username: String,
     /// Message after a failed attempt.
     pub error: Option<Text>,
-    /// The second step: ask for the code (`otp`).
+    /// The second step: ask for the code (`otp`), or a passkey.
     pub otp_step: bool,
+    /// At the second step, the person's passkey, offered first when they have one.
+    pub passkey: Option<crate::pages::views::PasskeyPrompt>,
+    /// At the second step, whether the code form is shown (the person has an authenticator
+    /// app, or no passkey is offered).
+    pub code_form: bool,
 }
 impl Page for AccountSignInPage {
     const TEMPLATE: &'static str = name::ACCOUNT_SIGNIN;

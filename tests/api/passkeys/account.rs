@@ -185,3 +185,134 @@ async fn a_stale_sign_in_re_checks_first_and_the_carried_id_cannot_be_swapped() 
     assert_eq!(location(&done), "/account?done=passkey_removed");
     assert!(passkey::list(&app.state, "alan").await.unwrap().is_empty());
 }
+
+/// Posts `user`'s password at `/account/login` in `browser`; answers the response.
+async fn password_at_account(app: &TestApp, browser: &Client, user: &str) -> Response {
+    let page = browser.get(app.url("/account/login")).send().await.unwrap();
+    let page = page.text().await.unwrap();
+    let csrf = values_of(&page, "csrf_token").remove(0);
+    let pw = app.password(user);
+    let fields = [
+        ("csrf_token", csrf.as_str()),
+        ("username", user),
+        ("password", pw.as_str()),
+    ];
+    browser
+        .post(app.url("/account/login"))
+        .form(&fields)
+        .send()
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn a_person_whose_only_second_factor_is_a_passkey_signs_in_to_the_account_page_with_it() {
+    let app = spawn_app_on_localhost(Backends::Embedded, &[]).await;
+    let mut auth = authenticator(&app);
+    add_passkey(&app, &mut auth, "alan", "Laptop").await;
+    let browser = app.browser();
+
+    let step = password_at_account(&app, &browser, "alan").await;
+    assert_eq!(step.status(), StatusCode::OK);
+    let page = step.text().await.unwrap();
+    let (options, form) = passkey_form(&page).expect("the passkey is offered");
+    assert_eq!(form.action, app.url("/account/login/passkey"));
+    assert!(
+        !page.contains(r#"name="otp""#),
+        "no code form that could never pass"
+    );
+    let not_yet = browser.get(app.url("/account")).send().await.unwrap();
+    assert_eq!(not_yet.status(), StatusCode::SEE_OTHER);
+    let mut someone_else = authenticator(&app);
+    add_passkey(&app, &mut someone_else, "ada", "Ada's key").await;
+    let wrong = post_passkey(&browser, &page, &someone_else.assert(&options)).await;
+    assert_eq!(wrong.status(), StatusCode::UNAUTHORIZED);
+    let page = wrong.text().await.unwrap();
+    let (options, _) = passkey_form(&page).expect("offered again");
+    let done = post_passkey(&browser, &page, &auth.assert(&options)).await;
+
+    assert_eq!(location(&done), "/account");
+    let shown = account_page(&app, &browser).await;
+    assert!(shown.contains("Laptop"));
+}
+
+#[tokio::test]
+async fn with_passwordless_on_the_account_sign_in_offers_a_passkey_alone() {
+    let app = spawn_app_on_localhost(
+        Backends::Embedded,
+        &[("SSO_BRIDGE__MFA__PASSWORDLESS", "true".into())],
+    )
+    .await;
+    let mut auth = authenticator(&app);
+    add_passkey(&app, &mut auth, "alan", "Laptop").await;
+    let browser = app.browser();
+
+    let page = browser.get(app.url("/account/login")).send().await.unwrap();
+    let page = page.text().await.unwrap();
+    let (options, form) = passkey_form(&page).expect("sign in with a passkey");
+    assert_eq!(form.action, app.url("/account/login/passkey"));
+    let done = post_passkey(&browser, &page, &auth.assert(&options)).await;
+
+    assert_eq!(location(&done), "/account");
+    let shown = account_page(&app, &browser).await;
+    assert!(shown.contains("Laptop"));
+    // Signed in without a password, the re-check asks for the passkey.
+    app.clock.advance(6 * 60);
+    let id = id_of(&app, "alan", "Laptop").await;
+    let asked = post(
+        &app,
+        &browser,
+        "/account/passkeys/rename",
+        &[("passkey", &id), ("name", "Work")],
+    )
+    .await;
+    let page = browser
+        .get(app.url(&location(&asked)))
+        .send()
+        .await
+        .unwrap();
+    let page = page.text().await.unwrap();
+    assert!(!page.contains(r#"name="password""#), "{page}");
+    let (options, form) = passkey_form(&page).expect("the re-check asks for the passkey");
+    assert_eq!(form.action, app.url("/account/confirm"));
+    let done = post_passkey(&browser, &page, &auth.assert(&options)).await;
+    assert_eq!(location(&done), "/account?done=passkey_renamed");
+    assert_eq!(id_of(&app, "alan", "Work").await, id);
+}
+
+#[tokio::test]
+async fn the_last_second_factor_stays_where_the_policy_requires_one() {
+    let app =
+        spawn_app_on_localhost(Backends::Embedded, &crate::mfa_helpers::policy("finance")).await;
+    let mut auth = authenticator(&app);
+    add_passkey(&app, &mut auth, "ken", "Laptop").await;
+    let browser = app.browser();
+    let page = password_at_account(&app, &browser, "ken")
+        .await
+        .text()
+        .await
+        .unwrap();
+    let (options, _) = passkey_form(&page).expect("the passkey is offered");
+    let done = post_passkey(&browser, &page, &auth.assert(&options)).await;
+    assert_eq!(location(&done), "/account");
+    let id = id_of(&app, "ken", "Laptop").await;
+
+    let refused = post(
+        &app,
+        &browser,
+        "/account/passkeys/remove",
+        &[("passkey", &id)],
+    )
+    .await;
+
+    assert_eq!(location(&refused), "/account?done=passkey_required");
+    let page = browser
+        .get(app.url(&location(&refused)))
+        .send()
+        .await
+        .unwrap();
+    let page = page.text().await.unwrap();
+    assert!(page.contains("this is your last one"), "{page}");
+    assert_eq!(passkey::list(&app.state, "ken").await.unwrap().len(), 1);
+    assert!(audited(&app, "passkey_removed").await.is_empty());
+}
