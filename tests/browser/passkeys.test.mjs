@@ -2,7 +2,8 @@
 // with Chromium's virtual authenticator (the DevTools protocol's WebAuthn domain) standing in for
 // a platform authenticator that checks a PIN or a fingerprint: an admin under the second-factor
 // policy adds a passkey at her first sign-in, signs out, signs in with password and passkey,
-// then with the passkey alone (mfa.passwordless). The id_tokens' `amr` say which.
+// then with the passkey alone (mfa.passwordless). The id_tokens' `amr` say which. On the account
+// page a person adds a passkey, then a second one from another device, renames it and removes it.
 //
 // WebAuthn needs a domain name, so the service's base address is http://localhost:<port> and
 // every page is opened there. The pages' Content-Security-Policy allows the ceremony's script
@@ -104,12 +105,37 @@ async function pageWithAuthenticator(t) {
       isUserVerified: true,
     },
   });
+  const remove = () => cdp.send('WebAuthn.removeVirtualAuthenticator', { authenticatorId });
   const credentials = async () =>
     (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials;
   // What the authenticator answers wrongly from now on (isBogusSignature, isBadUV, isBadUP).
   const override = (bits) =>
     cdp.send('WebAuthn.setResponseOverrideBits', { authenticatorId, ...bits });
-  return { page, problems, credentials, override };
+  return { page, problems, credentials, override, remove, cdp };
+}
+
+/** A second device: another virtual authenticator, as the first one's. */
+async function anotherAuthenticator(cdp) {
+  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+    },
+  });
+  return async () => (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials;
+}
+
+/** Adds a passkey named `name` from the account page. */
+async function addFromAccount(page, name) {
+  await page.goto(`${service.base}/account`);
+  await page.getByRole('link', { name: 'Add a passkey' }).click();
+  await page.getByRole('heading', { name: 'Add a passkey' }).waitFor();
+  await page.getByLabel('Name of the passkey').fill(name);
+  await page.getByRole('button', { name: 'Add a passkey' }).click();
+  await page.getByRole('status').filter({ hasText: 'Your new passkey was added.' }).waitFor();
 }
 
 /** Collects what the console says about refused scripts (CSP), and uncaught script errors. A
@@ -283,4 +309,43 @@ describe('passkeys in a real browser', () => {
     const claims = await idTokenClaims(flow, await codeFor(page, 'no-script'));
     assert.deepEqual(claims.amr, ['pwd']);
   });
+
+  test(
+    'on the account page a person adds a second passkey, renames it and removes it',
+    { timeout: 2 * TEST_TIMEOUT_MS },
+    async (t) => {
+      const { page, problems, credentials, remove, cdp } = await pageWithAuthenticator(t);
+      await page.goto(`${service.base}/account/login`);
+      await signIn(page, ALAN);
+      await page.waitForURL((u) => u.pathname === '/account');
+
+      await addFromAccount(page, 'Laptop');
+      assert.equal((await credentials()).length, 1);
+      // The second passkey on another device: the first one's would refuse to make a second.
+      await remove();
+      const second = await anotherAuthenticator(cdp);
+      await addFromAccount(page, 'Desk key');
+      assert.equal((await second()).length, 1);
+      const passkeys = page.locator('#passkeys .passkey');
+      assert.equal(await passkeys.count(), 2);
+      await screenshot(page, 'account-added');
+
+      const desk = passkeys.filter({ has: page.getByRole('heading', { name: 'Desk key' }) });
+      await desk.getByLabel('Name').fill('Office key');
+      await desk.getByRole('button', { name: 'Rename' }).click();
+      await page.getByRole('status').filter({ hasText: 'Your passkey was renamed.' }).waitFor();
+      await page.locator('#passkeys h4', { hasText: 'Office key' }).waitFor();
+      await screenshot(page, 'account-renamed');
+
+      const office = passkeys.filter({ has: page.getByRole('heading', { name: 'Office key' }) });
+      await office.getByRole('button', { name: 'Remove this passkey' }).click();
+      await page.getByRole('status').filter({ hasText: 'Your passkey was removed.' }).waitFor();
+      assert.equal(await passkeys.count(), 1);
+      assert.equal(await page.locator('#passkeys h4').textContent(), 'Laptop');
+      await screenshot(page, 'account-removed');
+      const activity = await page.locator('body').textContent();
+      assert.match(activity, /passkey renamed/);
+      assert.deepEqual(problems, [], 'no refused script and no script error');
+    },
+  );
 });
