@@ -107,6 +107,20 @@ pub enum Event {
         /// Whether it replaced an authenticator they had (which stopped working with it).
         replaced: bool,
     },
+    /// A person added a passkey.
+    PasskeyAdded {
+        /// The person.
+        sub: String,
+        /// The name they gave it.
+        name: String,
+    },
+    /// A person removed one of their passkeys.
+    PasskeyRemoved {
+        /// The person.
+        sub: String,
+        /// Its name.
+        name: String,
+    },
     /// A user signed in with a recovery code.
     RecoveryCodeUsed {
         /// The user.
@@ -358,6 +372,8 @@ pub enum SecondFactorOutcome {
     Code,
     /// A recovery code was accepted.
     RecoveryCode,
+    /// One of the person's passkeys was accepted.
+    Passkey,
     /// The code was wrong.
     Wrong,
     /// The code was right but already used.

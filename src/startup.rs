@@ -113,6 +113,7 @@ impl Application {
             metrics,
             origins,
         };
+        announce_passkeys(&state);
         Ok(Self {
             acceptor,
             port,
@@ -245,6 +246,16 @@ fn listeners(
         Arc::new(MetricsListener::new(Arc::clone(metrics))),
         Arc::new(OriginsListener(Arc::clone(origins))),
     ])
+}
+
+/// Says once at start-up when passkeys cannot be offered: WebAuthn needs a domain name.
+fn announce_passkeys(state: &AppState) {
+    if !crate::mfa::passkey::offered(state) {
+        tracing::info!(
+            base_url = %state.settings.server.base_url(),
+            "passkeys are not offered: the host of server.base_url is not a domain name (for trying them locally: server.base_url = \"http://localhost:8080\")"
+        );
+    }
 }
 
 fn build_store(settings: &Settings, clock: Arc<dyn Clock>) -> Result<Arc<dyn Store>, StartupError> {

@@ -140,6 +140,10 @@ macro_rules! settings_contexts {
             fn setup_ttl(&self) -> std::time::Duration {
                 self.settings.session.request_ttl
             }
+
+            fn base_url(&self) -> url::Url {
+                self.settings.server.base_url()
+            }
         }
     };
 }

@@ -15,7 +15,7 @@ const STEP: usize = 200;
 const MAX_STEPS: usize = 5;
 
 /// The actions the person's activity shows.
-const SHOWN_ACTIONS: [Action; 12] = [
+const SHOWN_ACTIONS: [Action; 15] = [
     Action::SignIn,
     Action::AdminSignIn,
     Action::SignOut,
@@ -28,6 +28,9 @@ const SHOWN_ACTIONS: [Action; 12] = [
     Action::SessionEnded,
     Action::SecondFactorRemoved,
     Action::RecoveryCodesRenewed,
+    Action::PasskeyAdded,
+    Action::PasskeyRemoved,
+    Action::PasskeyRenamed,
 ];
 
 /// The person's last [`SHOWN`] events of the kinds above, newest first.

@@ -7,6 +7,7 @@
 
 pub mod activity;
 pub mod apps;
+pub mod passkeys;
 pub mod reauth;
 pub mod sessions;
 pub mod two_step;
@@ -36,6 +37,9 @@ pub enum AccountError {
     /// The policy requires a second factor of this person: theirs stays.
     #[error("the policy requires a second factor of this person")]
     Required,
+    /// A passkey name that is empty, too long or holds control characters.
+    #[error("the passkey name is empty, too long, or holds control characters")]
+    BadName,
     /// The store is down.
     #[error(transparent)]
     Store(#[from] StoreError),

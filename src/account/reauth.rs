@@ -7,9 +7,10 @@
 //! [`Reproof`]; a new kind of proof is a new variant there and a new function here.
 
 use crate::directory::AccountState;
+use crate::mfa::passkey::PasskeyError;
 use crate::mfa::MfaError;
 use crate::session::{self, SessionRecord};
-use crate::signin::{self, PasswordError, Where};
+use crate::signin::{self, CodeError, PasswordError, Where};
 use crate::store::StoreError;
 use secrecy::SecretString;
 
@@ -21,6 +22,9 @@ pub const FRESH_FOR: u64 = 300;
 pub enum Reproof {
     /// Their directory password, under the sign-in's attempt limits.
     Password,
+    /// One of their passkeys, after a sign-in that had no password (passwordless): such a
+    /// person may not know it, and a passkey is the stronger proof anyway.
+    Passkey,
 }
 
 /// What the session must prove before a change, if anything: `None` while its sign-in is
@@ -30,18 +34,26 @@ pub fn needed(cx: &impl crate::clock::HasClock, session: &SessionRecord) -> Opti
     (age >= FRESH_FOR).then(|| how(session))
 }
 
-/// The proof a session re-proves itself with. Today every session has a password behind it;
-/// one signed in without one (no `pwd` in its methods) will be asked for another proof here.
-fn how(_session: &SessionRecord) -> Reproof {
-    Reproof::Password
+/// The proof a session re-proves itself with: what it signed in with. A session without
+/// `pwd` in its methods signed in with a passkey alone.
+pub fn how(session: &SessionRecord) -> Reproof {
+    if session.amr.iter().any(|m| m == signin::AMR_PWD) {
+        Reproof::Password
+    } else {
+        Reproof::Passkey
+    }
 }
 
 /// Why a re-check did not pass.
 #[derive(Debug, thiserror::Error)]
 pub enum ReauthError {
-    /// Not the person's password; counted, and audited as a refused sign-in.
-    #[error("wrong password")]
+    /// Not the person's password, or not one of their passkeys; counted, and audited as a
+    /// refused sign-in.
+    #[error("wrong password or passkey")]
     Wrong,
+    /// The passkey request expired or was answered already: nothing was checked.
+    #[error("the passkey request expired")]
+    Expired,
     /// Too many attempts for the account or the address: nothing was checked.
     #[error("too many attempts")]
     Locked,
@@ -83,6 +95,30 @@ pub async fn with_password(
     // A password that opens another entry (a name shared by two spellings) proves nothing.
     if passed.claims.sub() != sub {
         return Err(ReauthError::Wrong);
+    }
+    Ok(session::reauthenticated(cx, cookie, session.clone()).await?)
+}
+
+/// Checks the passkey `answer` of the person of `session` to the ceremony under `key` (the
+/// second-factor check, under the same attempt limits), and renews the session's auth time.
+pub async fn with_passkey(
+    cx: &impl signin::Context,
+    at: Where<'_>,
+    (cookie, session): (&str, &SessionRecord),
+    (key, answer): (&str, &str),
+) -> Result<SessionRecord, ReauthError> {
+    let sub = session.claims.sub();
+    match signin::check_passkey(cx, at, sub, key, answer).await {
+        Ok(_) => {}
+        Err(CodeError::Locked) => return Err(ReauthError::Locked),
+        Err(CodeError::Wrong | CodeError::Replayed) => return Err(ReauthError::Wrong),
+        Err(CodeError::Unchecked(MfaError::Passkey(e))) if e.is_refusal() => {
+            return Err(ReauthError::Wrong)
+        }
+        Err(CodeError::Unchecked(MfaError::Passkey(
+            PasskeyError::NoCeremony | PasskeyError::NoAnswer | PasskeyError::TooLarge,
+        ))) => return Err(ReauthError::Expired),
+        Err(CodeError::Unchecked(e)) => return Err(e.into()),
     }
     Ok(session::reauthenticated(cx, cookie, session.clone()).await?)
 }

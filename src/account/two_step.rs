@@ -8,11 +8,12 @@ use super::{AccountError, Context, Person};
 use crate::clock::UnixTime;
 use crate::domain::audit::Action;
 use crate::domain::Claims;
-use crate::mfa::{self, enrolment, MfaError};
+use crate::mfa::{self, enrolment, passkey, MfaError};
 use crate::session::SessionRecord;
+use crate::store::PasskeyRecord;
 
 /// A person's second factor, as their account page shows it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct TwoStep {
     /// When the authenticator app was set up; `None` when there is none.
     pub authenticator_since: Option<UnixTime>,
@@ -20,6 +21,8 @@ pub struct TwoStep {
     pub recovery_codes_left: u64,
     /// Whether the policy requires a second factor of this person.
     pub required: bool,
+    /// The person's passkeys, oldest first.
+    pub passkeys: Vec<PasskeyRecord>,
 }
 
 /// The second factor of the person of `session`.
@@ -27,7 +30,15 @@ pub async fn status(
     cx: &(impl Context + mfa::Context),
     session: &SessionRecord,
 ) -> Result<TwoStep, AccountError> {
-    let sub = session.claims.sub();
+    of(cx, session.claims.sub(), &session.claims).await
+}
+
+/// The second factor of `sub`, whose claims are `claims`.
+pub(super) async fn of(
+    cx: &(impl Context + mfa::Context),
+    sub: &str,
+    claims: &Claims,
+) -> Result<TwoStep, AccountError> {
     let enrolment = cx.store().second_factor(sub).await?;
     let recovery_codes_left = match enrolment {
         Some(_) => cx.store().recovery_codes_left(sub).await?,
@@ -36,7 +47,8 @@ pub async fn status(
     Ok(TwoStep {
         authenticator_since: enrolment.map(|e| e.enrolled_at),
         recovery_codes_left,
-        required: required(cx, &session.claims).await?,
+        required: required(cx, claims).await?,
+        passkeys: passkey::list(cx, sub).await.map_err(MfaError::from)?,
     })
 }
 

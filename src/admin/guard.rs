@@ -44,6 +44,9 @@ pub enum GuardError {
     /// The account's policy asks for a second factor and none is set up yet.
     #[error("a second factor must be set up first")]
     EnrolmentRequired,
+    /// The account's only second factor is a passkey, which only a browser can use.
+    #[error("the only second factor is a passkey")]
+    PasskeyOnly,
     /// The second-factor code was wrong or already used.
     #[error("wrong second-factor code")]
     WrongSecondFactor,
@@ -71,6 +74,7 @@ impl From<AdminSignInError> for GuardError {
             AdminSignInError::Forbidden => GuardError::Forbidden,
             AdminSignInError::EnrolmentRequired => GuardError::EnrolmentRequired,
             AdminSignInError::SecondFactorRequired => GuardError::SecondFactorRequired,
+            AdminSignInError::PasskeyOnly => GuardError::PasskeyOnly,
             AdminSignInError::Code(CodeError::Locked) => GuardError::Locked,
             AdminSignInError::Code(CodeError::Wrong | CodeError::Replayed) => {
                 GuardError::WrongSecondFactor

@@ -6,6 +6,7 @@ use super::api::{body, AdminAuth, AdminError, SecondFactorRemoved};
 use super::guard::GuardError;
 use crate::domain::secret::random_id;
 use crate::events::Place;
+use crate::mfa;
 use crate::mfa::enrolment::{self, Holder};
 use crate::signin::admin::AdminSignInError;
 use crate::signin::{self, Where};
@@ -98,7 +99,8 @@ async fn not_yet_enrolled(
         .await
         .map_err(GuardError::from)?;
     let sub = passed.claims.sub().to_owned();
-    if enrolment::is_enrolled(state, &sub)
+    // A passkey is a second factor too: a password alone must not add an app beside it.
+    if mfa::has_second_factor(state, &sub)
         .await
         .map_err(GuardError::from)?
     {

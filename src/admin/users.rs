@@ -110,6 +110,8 @@ pub struct Factors {
     pub authenticator_since: Option<UnixTime>,
     /// Recovery codes not yet used.
     pub recovery_codes_left: u64,
+    /// The names of their passkeys, oldest first.
+    pub passkeys: Vec<String>,
 }
 
 /// Why a person's second factors could not be looked up.
@@ -132,10 +134,12 @@ pub async fn factors(state: &AppState, name: &str) -> Result<Factors, LookupErro
         Some(_) => state.store.recovery_codes_left(&sub).await?,
         None => 0,
     };
+    let passkeys = state.store.passkeys(&sub).await?;
     Ok(Factors {
         sub,
         authenticator_since: enrolment.map(|e| e.enrolled_at),
         recovery_codes_left,
+        passkeys: passkeys.into_iter().map(|p| p.name).collect(),
     })
 }
 

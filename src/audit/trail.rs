@@ -194,6 +194,12 @@ fn entry_for(event: &Event) -> Option<AuditEvent> {
                 entry
             }
         }
+        Event::PasskeyAdded { sub, name } => AuditEvent::new(Action::PasskeyAdded, Some(sub))
+            .detail(format!("passkey {:?} added", name)),
+        Event::PasskeyRemoved { sub, name } => {
+            AuditEvent::new(Action::PasskeyRemoved, Some(sub))
+                .detail(format!("passkey {:?} removed", name))
+        }
         Event::RecoveryCodeUsed { sub, left } => {
             AuditEvent::new(Action::RecoveryCodeUsed, Some(sub))
                 .detail(format!("{left} recovery codes left"))

@@ -23,6 +23,9 @@ pub struct MfaSettings {
     pub encryption_key: Option<SecretString>,
     /// Name authenticator apps show beside the account; non-empty, without ':'.
     pub issuer_label: String,
+    /// Whether the sign-in page offers "Sign in with a passkey": a discoverable passkey with
+    /// user verification, both factors at once.
+    pub passwordless: bool,
 }
 
 /// `[mfa]` as the layers give it.
@@ -47,6 +50,7 @@ pub(super) struct MfaKeys {
     encryption_key: Option<SecretString>,
     encryption_key_file: Option<PathBuf>,
     issuer_label: String,
+    passwordless: bool,
 }
 
 impl MfaKeys {
@@ -78,6 +82,7 @@ impl MfaKeys {
             user_attribute_value: self.user_attribute_value,
             encryption_key,
             issuer_label: self.issuer_label,
+            passwordless: self.passwordless,
         })
     }
 }

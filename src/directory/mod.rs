@@ -124,6 +124,13 @@ pub trait Directory: Send + Sync + 'static {
     /// expired.
     async fn lookup(&self, sub: &str) -> Result<Option<DirectoryUser>, DirectoryError>;
 
+    /// Whether `user`, read by [`Directory::lookup`], is locked out now (too many wrong
+    /// passwords): a sign-in without a password is refused then as one with a password would
+    /// be. Disabled and expired accounts are not found by a lookup at all.
+    fn locked_out(&self, _user: &DirectoryUser) -> bool {
+        false
+    }
+
     /// Reads a user by the name they sign in with, found as at sign-in but without a password;
     /// `None` if no single entry matches. For a superadmin naming someone, never for a sign-in.
     async fn find(&self, username: &str) -> Result<Option<DirectoryUser>, DirectoryError>;

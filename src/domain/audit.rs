@@ -51,6 +51,12 @@ pub enum Action {
     /// An app was sent a back-channel logout: delivered, refused, failed (and tried again), or
     /// given up.
     BackchannelLogout,
+    /// A person added a passkey.
+    PasskeyAdded,
+    /// A person removed one of their passkeys.
+    PasskeyRemoved,
+    /// A person renamed one of their passkeys on their account page.
+    PasskeyRenamed,
     /// A person took an app back on their account page: its tokens revoked, its approval
     /// forgotten.
     AppRemoved,
@@ -66,7 +72,7 @@ pub enum Action {
 
 impl Action {
     /// Every action, for the filter of the audit page.
-    pub const ALL: [Action; 25] = [
+    pub const ALL: [Action; 28] = [
         Action::SignIn,
         Action::AdminSignIn,
         Action::AdminSignOut,
@@ -88,10 +94,13 @@ impl Action {
         Action::UserRevoked,
         Action::AccessDenied,
         Action::BackchannelLogout,
+        Action::PasskeyAdded,
+        Action::PasskeyRemoved,
         Action::AppRemoved,
         Action::SessionEnded,
         Action::SecondFactorRemoved,
         Action::RecoveryCodesRenewed,
+        Action::PasskeyRenamed,
     ];
 
     /// The snake_case name, as stored and filtered by.
@@ -118,10 +127,13 @@ impl Action {
             Action::UserRevoked => "user_revoked",
             Action::AccessDenied => "access_denied",
             Action::BackchannelLogout => "backchannel_logout",
+            Action::PasskeyAdded => "passkey_added",
+            Action::PasskeyRemoved => "passkey_removed",
             Action::AppRemoved => "app_removed",
             Action::SessionEnded => "session_ended",
             Action::SecondFactorRemoved => "second_factor_removed",
             Action::RecoveryCodesRenewed => "recovery_codes_renewed",
+            Action::PasskeyRenamed => "passkey_renamed",
         }
     }
 }

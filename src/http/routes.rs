@@ -11,7 +11,7 @@ use crate::web::address::ClientAddresses;
 use crate::web::body_limit::{Answer, BodyLimit, Limit, ADMIN_MAX, FORM_MAX};
 use crate::web::errors::ErrorPages;
 use crate::web::i18n::{self, RequestLanguages};
-use crate::web::render::STYLESHEET;
+use crate::web::render::{PASSKEY_SCRIPT, PASSKEY_SCRIPT_PATH, STYLESHEET};
 use crate::web::request_log::RequestLog;
 use poem::http::header;
 use poem::middleware::{CatchPanic, CookieJarManager, SetHeader};
@@ -25,6 +25,15 @@ fn stylesheet() -> Response {
         .header(header::CACHE_CONTROL, "public, max-age=3600")
         .header("x-content-type-options", "nosniff")
         .body(STYLESHEET)
+}
+
+#[handler]
+fn passkey_script() -> Response {
+    Response::builder()
+        .content_type("text/javascript; charset=utf-8")
+        .header(header::CACHE_CONTROL, "public, max-age=3600")
+        .header("x-content-type-options", "nosniff")
+        .body(PASSKEY_SCRIPT)
 }
 
 /// Endpoints called by apps' backends, which answer a refusal as an OAuth JSON error.
@@ -75,6 +84,10 @@ pub fn routes(state: AppState) -> impl Endpoint {
         )
         .at(pages::signin::PATH, post(pages::signin::login))
         .at(
+            pages::signin::PASSKEY_PATH,
+            post(pages::signin::login_passkey),
+        )
+        .at(
             pages::consent::PATH,
             get(pages::consent::show).post(pages::consent::decide),
         )
@@ -88,9 +101,14 @@ pub fn routes(state: AppState) -> impl Endpoint {
             post(pages::second_factor::continue_flow),
         )
         .at(
+            pages::second_factor::PASSKEY_PATH,
+            post(pages::second_factor::verify_passkey),
+        )
+        .at(
             pages::enrol::PATH,
             get(pages::enrol::show).post(pages::enrol::confirm),
         )
+        .at(pages::enrol::PASSKEY_PATH, post(pages::enrol::add_passkey))
         // OpenID Connect RP-initiated logout.
         .at(
             pages::logout::PATH,
@@ -101,6 +119,10 @@ pub fn routes(state: AppState) -> impl Endpoint {
         .at(
             pages::account::SIGN_IN_PATH,
             get(pages::account::signin::sign_in_page).post(pages::account::signin::sign_in),
+        )
+        .at(
+            pages::account::SIGN_IN_PASSKEY_PATH,
+            post(pages::account::signin::passkey_step),
         )
         .at(
             pages::account::REVOKE_APP_PATH,
@@ -131,8 +153,21 @@ pub fn routes(state: AppState) -> impl Endpoint {
             pages::account::RECOVERY_CODES_PATH,
             post(pages::account::two_step::recovery_codes),
         )
+        .at(
+            pages::account::ADD_PASSKEY_PATH,
+            get(pages::account::passkeys::add_show).post(pages::account::passkeys::add),
+        )
+        .at(
+            pages::account::RENAME_PASSKEY_PATH,
+            post(pages::account::passkeys::rename_form),
+        )
+        .at(
+            pages::account::REMOVE_PASSKEY_PATH,
+            post(pages::account::passkeys::remove_form),
+        )
         .at(i18n::MENU_PATH, post(pages::language::choose))
         .at("/assets/style.css", get(stylesheet))
+        .at(PASSKEY_SCRIPT_PATH, get(passkey_script))
         .at(HEALTH_PATH, get(probes::health))
         .at(READY_PATH, get(probes::ready))
         .at("/openapi.json", spec)

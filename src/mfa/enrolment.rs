@@ -245,8 +245,11 @@ async fn spend_step(
     }
 }
 
-/// Removes a user's second factor (superadmin reset); answers whether there was one. Set-ups
-/// in progress are left to expire: confirming one still takes the user's own sign-in.
+/// Removes a user's second factors (superadmin reset): the authenticator app with its
+/// recovery codes, and every passkey; answers whether there was any. Set-ups in progress are
+/// left to expire: confirming one still takes the user's own sign-in.
 pub async fn reset(cx: &impl Context, sub: &str) -> Result<bool, MfaError> {
-    Ok(cx.store().delete_second_factor(sub).await?)
+    let app = cx.store().delete_second_factor(sub).await?;
+    let passkeys = super::passkey::remove_all(cx, sub).await?;
+    Ok(app || passkeys > 0)
 }

@@ -7,6 +7,7 @@
 
 pub mod enrolment;
 pub mod key;
+pub mod passkey;
 pub mod policy;
 pub mod recovery;
 pub mod totp;
@@ -31,6 +32,8 @@ pub trait Context: HasStore + HasDirectory + HasClock + HasEvents + Sync {
     fn mfa_key(&self) -> &MfaKey;
     /// How long an authenticator set-up waits for its first code.
     fn setup_ttl(&self) -> std::time::Duration;
+    /// The public base address (`server.base_url`): its host is the passkeys' relying party.
+    fn base_url(&self) -> url::Url;
 }
 
 /// The `amr` value (RFC 8176) a session gets once the second factor is passed.
@@ -64,6 +67,9 @@ pub enum MfaError {
     /// The directory is down (group or attribute lookup).
     #[error(transparent)]
     Directory(#[from] DirectoryError),
+    /// A passkey step failed.
+    #[error(transparent)]
+    Passkey(#[from] passkey::PasskeyError),
 }
 
 /// What a signed-in session still has to do before a code may be issued.
@@ -71,10 +77,25 @@ pub enum MfaError {
 pub enum Due {
     /// Nothing: no second factor needed, or already passed.
     Nothing,
-    /// Enter a code from the enrolled authenticator (or a recovery code).
+    /// Pass an enrolled second factor: a passkey, or a code from the enrolled authenticator
+    /// (or a recovery code).
     Verify,
     /// Set up an authenticator first (under policy, not enrolled).
     Enrol,
+}
+
+/// Whether the methods `amr` include a second factor (an authenticator code or a passkey).
+pub fn passed(amr: &[String]) -> bool {
+    amr.iter().any(|m| m == AMR_OTP || m == passkey::AMR_HWK)
+}
+
+/// Whether `sub` has a second factor they can use here: an authenticator app, or a passkey
+/// where passkeys are offered.
+pub async fn has_second_factor(cx: &impl Context, sub: &str) -> Result<bool, MfaError> {
+    if enrolment::is_enrolled(cx, sub).await? {
+        return Ok(true);
+    }
+    Ok(passkey::offered(cx) && !cx.store().passkeys(sub).await?.is_empty())
 }
 
 /// Decides what a session with methods `amr` still owes. `user` is the directory entry when
@@ -86,10 +107,10 @@ pub async fn due(
     amr: &[String],
     user: Option<&DirectoryUser>,
 ) -> Result<Due, MfaError> {
-    if amr.iter().any(|m| m == AMR_OTP) {
+    if passed(amr) {
         return Ok(Due::Nothing);
     }
-    if enrolment::is_enrolled(cx, claims.sub()).await? {
+    if has_second_factor(cx, claims.sub()).await? {
         return Ok(Due::Verify);
     }
     if policy::applies(cx, claims, user).await? {

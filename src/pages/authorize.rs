@@ -151,15 +151,18 @@ async fn run(
     }
     match session {
         Some(session) => consent_page(state, &client, &session, &request_id, &pending),
-        None => signin_page(
-            state,
-            &client.name,
-            &request_id,
-            &pending.csrf_token,
-            pending.request.oidc.login_hint.as_deref().unwrap_or(""),
-            None,
-            StatusCode::OK,
-        ),
+        None => {
+            signin_page(
+                state,
+                &client.name,
+                &request_id,
+                &pending.csrf_token,
+                pending.request.oidc.login_hint.as_deref().unwrap_or(""),
+                None,
+                StatusCode::OK,
+            )
+            .await
+        }
     }
 }
 

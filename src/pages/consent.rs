@@ -130,15 +130,18 @@ async fn show_run(
             }
             consent_page(state, &client, &session, request_id, &pending)
         }
-        None => signin_page(
-            state,
-            &client.name,
-            request_id,
-            &pending.csrf_token,
-            "",
-            None,
-            StatusCode::OK,
-        ),
+        None => {
+            signin_page(
+                state,
+                &client.name,
+                request_id,
+                &pending.csrf_token,
+                "",
+                None,
+                StatusCode::OK,
+            )
+            .await
+        }
     }
 }
 
@@ -194,7 +197,8 @@ async fn decide_run(
             "",
             Some(Text::new("signin-expired")),
             StatusCode::OK,
-        );
+        )
+        .await;
     };
     if let Some(next) = second_factor_owed(state, &session, &form.request_id).await? {
         return Ok(redirect(StatusCode::SEE_OTHER, &next));

@@ -4,11 +4,15 @@
 //! A user who already has a second factor may replace it only after passing it in this
 //! session: a password alone never swaps the authenticator.
 
-use super::second_factor::{codes_page, elevate, open, Flow, FlowQuery, OtpForm};
-use super::views::EnrolPage;
+use super::second_factor::{
+    ceremony_key, codes_page, elevate, open, passkey_refusal, proceed, Flow, FlowQuery, OtpForm,
+    PasskeyForm,
+};
+use super::views::{EnrolPage, PasskeyPrompt};
 use crate::events::Place;
 use crate::mfa::enrolment::{self, Holder};
-use crate::mfa::{MfaError, AMR_OTP};
+use crate::mfa::passkey;
+use crate::mfa::{self, MfaError, AMR_OTP};
 use crate::signin::{self, CodeError, Where};
 use crate::state::AppState;
 use crate::web::address::ClientAddr;
@@ -24,12 +28,14 @@ use std::net::IpAddr;
 
 /// Path of the enrolment page and its form action.
 pub const PATH: &str = "/oauth/second-factor/enrol";
+/// Path of the form that adds a passkey instead.
+pub const PASSKEY_PATH: &str = "/oauth/second-factor/enrol/passkey";
 
 /// Whether this session may set up an authenticator: no enrolment yet, or the current one
 /// was just passed. Otherwise the answer is where to prove it first.
 async fn allowed(state: &AppState, flow: &Flow) -> Result<Option<Response>, PageError> {
-    let passed = flow.session.amr.iter().any(|m| m == AMR_OTP);
-    if passed || !enrolment::is_enrolled(state, flow.session.claims.sub()).await? {
+    let passed = mfa::passed(&flow.session.amr);
+    if passed || !mfa::has_second_factor(state, flow.session.claims.sub()).await? {
         return Ok(None);
     }
     let url = respond::url(
@@ -53,7 +59,24 @@ async fn enrol_page(
     let sub = flow.session.claims.sub();
     let setup =
         enrolment::setup(state, sub, Holder::browser(flow.pending.browser.as_hex())).await?;
+    // A passkey is offered beside the app, with a new challenge for each showing.
+    let passkey = match passkey::offered(state) {
+        true => {
+            let key = ceremony_key(&flow.request_id);
+            let display = flow.session.claims.get("name").unwrap_or(sub);
+            match passkey::start_registration(state, sub, display, &key).await {
+                Ok(options) => Some(PasskeyPrompt {
+                    action: respond::url(&state.settings, PASSKEY_PATH),
+                    options,
+                }),
+                Err(passkey::PasskeyError::Full) => None,
+                Err(e) => return Err(MfaError::from(e).into()),
+            }
+        }
+        false => None,
+    };
     let page = EnrolPage {
+        passkey,
         app_name: Some(flow.client.name.clone()),
         username: sub.to_owned(),
         qr: setup.qr,
@@ -63,7 +86,11 @@ async fn enrol_page(
         csrf_token: flow.pending.csrf_token.clone(),
         error,
     };
-    respond::page(&state.templates, status, &page)
+    let response = respond::page(&state.templates, status, &page)?;
+    Ok(match page.passkey {
+        Some(_) => respond::with_own_scripts(response),
+        None => response,
+    })
 }
 
 /// Shows the set-up page.
@@ -134,6 +161,47 @@ async fn confirm_run(
         }
         Err(CodeError::Unchecked(e)) => return Err(e.into()),
     };
-    elevate(state, jar, &mut flow).await?;
+    elevate(state, jar, &mut flow, &[AMR_OTP]).await?;
     codes_page(state, &flow, codes, None)
+}
+
+/// Adds a passkey as the second factor.
+#[handler]
+pub async fn add_passkey(
+    jar: &CookieJar,
+    Data(state): Data<&AppState>,
+    form: poem::Result<Form<PasskeyForm>>,
+) -> Result<Response, PageError> {
+    let Form(form) = form.map_err(|e| PageError::unreadable("passkey set-up form", e))?;
+    add_passkey_run(state, jar, form).await
+}
+
+async fn add_passkey_run(
+    state: &AppState,
+    jar: &CookieJar,
+    form: PasskeyForm,
+) -> Result<Response, PageError> {
+    let csrf = form.csrf_token.as_deref();
+    let mut flow = open(state, jar, &form.request_id, Some(csrf)).await?;
+    if let Some(elsewhere) = allowed(state, &flow).await? {
+        return Ok(elsewhere);
+    }
+    let sub = flow.session.claims.sub().to_owned();
+    let key = ceremony_key(&flow.request_id);
+    let added = match passkey::parse_name(&form.name) {
+        Ok(name) => passkey::finish_registration(state, &sub, &key, &name, &form.credential).await,
+        Err(e) => Err(e),
+    };
+    let user_verified = match added {
+        Ok((_, user_verified)) => user_verified,
+        Err(e) => match passkey_refusal(&e) {
+            Some((message, status)) => {
+                return enrol_page(state, &flow, Some(Text::new(message)), status).await
+            }
+            None => return Err(MfaError::from(e).into()),
+        },
+    };
+    // The new key was just used to sign its registration: the second factor is passed.
+    elevate(state, jar, &mut flow, passkey::methods(user_verified)).await?;
+    proceed(state, &flow.request_id, &flow.pending, &flow.session).await
 }

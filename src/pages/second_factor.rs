@@ -3,10 +3,11 @@
 //! enrolment in `enrol.rs`.
 
 use super::consent::client_of;
-use super::views::{RecoveryCodesPage, SecondFactorPage};
+use super::views::{PasskeyPrompt, RecoveryCodesPage, SecondFactorPage};
 use crate::domain::{ClientRecord, Digest, Escaped};
 use crate::events::Place;
-use crate::mfa::enrolment::Proof;
+use crate::mfa::enrolment::{self, Proof};
+use crate::mfa::passkey::{self, PasskeyError};
 use crate::mfa::{self, Due, MfaError};
 use crate::oauth::issue::{issue_code, Subject};
 use crate::session::pending::{self, PendingRequest};
@@ -27,6 +28,8 @@ use std::net::IpAddr;
 
 /// Path of the verification page and its form action.
 pub const PATH: &str = "/oauth/second-factor";
+/// Path of the form that answers the passkey ceremony of the verification page.
+pub const PASSKEY_PATH: &str = "/oauth/second-factor/passkey";
 /// Path of the form that continues to the app after the recovery-code pages.
 pub const CONTINUE_PATH: &str = "/oauth/second-factor/continue";
 
@@ -59,6 +62,43 @@ pub struct OtpForm {
     pub csrf_token: Option<String>,
     #[serde(default)]
     pub otp: String,
+}
+
+/// The passkey form of every step of a sign-in: the ceremony (challenge) of request
+/// `request_id` is kept under this key, one at a time.
+#[derive(Deserialize)]
+pub struct PasskeyForm {
+    #[serde(default)]
+    pub request_id: String,
+    #[serde(default)]
+    pub csrf_token: Option<String>,
+    /// The authenticator's answer, JSON, put here by `/assets/passkey.js`.
+    #[serde(default)]
+    pub credential: String,
+    /// The name of a passkey being added.
+    #[serde(default)]
+    pub name: String,
+}
+
+/// Where the passkey ceremony of sign-in request `request_id` is kept.
+pub fn ceremony_key(request_id: &str) -> String {
+    format!("flow:{request_id}")
+}
+
+/// The message for a passkey answer that did not pass, and its status.
+pub fn passkey_refusal(err: &PasskeyError) -> Option<(&'static str, StatusCode)> {
+    Some(match err {
+        PasskeyError::NoCeremony => ("passkey-expired", StatusCode::BAD_REQUEST),
+        PasskeyError::NoAnswer => ("passkey-no-answer", StatusCode::BAD_REQUEST),
+        PasskeyError::TooLarge => ("passkey-too-large", StatusCode::BAD_REQUEST),
+        PasskeyError::BadName => ("passkey-bad-name", StatusCode::BAD_REQUEST),
+        PasskeyError::Duplicate => ("passkey-duplicate", StatusCode::CONFLICT),
+        PasskeyError::Full => ("passkey-full", StatusCode::CONFLICT),
+        PasskeyError::Malformed(_) | PasskeyError::Refused(_) | PasskeyError::NotTheirs => {
+            ("passkey-refused", StatusCode::UNAUTHORIZED)
+        }
+        _ => return None,
+    })
 }
 
 /// Loads the flow a page or form belongs to. Forms (`csrf` given) must carry the request's CSRF
@@ -146,10 +186,16 @@ pub async fn proceed(
     Ok(redirect(StatusCode::SEE_OTHER, &consent_url))
 }
 
-/// Records the second factor on the session (under a new id) and sets the cookie.
-pub async fn elevate(state: &AppState, jar: &CookieJar, flow: &mut Flow) -> Result<(), PageError> {
+/// Records the second factor (its `amr` `methods`) on the session, under a new id, and sets
+/// the cookie.
+pub async fn elevate(
+    state: &AppState,
+    jar: &CookieJar,
+    flow: &mut Flow,
+    methods: &[&str],
+) -> Result<(), PageError> {
     let record = flow.session.clone();
-    let (id, elevated) = session::add_method(state, &flow.cookie, record, mfa::AMR_OTP).await?;
+    let (id, elevated) = session::add_methods(state, &flow.cookie, record, methods).await?;
     flow.session = elevated;
     flow.cookie = id.clone();
     let ttl = flow.session.expires_at.saturating_sub(state.now());
@@ -162,22 +208,53 @@ pub async fn elevate(state: &AppState, jar: &CookieJar, flow: &mut Flow) -> Resu
     Ok(())
 }
 
-fn verify_page(
+/// The passkey a person with one is offered first at a second-factor step (the sign-in's and
+/// the admin screen's), answered at `action`: a new challenge for each showing, kept under
+/// `key`. `None` when passkeys are not offered or the person has none.
+pub async fn second_factor_prompt(
+    state: &AppState,
+    sub: &str,
+    key: &str,
+    action: &str,
+) -> Result<Option<PasskeyPrompt>, PageError> {
+    if !passkey::offered(state) {
+        return Ok(None);
+    }
+    let options = passkey::start_second_factor(state, sub, key)
+        .await
+        .map_err(MfaError::from)?;
+    Ok(options.map(|options| PasskeyPrompt {
+        action: respond::url(&state.settings, action),
+        options,
+    }))
+}
+
+async fn verify_page(
     state: &AppState,
     flow: &Flow,
     error: Option<Text>,
     status: StatusCode,
 ) -> Result<Response, PageError> {
     i18n::return_to(format!("{PATH}?request_id={}", flow.request_id));
+    let sub = flow.session.claims.sub();
+    let key = ceremony_key(&flow.request_id);
+    let passkey = second_factor_prompt(state, sub, &key, PASSKEY_PATH).await?;
     let page = SecondFactorPage {
         app_name: flow.client.name.clone(),
-        username: flow.session.claims.sub().to_owned(),
+        username: sub.to_owned(),
         action: respond::url(&state.settings, PATH),
         request_id: flow.request_id.clone(),
         csrf_token: flow.pending.csrf_token.clone(),
         error,
+        code_form: passkey.is_none() || enrolment::is_enrolled(state, sub).await?,
+        passkey,
     };
-    respond::page(&state.templates, status, &page)
+    let response = respond::page(&state.templates, status, &page)?;
+    Ok(if page.passkey.is_some() {
+        respond::with_own_scripts(response)
+    } else {
+        response
+    })
 }
 
 /// Renders the recovery-codes page: fresh `codes`, or `left` after one was spent.
@@ -225,7 +302,7 @@ async fn show_run(
     let flow = open(state, jar, request_id, None).await?;
     let due = mfa::due(state, &flow.session.claims, &flow.session.amr, None).await?;
     match (due, location(state, due, request_id)) {
-        (Due::Verify, _) => verify_page(state, &flow, None, StatusCode::OK),
+        (Due::Verify, _) => verify_page(state, &flow, None, StatusCode::OK).await,
         (_, Some(elsewhere)) => Ok(redirect(StatusCode::FOUND, &elsewhere)),
         (_, None) => proceed(state, request_id, &flow.pending, &flow.session).await,
     }
@@ -261,18 +338,16 @@ async fn verify_run(
         Ok(proof) => proof,
         Err(CodeError::Locked) => {
             let locked = messages::locked();
-            return verify_page(state, &flow, Some(locked), StatusCode::TOO_MANY_REQUESTS);
+            let page = verify_page(state, &flow, Some(locked), StatusCode::TOO_MANY_REQUESTS);
+            return page.await;
         }
         Err(CodeError::Wrong) => {
-            return verify_page(state, &flow, Some(WRONG.into()), StatusCode::UNAUTHORIZED)
+            let page = verify_page(state, &flow, Some(WRONG.into()), StatusCode::UNAUTHORIZED);
+            return page.await;
         }
         Err(CodeError::Replayed) => {
-            return verify_page(
-                state,
-                &flow,
-                Some(REPLAYED.into()),
-                StatusCode::UNAUTHORIZED,
-            )
+            let message = Some(REPLAYED.into());
+            return verify_page(state, &flow, message, StatusCode::UNAUTHORIZED).await;
         }
         Err(CodeError::Unchecked(MfaError::NotEnrolled)) => {
             let url = respond::url(
@@ -283,12 +358,68 @@ async fn verify_run(
         }
         Err(CodeError::Unchecked(e)) => return Err(e.into()),
     };
-    elevate(state, jar, &mut flow).await?;
+    elevate(state, jar, &mut flow, &[mfa::AMR_OTP]).await?;
     tracing::info!(sub = ?Escaped(&sub), client_id = %flow.client.client_id, "second factor passed");
     match proof {
         Proof::Totp => proceed(state, &flow.request_id, &flow.pending, &flow.session).await,
         Proof::Recovery { left } => codes_page(state, &flow, Vec::new(), Some(left)),
     }
+}
+
+/// Checks the passkey answer of the verification page.
+#[handler]
+pub async fn verify_passkey(
+    jar: &CookieJar,
+    client: ClientAddr,
+    Data(state): Data<&AppState>,
+    form: poem::Result<Form<PasskeyForm>>,
+) -> Result<Response, PageError> {
+    let Form(form) = form.map_err(|e| PageError::unreadable("passkey form", e))?;
+    verify_passkey_run(state, jar, client.ip(), form).await
+}
+
+async fn verify_passkey_run(
+    state: &AppState,
+    jar: &CookieJar,
+    address: Option<IpAddr>,
+    form: PasskeyForm,
+) -> Result<Response, PageError> {
+    let csrf = form.csrf_token.as_deref();
+    let mut flow = open(state, jar, &form.request_id, Some(csrf)).await?;
+    let sub = flow.session.claims.sub().to_owned();
+    let at = Where {
+        place: Place::App,
+        client_id: Some(&flow.client.client_id),
+        address,
+    };
+    let key = ceremony_key(&flow.request_id);
+    let verified = match signin::check_passkey(state, at, &sub, &key, &form.credential).await {
+        Ok(verified) => verified,
+        Err(CodeError::Locked) => {
+            let locked = Some(messages::locked());
+            return verify_page(state, &flow, locked, StatusCode::TOO_MANY_REQUESTS).await;
+        }
+        Err(CodeError::Wrong | CodeError::Replayed) => {
+            let message = Some(Text::new("passkey-refused"));
+            return verify_page(state, &flow, message, StatusCode::UNAUTHORIZED).await;
+        }
+        Err(CodeError::Unchecked(MfaError::Passkey(e))) => match passkey_refusal(&e) {
+            Some((message, status)) => {
+                return verify_page(state, &flow, Some(Text::new(message)), status).await
+            }
+            None => return Err(MfaError::Passkey(e).into()),
+        },
+        Err(CodeError::Unchecked(e)) => return Err(e.into()),
+    };
+    elevate(
+        state,
+        jar,
+        &mut flow,
+        passkey::methods(verified.user_verified),
+    )
+    .await?;
+    tracing::info!(sub = ?Escaped(&sub), client_id = %flow.client.client_id, "second factor passed with a passkey");
+    proceed(state, &flow.request_id, &flow.pending, &flow.session).await
 }
 
 /// Continues to the app after a recovery-codes page.

@@ -1,13 +1,14 @@
 //! `POST /oauth/login`: the directory sign-in form.
 
-use super::second_factor;
-use super::views::{HelpLink, SignInPage};
+use super::second_factor::{self, ceremony_key, passkey_refusal, PasskeyForm};
+use super::views::{HelpLink, PasskeyPrompt, SignInPage};
 use crate::config::DirectorySettings;
 use crate::directory::AccountState;
 use crate::domain::username::UsernameError;
 use crate::events::Place;
+use crate::mfa::passkey;
 use crate::session::{pending, FLOW_COOKIE, SESSION_COOKIE};
-use crate::signin::{self, PasswordError, Where, AMR_PWD};
+use crate::signin::{self, PasskeySignInError, PasswordError, Where, AMR_PWD};
 use crate::state::AppState;
 use crate::web::device::Browser;
 use crate::web::errors::PageError;
@@ -23,6 +24,8 @@ use serde::Deserialize;
 
 /// Path of the sign-in form's action.
 pub const PATH: &str = "/oauth/login";
+/// Path of the passwordless form's action ("Sign in with a passkey").
+pub const PASSKEY_PATH: &str = "/oauth/login/passkey";
 
 /// The sign-in form. No `Debug`: it holds a password.
 #[derive(Deserialize)]
@@ -38,7 +41,7 @@ pub struct SignInForm {
 }
 
 /// Renders the sign-in page.
-pub fn signin_page(
+pub async fn signin_page(
     state: &AppState,
     app_name: &str,
     request_id: &str,
@@ -47,8 +50,36 @@ pub fn signin_page(
     error: Option<Text>,
     status: StatusCode,
 ) -> Result<Response, PageError> {
-    let page = view(state, app_name, request_id, csrf_token, username, error);
-    respond::page(&state.templates, status, &page)
+    let page = SignInPage {
+        passkey: passwordless_prompt(state, request_id).await?,
+        ..view(state, app_name, request_id, csrf_token, username, error)
+    };
+    render(state, status, &page)
+}
+
+/// The page, allowed its passkey script when it offers a passkey.
+fn render(state: &AppState, status: StatusCode, page: &SignInPage) -> Result<Response, PageError> {
+    let response = respond::page(&state.templates, status, page)?;
+    Ok(match page.passkey {
+        Some(_) => respond::with_own_scripts(response),
+        None => response,
+    })
+}
+
+/// "Sign in with a passkey" for request `request_id`, with a new challenge, when
+/// `mfa.passwordless` is on and passkeys are offered.
+async fn passwordless_prompt(
+    state: &AppState,
+    request_id: &str,
+) -> Result<Option<PasskeyPrompt>, PageError> {
+    if !state.settings.mfa.passwordless || !passkey::offered(state) {
+        return Ok(None);
+    }
+    let options = passkey::start_passwordless(state, &ceremony_key(request_id)).await?;
+    Ok(Some(PasskeyPrompt {
+        action: respond::url(&state.settings, PASSKEY_PATH),
+        options,
+    }))
 }
 
 /// The sign-in page's content, without a help link.
@@ -75,6 +106,7 @@ fn view(
         username: username.to_owned(),
         error,
         help: None,
+        passkey: None,
     }
 }
 
@@ -148,7 +180,7 @@ async fn run(
         )
     };
     let Some(password) = form.password.filter(|_| !username.is_empty()) else {
-        return again("signin-missing", StatusCode::BAD_REQUEST);
+        return again("signin-missing", StatusCode::BAD_REQUEST).await;
     };
     let at = Where {
         place: Place::App,
@@ -158,16 +190,18 @@ async fn run(
     let passed = match signin::check_password(state, at, username, &password).await {
         Ok(passed) => passed,
         Err(PasswordError::Name(UsernameError::Empty)) => {
-            return again("signin-missing", StatusCode::BAD_REQUEST)
+            return again("signin-missing", StatusCode::BAD_REQUEST).await
         }
         Err(PasswordError::Name(UsernameError::TooLong)) => {
-            return again("signin-username-too-long", StatusCode::BAD_REQUEST)
+            return again("signin-username-too-long", StatusCode::BAD_REQUEST).await
         }
         Err(PasswordError::Name(UsernameError::ControlCharacter)) => {
-            return again("signin-username-control", StatusCode::BAD_REQUEST)
+            return again("signin-username-control", StatusCode::BAD_REQUEST).await
         }
-        Err(PasswordError::Locked) => return again("locked", StatusCode::TOO_MANY_REQUESTS),
-        Err(PasswordError::Invalid) => return again("signin-wrong", StatusCode::UNAUTHORIZED),
+        Err(PasswordError::Locked) => return again("locked", StatusCode::TOO_MANY_REQUESTS).await,
+        Err(PasswordError::Invalid) => {
+            return again("signin-wrong", StatusCode::UNAUTHORIZED).await
+        }
         Err(PasswordError::Unusable(account)) => {
             let page = SignInPage {
                 help: help_for(&state.settings.directory, account),
@@ -209,6 +243,111 @@ async fn run(
     ));
 
     // Second factor by policy (or by the user's own enrolment) before any code is issued.
+    let due = crate::mfa::due(state, &passed.claims, &amr, Some(&passed.user)).await?;
+    if let Some(next) = second_factor::location(state, due, &form.request_id) {
+        return Ok(redirect(StatusCode::SEE_OTHER, &next));
+    }
+    second_factor::proceed(state, &form.request_id, &pending, &session).await
+}
+
+/// Signs in with a passkey alone ("Sign in with a passkey"): both factors at once.
+#[handler]
+pub async fn login_passkey(
+    jar: &CookieJar,
+    browser: Browser,
+    Data(state): Data<&AppState>,
+    form: poem::Result<Form<PasskeyForm>>,
+) -> Result<Response, PageError> {
+    let Form(form) = form.map_err(|e| PageError::unreadable("passkey sign-in form", e))?;
+    passkey_run(state, jar, browser, form).await
+}
+
+async fn passkey_run(
+    state: &AppState,
+    jar: &CookieJar,
+    Browser {
+        device,
+        ip: address,
+    }: Browser,
+    form: PasskeyForm,
+) -> Result<Response, PageError> {
+    let flow = respond::cookie_value(&state.settings, jar, FLOW_COOKIE);
+    let pending = pending::resume(
+        state,
+        &form.request_id,
+        form.csrf_token.as_deref(),
+        flow.as_deref(),
+    )
+    .await?;
+    let oidc = &pending.request.oidc;
+    i18n::for_sign_in(oidc.ui_locales.as_deref(), pending.admitted_at);
+    let client = super::consent::client_of(state, &pending).await?;
+    if !state.settings.mfa.passwordless {
+        return Err(PageError::Expired);
+    }
+    let at = Where {
+        place: Place::App,
+        client_id: Some(&client.client_id),
+        address,
+    };
+    let key = ceremony_key(&form.request_id);
+    let refused = |message: Text, status| {
+        signin_page(
+            state,
+            &client.name,
+            &form.request_id,
+            &pending.csrf_token,
+            "",
+            Some(message),
+            status,
+        )
+    };
+    let (passed, verified) =
+        match signin::check_passwordless(state, at, &key, &form.credential).await {
+            Ok(passed) => passed,
+            Err(PasskeySignInError::Passkey(e)) => match passkey_refusal(&e) {
+                Some((_, StatusCode::UNAUTHORIZED)) => {
+                    let message = Text::new("signin-passkey-refused");
+                    return refused(message, StatusCode::UNAUTHORIZED).await;
+                }
+                Some((message, status)) => return refused(Text::new(message), status).await,
+                None => return Err(e.into()),
+            },
+            Err(PasskeySignInError::Gone) => {
+                let message = Text::new("signin-passkey-account-unusable");
+                return refused(message, StatusCode::FORBIDDEN).await;
+            }
+            Err(PasskeySignInError::Unusable(account)) => {
+                return refused(messages::account_state(account), StatusCode::FORBIDDEN).await
+            }
+            Err(PasskeySignInError::NoSubject(dn)) => {
+                return Err(PageError::UnusableAccount(format!(
+                    "{dn} has no subject attribute"
+                )))
+            }
+        };
+    signin::succeeded(state, at, passed.claims.sub()).await;
+    // The passkey with user verification stands for both factors: no password in the `amr`.
+    let amr: Vec<String> = passkey::methods(verified.user_verified)
+        .iter()
+        .map(|m| (*m).to_owned())
+        .collect();
+    let replaced = respond::cookie_value(&state.settings, jar, SESSION_COOKIE);
+    let (session_id, session) = signin::start_session(
+        state,
+        replaced.as_deref(),
+        passed.claims.clone(),
+        amr.clone(),
+        device,
+        None,
+    )
+    .await?;
+    jar.add(respond::cookie(
+        &state.settings,
+        SESSION_COOKIE,
+        session_id,
+        Some(state.settings.session.ttl.as_secs()),
+    ));
     let due = crate::mfa::due(state, &passed.claims, &amr, Some(&passed.user)).await?;
     if let Some(next) = second_factor::location(state, due, &form.request_id) {
         return Ok(redirect(StatusCode::SEE_OTHER, &next));

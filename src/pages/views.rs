@@ -21,6 +21,8 @@ pub struct SignInPage {
     pub error: Option<Text>,
     /// A link offered with the message: the help desk, or where to change a password.
     pub help: Option<HelpLink>,
+    /// "Sign in with a passkey", when `mfa.passwordless` is on and passkeys are offered.
+    pub passkey: Option<PasskeyPrompt>,
 }
 
 /// A link that tells someone refused at sign-in where to go next.
@@ -87,9 +89,23 @@ pub struct SecondFactorPage {
     pub csrf_token: String,
     /// Message after a failed attempt.
     pub error: Option<Text>,
+    /// The passkey offered first, when the person has one and passkeys are offered.
+    pub passkey: Option<PasskeyPrompt>,
+    /// Whether the code form is shown: the person has an authenticator app.
+    pub code_form: bool,
 }
 impl Page for SecondFactorPage {
     const TEMPLATE: &'static str = name::SECOND_FACTOR;
+}
+
+/// A form that runs a passkey ceremony (`/assets/passkey.js`): the options the browser hands
+/// the authenticator, and where its answer is posted (in the hidden `credential` input).
+#[derive(Debug, Clone, Serialize)]
+pub struct PasskeyPrompt {
+    /// Form action (POST).
+    pub action: String,
+    /// The `publicKey` options, JSON.
+    pub options: String,
 }
 
 /// `enrol.hbs`: set up an authenticator app, confirmed by a first code. No `Debug`: it holds
@@ -112,6 +128,8 @@ pub struct EnrolPage {
     pub csrf_token: String,
     /// Message after a failed attempt.
     pub error: Option<Text>,
+    /// Adding a passkey instead, where passkeys are offered.
+    pub passkey: Option<PasskeyPrompt>,
 }
 impl Page for EnrolPage {
     const TEMPLATE: &'static str = name::ENROL;

@@ -120,18 +120,20 @@ pub async fn reauthenticated(
     Ok(record)
 }
 
-/// Records one more authentication method (`otp`) on a session, under a fresh id: the old
+/// Records more authentication methods (`otp`; `hwk`, `user`) on a session, under a fresh id: the old
 /// cookie value stops working, so an id seen before the second factor is never promoted.
 /// Answers the new cookie value and the session as stored.
-pub async fn add_method(
+pub async fn add_methods(
     cx: &impl Context,
     cookie: &str,
     mut record: SessionRecord,
-    method: &str,
+    methods: &[&str],
 ) -> Result<(String, SessionRecord), StoreError> {
     let ttl = record.expires_at.saturating_sub(cx.now()).max(1);
-    if !record.amr.iter().any(|m| m == method) {
-        record.amr.push(method.to_owned());
+    for method in methods {
+        if !record.amr.iter().any(|m| m == method) {
+            record.amr.push((*method).to_owned());
+        }
     }
     let id = random_id(32);
     cx.store()

@@ -5,9 +5,13 @@
 
 use super::password::failed;
 use super::AMR_PWD;
-use super::{check_code, check_password, succeeded, CodeError, Context, PasswordError, Where};
+use super::{
+    check_code, check_passkey, check_password, succeeded, CodeError, Context, PasswordError, Where,
+};
 use crate::domain::{Claims, Role};
 use crate::events::Place;
+use crate::mfa::enrolment;
+use crate::mfa::passkey::{self, Verified};
 use crate::mfa::{self, Due, MfaError, AMR_OTP};
 use secrecy::SecretString;
 use std::net::IpAddr;
@@ -31,6 +35,10 @@ pub enum AdminSignInError {
     /// The policy asks for a second factor and no code was given.
     #[error("a second-factor code is required")]
     SecondFactorRequired,
+    /// The account's only second factor is a passkey, which needs a browser: the admin API
+    /// (and so the CLI) can check only an authenticator app's code or a recovery code.
+    #[error("the only second factor is a passkey, which the admin API cannot check")]
+    PasskeyOnly,
     /// The code step refused (see [`CodeError`]).
     #[error(transparent)]
     Code(#[from] CodeError),
@@ -108,6 +116,32 @@ pub async fn second_factor(
     })
 }
 
+/// Checks `answer` to the passkey ceremony under `key` of a superadmin who passed
+/// [`first_factor`] (the admin screen's second step); a refusal is published as a failed admin
+/// sign-in. Answers what the passkey proved.
+pub async fn second_factor_passkey(
+    cx: &impl Context,
+    sub: &str,
+    key: &str,
+    answer: &str,
+    address: Option<IpAddr>,
+) -> Result<Verified, AdminSignInError> {
+    let at = admin_side(address);
+    let result = check_passkey(cx, at, sub, key, answer).await;
+    if result.is_err() {
+        failed(cx, at, sub, "second factor refused").await;
+    }
+    Ok(result?)
+}
+
+/// Whether `sub`'s second factor is only passkeys: no authenticator app, so no code and no
+/// recovery code the admin API could check.
+async fn passkey_only(cx: &impl Context, sub: &str) -> Result<bool, MfaError> {
+    Ok(!enrolment::is_enrolled(cx, sub).await?
+        && passkey::offered(cx)
+        && passkey::count(cx, sub).await? > 0)
+}
+
 /// Publishes a completed admin sign-in of `sub`.
 pub async fn signed_in(cx: &impl Context, sub: &str, address: Option<IpAddr>) {
     succeeded(cx, admin_side(address), sub).await;
@@ -132,6 +166,18 @@ pub async fn authenticate(
         // Published by `first_factor`.
         Due::Enrol => return Err(AdminSignInError::EnrolmentRequired),
         Due::Verify => {
+            // Said before any code is asked for: none could ever pass.
+            if passkey_only(cx, claims.sub()).await? {
+                let at = admin_side(address);
+                failed(
+                    cx,
+                    at,
+                    claims.sub(),
+                    "only a passkey, which needs a browser",
+                )
+                .await;
+                return Err(AdminSignInError::PasskeyOnly);
+            }
             let otp = otp.filter(|o| !o.trim().is_empty());
             let otp = otp.ok_or(AdminSignInError::SecondFactorRequired)?;
             second_factor(cx, claims.sub(), otp, address).await?;

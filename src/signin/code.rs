@@ -5,6 +5,7 @@ use super::limits::{self, Attempt, Kind};
 use super::{Context, Where};
 use crate::events::{Event, Place};
 use crate::mfa::enrolment::{self, Holder, Proof};
+use crate::mfa::passkey::{self, Verified};
 use crate::mfa::MfaError;
 
 /// Why a code did not pass.
@@ -39,6 +40,23 @@ pub async fn check_code(
     settle(cx, refusal, sub, attempt, result).await
 }
 
+/// Checks `answer` to `sub`'s passkey ceremony under `key` at `at`, under the same attempt
+/// limits as a code: a refused passkey counts as a wrong code.
+pub async fn check_passkey(
+    cx: &impl Context,
+    at: Where<'_>,
+    sub: &str,
+    key: &str,
+    answer: &str,
+) -> Result<Verified, CodeError> {
+    let attempt = begin(cx, sub, at).await?;
+    let result = passkey::finish_second_factor(cx, sub, key, answer)
+        .await
+        .map_err(MfaError::from);
+    let refusal = (at.place == Place::App).then_some(at);
+    settle(cx, refusal, sub, attempt, result).await
+}
+
 /// Confirms the authenticator `holder` is setting up for `sub` with its first code, under the
 /// attempt limits; answers the recovery codes, to be shown once.
 pub async fn confirm_enrolment(
@@ -61,6 +79,16 @@ async fn begin(cx: &impl Context, sub: &str, at: Where<'_>) -> Result<Attempt, C
         .map_err(|_| CodeError::Locked)
 }
 
+/// Whether a failure is the person's wrong answer, counted against the limits: a wrong or
+/// replayed code, a refused passkey.
+fn counted(err: &MfaError) -> bool {
+    match err {
+        MfaError::WrongCode | MfaError::Replayed => true,
+        MfaError::Passkey(e) => e.is_refusal(),
+        _ => false,
+    }
+}
+
 /// Counts the attempt by `result`: a wrong or replayed code stays counted (and is published as
 /// refused at `refusal`, when given), any other outcome is taken back.
 async fn settle<T>(
@@ -75,7 +103,7 @@ async fn settle<T>(
             attempt.succeeded(cx).await.map_err(MfaError::from)?;
             Ok(passed)
         }
-        Err(e @ (MfaError::WrongCode | MfaError::Replayed)) => {
+        Err(e) if counted(&e) => {
             attempt.failed(cx).await.map_err(MfaError::from)?;
             if let Some(at) = refusal {
                 let event = Event::SecondFactorRefused {

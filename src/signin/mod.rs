@@ -8,9 +8,11 @@ pub mod admin;
 mod code;
 pub mod limits;
 pub mod lockout_guard;
+mod passkey;
 mod password;
 
-pub use code::{check_code, confirm_enrolment, CodeError};
+pub use code::{check_code, check_passkey, confirm_enrolment, CodeError};
+pub use passkey::{check_passwordless, PasskeySignInError};
 pub use password::{check_password, start_session, succeeded, Passed, PasswordError, Where};
 
 /// The `amr` value (RFC 8176) of a password checked by the directory.

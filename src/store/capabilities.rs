@@ -6,9 +6,10 @@
 
 use super::{
     AccessRecord, AdminSession, AppUse, AuditFrom, AuditIndex, AuditPage, AuditRecord, CodeRecord,
-    DoctorEntry, EndedSessions, EnrolmentRecord, HalfwaySignIn, Issuance, LogoutJob, PendingBound,
-    PendingLimits, PendingPut, PendingRequest, Redemption, RefreshRecord, Rotation, ScreenSignIn,
-    SessionRecord, StoreError, StoredCode, StoredRefresh, UserGrant,
+    DoctorEntry, EndedSessions, EnrolmentRecord, HalfwaySignIn, Issuance, LogoutJob, PasskeyAdded,
+    PasskeyRecord, PendingBound, PendingLimits, PendingPut, PendingRequest, Redemption,
+    RefreshRecord, Rotation, ScreenSignIn, SessionRecord, StoreError, StoredCode, StoredRefresh,
+    UserGrant,
 };
 use crate::clock::UnixTime;
 use crate::domain::{ClientId, ClientRecord, Digest, PoolUsage, ScopeSet};
@@ -291,6 +292,44 @@ pub trait SecondFactorStore: Send + Sync {
         step: u64,
         ttl: u64,
     ) -> Result<bool, StoreError>;
+}
+
+/// People's passkeys: kept until removed, each filed under its person and found by its
+/// credential id, which no two passkeys share.
+#[async_trait]
+pub trait PasskeyStore: Send + Sync {
+    /// Adds `record` to `sub`'s passkeys unless its credential id is already a passkey of
+    /// anyone's ([`PasskeyAdded::Taken`]) or `sub` has `max` already ([`PasskeyAdded::Full`]).
+    /// One atomic step, shared by every node.
+    async fn add_passkey(
+        &self,
+        sub: &str,
+        record: &PasskeyRecord,
+        max: usize,
+    ) -> Result<PasskeyAdded, StoreError>;
+    /// `sub`'s passkeys, oldest first.
+    async fn passkeys(&self, sub: &str) -> Result<Vec<PasskeyRecord>, StoreError>;
+    /// Whose passkey credential `id` (base64url) is.
+    async fn passkey_owner(&self, id: &str) -> Result<Option<String>, StoreError>;
+    /// Writes a change to `sub`'s passkey `record.id` (its counter, last use or name);
+    /// answers `false`, writing nothing, when `sub` has no such passkey (any longer).
+    async fn update_passkey(&self, sub: &str, record: &PasskeyRecord) -> Result<bool, StoreError>;
+    /// Removes `sub`'s passkey `id`; answers `false` when `sub` has none such: another
+    /// person's passkey is never touched.
+    async fn delete_passkey(&self, sub: &str, id: &str) -> Result<bool, StoreError>;
+    /// Removes every passkey of `sub`; answers how many there were.
+    async fn delete_passkeys(&self, sub: &str) -> Result<u64, StoreError>;
+}
+
+/// The state of a passkey ceremony (its challenge) between the page that starts it and the
+/// form that finishes it: short-lived and single use.
+#[async_trait]
+pub trait CeremonyStore: Send + Sync {
+    /// Keeps `state` under `key` for `ttl` seconds, replacing any earlier state there.
+    async fn put_ceremony(&self, key: &str, state: &str, ttl: u64) -> Result<(), StoreError>;
+    /// Takes the state under `key`: answers it and forgets it. Of concurrent calls for one
+    /// key, at most one gets it.
+    async fn take_ceremony(&self, key: &str) -> Result<Option<String>, StoreError>;
 }
 
 /// What a sliding window of attempts holds.

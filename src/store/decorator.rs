@@ -106,6 +106,20 @@ macro_rules! decorate {
             fn spend_otp_step(sub: &str, authenticator: &str, step: u64, ttl: u64) -> bool;
         });
 
+        $crate::store::decorator::capability!($decorator, $around, PasskeyStore {
+            fn add_passkey(sub: &str, record: &PasskeyRecord, max: usize) -> PasskeyAdded;
+            fn passkeys(sub: &str) -> Vec<PasskeyRecord>;
+            fn passkey_owner(id: &str) -> Option<String>;
+            fn update_passkey(sub: &str, record: &PasskeyRecord) -> bool;
+            fn delete_passkey(sub: &str, id: &str) -> bool;
+            fn delete_passkeys(sub: &str) -> u64;
+        });
+
+        $crate::store::decorator::capability!($decorator, $around, CeremonyStore {
+            fn put_ceremony(key: &str, state: &str, ttl: u64) -> ();
+            fn take_ceremony(key: &str) -> Option<String>;
+        });
+
         $crate::store::decorator::capability!($decorator, $around, LimitStore {
             fn add_attempt(windows: &[(String, u64)], id: &str, now: UnixTime) -> Vec<AttemptCount>;
             fn fail_attempt(keys: &[String], id: &str, now: UnixTime) -> ();

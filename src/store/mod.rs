@@ -18,6 +18,7 @@
 
 mod admin_sessions;
 mod capabilities;
+mod ceremonies;
 mod codec;
 pub(crate) mod decorator;
 pub mod memory;
@@ -85,6 +86,8 @@ pub trait Store:
     + SessionStore
     + AdminSessionStore
     + SecondFactorStore
+    + PasskeyStore
+    + CeremonyStore
     + LimitStore
     + AuditStore
     + KeyStore
@@ -100,6 +103,8 @@ impl<T> Store for T where
         + SessionStore
         + AdminSessionStore
         + SecondFactorStore
+        + PasskeyStore
+        + CeremonyStore
         + LimitStore
         + AuditStore
         + KeyStore

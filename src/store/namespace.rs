@@ -28,6 +28,8 @@ pub(super) enum Namespace {
     OtpUsed,
     /// An authenticator being set up, keyed by `<sub>\n<holder>` (`mfasetup:`).
     MfaSetup,
+    /// The state of a passkey ceremony, keyed by what it is bound to (`pkcer:`).
+    PasskeyCeremony,
     /// A lockout already audited in the current window, keyed like its attempt window
     /// (`lockout:`).
     Lockout,
@@ -53,6 +55,7 @@ impl Namespace {
             Namespace::AdminToken => "admtok:",
             Namespace::OtpUsed => "otpused:",
             Namespace::MfaSetup => "mfasetup:",
+            Namespace::PasskeyCeremony => "pkcer:",
             Namespace::Lockout => "lockout:",
             Namespace::AdminScreen => "admscr:",
             Namespace::AppLastUsed => "lastused:",

@@ -73,6 +73,10 @@ impl Directory for MeteredDirectory {
         self.timed("check", self.inner.check()).await
     }
 
+    fn locked_out(&self, user: &DirectoryUser) -> bool {
+        self.inner.locked_out(user)
+    }
+
     fn pool(&self) -> Option<PoolUsage> {
         self.inner.pool()
     }

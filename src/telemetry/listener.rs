@@ -92,6 +92,7 @@ fn count(metrics: &Metrics, event: &Event) {
             let outcome = match outcome {
                 SecondFactorOutcome::Code => "code",
                 SecondFactorOutcome::RecoveryCode => "recovery_code",
+                SecondFactorOutcome::Passkey => "passkey",
                 SecondFactorOutcome::Wrong => "wrong",
                 SecondFactorOutcome::Replayed => "replayed",
             };
@@ -147,6 +148,8 @@ fn count(metrics: &Metrics, event: &Event) {
         | Event::AccountChanged { .. }
         | Event::SecondFactorRefused { .. }
         | Event::SecondFactorEnrolled { .. }
+        | Event::PasskeyAdded { .. }
+        | Event::PasskeyRemoved { .. }
         | Event::AccessDenied { .. }
         | Event::RecoveryCodeUsed { .. } => {}
     }

@@ -296,7 +296,7 @@ impl Metrics {
                 );
             }
         }
-        for outcome in ["code", "recovery_code", "wrong", "replayed"] {
+        for outcome in ["code", "recovery_code", "passkey", "wrong", "replayed"] {
             drop(
                 self.second_factor_checks
                     .get_or_create(&Outcome { outcome }),

@@ -118,6 +118,9 @@ impl From<crate::account::AccountError> for PageError {
             AccountError::Store(e) => PageError::Store(e),
             AccountError::Directory(cause) => PageError::Directory(cause),
             AccountError::SecondFactor(cause) => PageError::SecondFactor(cause),
+            bad @ AccountError::BadName => {
+                PageError::BadForm(Text::new("passkey-bad-name"), bad.to_string())
+            }
             // The page checks the policy before offering the change; a post past it is stale.
             required @ AccountError::Required => PageError::BadForm(
                 Text::new("account-authenticator-required"),
@@ -145,6 +148,19 @@ impl From<crate::mfa::MfaError> for PageError {
             MfaError::Store(e) => PageError::Store(e),
             MfaError::Directory(cause) => cause.into(),
             MfaError::NotEnrolled | MfaError::NoSetup => PageError::Expired,
+            MfaError::Passkey(e) => e.into(),
+            other => PageError::SecondFactor(other.to_string()),
+        }
+    }
+}
+
+impl From<crate::mfa::passkey::PasskeyError> for PageError {
+    fn from(err: crate::mfa::passkey::PasskeyError) -> Self {
+        use crate::mfa::passkey::PasskeyError;
+        match err {
+            PasskeyError::Store(e) => PageError::Store(e),
+            PasskeyError::Directory(cause) => cause.into(),
+            PasskeyError::NoCeremony => PageError::Expired,
             other => PageError::SecondFactor(other.to_string()),
         }
     }

@@ -20,6 +20,13 @@ use std::sync::Arc;
 /// The stylesheet every page links as `/assets/style.css`.
 pub const STYLESHEET: &str = include_str!("../../templates/style.css");
 
+/// The passkey ceremonies' script, served as [`PASSKEY_SCRIPT_PATH`]: the only script of the
+/// sign-in pages, on the pages that offer a passkey.
+pub const PASSKEY_SCRIPT: &str = include_str!("../../templates/passkey.js");
+
+/// Where [`PASSKEY_SCRIPT`] is served.
+pub const PASSKEY_SCRIPT_PATH: &str = "/assets/passkey.js";
+
 /// A page: a struct holding the whole of what its template may show, pinned to that template.
 pub trait Page: Serialize {
     /// Registry name of the template (one of [`name`]).
@@ -52,6 +59,8 @@ pub mod name {
     pub const ACCOUNT_SIGNIN: &str = "account_signin";
     /// The account page's re-check before a change to the second factor.
     pub const ACCOUNT_REAUTH: &str = "account_reauth";
+    /// The account page's ceremony that adds a passkey.
+    pub const ACCOUNT_PASSKEY_ADD: &str = "account_passkey_add";
     /// Admin screen: reset a user's second factor.
     pub const ADMIN_USERS: &str = "admin_users";
     /// Admin screen: the navigation partial of every signed-in page.
@@ -76,7 +85,7 @@ pub mod name {
 
 /// Every built-in template, by registry name. The admin screen's share the layout and the
 /// registry with the sign-in pages.
-const BUILT_IN: [(&str, &str); 22] = [
+const BUILT_IN: [(&str, &str); 23] = [
     (name::BASE, include_str!("../../templates/base.hbs")),
     (name::SIGNIN, include_str!("../../templates/signin.hbs")),
     (name::CONSENT, include_str!("../../templates/consent.hbs")),
@@ -105,6 +114,10 @@ const BUILT_IN: [(&str, &str); 22] = [
     (
         name::ACCOUNT_REAUTH,
         include_str!("../../templates/account_reauth.hbs"),
+    ),
+    (
+        name::ACCOUNT_PASSKEY_ADD,
+        include_str!("../../templates/account_passkey_add.hbs"),
     ),
     // admin screen
     (

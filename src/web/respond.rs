@@ -25,6 +25,19 @@ pub const PAGE_HEADERS: [(&str, &str); 6] = [
     ("x-content-type-options", "nosniff"),
 ];
 
+/// The page CSP of a page that runs a passkey ceremony: [`PAGE_HEADERS`]'s, plus scripts from
+/// this service only (`/assets/passkey.js`). Inline script stays forbidden.
+pub const PASSKEY_PAGE_CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'";
+
+/// `response` allowed to run this service's own scripts (a passkey ceremony's page).
+pub fn with_own_scripts(mut response: Response) -> Response {
+    response.headers_mut().insert(
+        header::CONTENT_SECURITY_POLICY,
+        poem::http::HeaderValue::from_static(PASSKEY_PAGE_CSP),
+    );
+    response
+}
+
 /// An HTML page.
 pub fn html(status: StatusCode, body: String) -> Response {
     let mut builder = Response::builder()

@@ -35,6 +35,10 @@ account-password-expired = Ihr Passwort ist abgelaufen. Ändern Sie es und melde
 account-must-change-password = Sie müssen Ihr Passwort ändern, bevor Sie sich anmelden können. Ändern Sie es und melden Sie sich dann mit dem neuen Passwort an.
 help-desk-link = Helpdesk kontaktieren
 change-password-link = Passwort ändern
+signin-passkey = Mit einem Passkey anmelden
+signin-passkey-hint = Oder ohne Passwort:
+signin-passkey-refused = Dieser Passkey wurde nicht angenommen, oder kein Konto hier verwendet ihn.
+signin-passkey-account-unusable = Dieses Konto kann sich gerade nicht anmelden: Es ist deaktiviert, abgelaufen oder nicht mehr im Verzeichnis. Der Helpdesk kann Ihnen sagen, warum.
 
 ## Zweiter Faktor
 
@@ -64,6 +68,22 @@ codes-left = Sie haben noch <strong id="codes-left">{ $left }</strong> { $left -
 codes-lost = Falls Sie Ihren Authenticator verloren haben, richten Sie jetzt einen neuen ein: Er ersetzt den alten, und Sie erhalten neue Wiederherstellungscodes.
 codes-lost-link = Neuen Authenticator einrichten
 codes-continue = Weiter
+passkey-use = Passkey verwenden
+passkey-second-factor-hint = Bestätigen Sie mit Ihrem Passkey: Ihr Gerät fragt eventuell nach seiner PIN, Ihrem Fingerabdruck oder Ihrem Gesicht.
+passkey-failed = Der Passkey wurde nicht verwendet. Versuchen Sie es erneut oder wählen Sie einen anderen Weg.
+passkey-refused = Dieser Passkey wurde nicht angenommen. Versuchen Sie es erneut oder nutzen Sie einen anderen Weg.
+passkey-expired = Die Passkey-Anfrage ist abgelaufen. Versuchen Sie es erneut.
+passkey-no-answer = Es kam keine Antwort des Passkeys an. Versuchen Sie es erneut.
+passkey-too-large = Die Antwort des Passkeys ist zu groß, um angenommen zu werden.
+passkey-bad-name = Geben Sie dem Passkey einen Namen mit 1 bis 64 Zeichen.
+passkey-duplicate = Dieser Passkey ist bereits registriert.
+passkey-full = Sie haben bereits so viele Passkeys wie erlaubt (10). Entfernen Sie zuerst einen.
+passkey-needs-script = Passkeys brauchen JavaScript, das in diesem Browser ausgeschaltet ist.
+enrol-passkey-heading = Passkey hinzufügen
+enrol-passkey-text = Ein Passkey bleibt auf diesem Gerät oder Ihrem Telefon und wird mit dessen PIN, Ihrem Fingerabdruck oder Ihrem Gesicht entsperrt. Er meldet Sie auch ohne Passwort an.
+enrol-passkey-name = Name des Passkeys
+enrol-passkey-name-hint = Zum Beispiel: Arbeitslaptop
+enrol-passkey-add = Passkey hinzufügen
 
 ## Zustimmung
 
@@ -145,6 +165,27 @@ error-logout-unknown-app = Die Anwendung, die Sie hierher geschickt hat, ist bei
 error-logout-unregistered-return = Die Anwendung wollte Sie an eine Adresse zurückschicken, die nicht für die Abmeldung registriert ist (erhalten: { $uri }). Es wurde nichts geändert.
 error-logout-return-needs-app = Eine Rücksprungadresse braucht id_token_hint oder client_id, damit klar ist, welche Anwendung fragt. Es wurde nichts geändert.
 
+## Passkeys
+
+audit-action-passkey_added = Passkey hinzugefügt
+account-passkeys-heading = Passkeys
+account-passkey-added = Hinzugefügt
+account-passkey-last-used = Zuletzt verwendet
+account-passkey-never-used = noch nicht verwendet
+account-passkeys-none = Noch keine.
+account-passkey-add = Passkey hinzufügen
+account-passkey-new-name = Name
+account-passkey-rename = Umbenennen
+account-passkey-remove = Diesen Passkey entfernen
+account-passkey-added-notice = Ihr neuer Passkey wurde hinzugefügt.
+account-passkey-renamed = Ihr Passkey wurde umbenannt.
+account-passkey-removed = Ihr Passkey wurde entfernt.
+account-passkey-required = Ihre Organisation verlangt bei der Anmeldung einen zweiten Schritt, und dies ist Ihr letzter: Fügen Sie einen weiteren Passkey oder eine Authenticator-App hinzu, bevor Sie ihn entfernen.
+account-passkey-add-page-title = Passkey hinzufügen
+account-passkey-add-heading = Passkey hinzufügen
+account-reauth-passkey-hint = Sie haben sich mit einem Passkey angemeldet: Verwenden Sie ihn zur Bestätigung erneut.
+audit-action-passkey_removed = Passkey entfernt
+
 ## Kontoseite
 
 account-page-title = Ihr Konto
@@ -221,6 +262,7 @@ account-reauth-cancel = Zurück zu Ihrem Konto
 account-reauth-wrong = Das Passwort ist nicht richtig. Versuchen Sie es erneut.
 audit-action-second_factor_removed = Authenticator-App von der Person entfernt
 audit-action-recovery_codes_renewed = neue Wiederherstellungscodes
+audit-action-passkey_renamed = Passkey umbenannt
 
 ## Verwaltung
 
@@ -386,6 +428,11 @@ admin-users-factors-of = Zweite Faktoren von { $user }
 admin-users-authenticator-yes = Ja, eingerichtet am { $at }
 admin-users-authenticator-no = Nein
 admin-users-recovery-none = Keine
+admin-users-passkeys-count = { $count ->
+    [one] 1 Passkey:
+   *[other] { $count } Passkeys:
+}
+admin-users-passkeys-none = Keine
 admin-users-reset-heading = Bestätigung in zwei Schritten
 admin-users-reset-lede = Setzen Sie die Bestätigung in zwei Schritten einer Person zurück, wenn sie ihre Authenticator-App und ihre Wiederherstellungscodes verloren hat. Bei der nächsten Anmeldung richtet sie eine neue ein. Prüfen Sie vorher, wer fragt: Wer das Passwort kennt, richtet danach den neuen Authenticator ein.
 admin-users-reset-button = Bestätigung in zwei Schritten entfernen

@@ -37,6 +37,10 @@ account-password-expired = Your password has expired. Change it, then sign in wi
 account-must-change-password = You must change your password before you can sign in. Change it, then sign in with the new password.
 help-desk-link = Contact the help desk
 change-password-link = Change your password
+signin-passkey = Sign in with a passkey
+signin-passkey-hint = Or, without a password:
+signin-passkey-refused = That passkey was not accepted, or no account here uses it.
+signin-passkey-account-unusable = This account cannot sign in now: it is disabled, expired or no longer in the directory. The help desk can tell you why.
 
 ## Second factor
 
@@ -66,6 +70,22 @@ codes-left = You have <strong id="codes-left">{ $left }</strong> { $left ->
 codes-lost = If you lost your authenticator, set up a new one now: it replaces the old one and gives you fresh recovery codes.
 codes-lost-link = Set up a new authenticator
 codes-continue = Continue
+passkey-use = Use your passkey
+passkey-second-factor-hint = Confirm with your passkey: your device may ask for its PIN, your fingerprint or your face.
+passkey-failed = The passkey was not used. Try again, or choose another way.
+passkey-refused = That passkey was not accepted. Try again, or use another way.
+passkey-expired = The passkey request has expired. Try again.
+passkey-no-answer = No passkey answer arrived. Try again.
+passkey-too-large = The passkey answer is too large to be accepted.
+passkey-bad-name = Give the passkey a name of 1 to 64 characters.
+passkey-duplicate = This passkey is already registered.
+passkey-full = You already have as many passkeys as allowed (10). Remove one first.
+passkey-needs-script = Passkeys need JavaScript, which is off in this browser.
+enrol-passkey-heading = Add a passkey
+enrol-passkey-text = A passkey stays on this device or your phone and is unlocked with its PIN, your fingerprint or your face. It also signs you in without a password.
+enrol-passkey-name = Name of the passkey
+enrol-passkey-name-hint = For example: Work laptop
+enrol-passkey-add = Add a passkey
 
 ## Consent
 
@@ -147,6 +167,27 @@ error-logout-unknown-app = The application that sent you here is not registered 
 error-logout-unregistered-return = The application asked to send you back to an address that is not registered for sign-out (received: { $uri }). Nothing was changed.
 error-logout-return-needs-app = A return address needs id_token_hint or client_id to say which application asks. Nothing was changed.
 
+## Passkeys
+
+audit-action-passkey_added = passkey added
+account-passkeys-heading = Passkeys
+account-passkey-added = Added
+account-passkey-last-used = Last used
+account-passkey-never-used = not used yet
+account-passkeys-none = None yet.
+account-passkey-add = Add a passkey
+account-passkey-new-name = Name
+account-passkey-rename = Rename
+account-passkey-remove = Remove this passkey
+account-passkey-added-notice = Your new passkey was added.
+account-passkey-renamed = Your passkey was renamed.
+account-passkey-removed = Your passkey was removed.
+account-passkey-required = Your organisation requires a second step at sign-in, and this is your last one: add another passkey or an authenticator app before you remove it.
+account-passkey-add-page-title = Add a passkey
+account-passkey-add-heading = Add a passkey
+account-reauth-passkey-hint = You signed in with a passkey: use it again to confirm.
+audit-action-passkey_removed = passkey removed
+
 ## Account page
 
 account-page-title = Your account
@@ -223,6 +264,7 @@ account-reauth-cancel = Back to your account
 account-reauth-wrong = That password is not right. Try again.
 audit-action-second_factor_removed = authenticator app removed by the person
 audit-action-recovery_codes_renewed = new recovery codes
+audit-action-passkey_renamed = passkey renamed
 
 ## Admin screen
 
@@ -388,6 +430,11 @@ admin-users-factors-of = Second factors of { $user }
 admin-users-authenticator-yes = Yes, set up on { $at }
 admin-users-authenticator-no = No
 admin-users-recovery-none = None
+admin-users-passkeys-count = { $count ->
+    [one] 1 passkey:
+   *[other] { $count } passkeys:
+}
+admin-users-passkeys-none = None
 admin-users-reset-heading = Two-step verification
 admin-users-reset-lede = Reset a user's two-step verification when they lost their authenticator app and their recovery codes. They set up a new one at their next sign-in. Check who is asking first: whoever holds the password then sets up the new authenticator.
 admin-users-reset-button = Remove two-step verification

@@ -35,6 +35,10 @@ account-password-expired = Su contraseña ha caducado. Cámbiela y luego inicie 
 account-must-change-password = Debe cambiar su contraseña antes de poder iniciar sesión. Cámbiela y luego inicie sesión con la nueva contraseña.
 help-desk-link = Contactar con el servicio de asistencia
 change-password-link = Cambiar su contraseña
+signin-passkey = Iniciar sesión con una llave de acceso
+signin-passkey-hint = O, sin contraseña:
+signin-passkey-refused = No se aceptó esa llave de acceso, o ninguna cuenta de aquí la usa.
+signin-passkey-account-unusable = Esta cuenta no puede iniciar sesión ahora: está desactivada, caducada o ya no está en el directorio. El servicio de ayuda puede decirle por qué.
 
 ## Segundo factor
 
@@ -67,6 +71,22 @@ codes-left = Le { $left ->
 codes-lost = Si ha perdido su aplicación de autenticación, configure una nueva ahora: sustituye a la anterior y le da códigos de recuperación nuevos.
 codes-lost-link = Configurar una nueva aplicación de autenticación
 codes-continue = Continuar
+passkey-use = Usar su llave de acceso
+passkey-second-factor-hint = Confirme con su llave de acceso: su dispositivo puede pedirle su PIN, su huella o su cara.
+passkey-failed = No se usó la llave de acceso. Inténtelo de nuevo o elija otra forma.
+passkey-refused = No se aceptó esa llave de acceso. Inténtelo de nuevo o use otra forma.
+passkey-expired = La solicitud de llave de acceso ha caducado. Inténtelo de nuevo.
+passkey-no-answer = No llegó ninguna respuesta de la llave de acceso. Inténtelo de nuevo.
+passkey-too-large = La respuesta de la llave de acceso es demasiado grande para aceptarla.
+passkey-bad-name = Dé a la llave de acceso un nombre de 1 a 64 caracteres.
+passkey-duplicate = Esta llave de acceso ya está registrada.
+passkey-full = Ya tiene tantas llaves de acceso como se permiten (10). Elimine una primero.
+passkey-needs-script = Las llaves de acceso necesitan JavaScript, que está desactivado en este navegador.
+enrol-passkey-heading = Añadir una llave de acceso
+enrol-passkey-text = Una llave de acceso se queda en este dispositivo o en su teléfono y se desbloquea con su PIN, su huella o su cara. También le permite iniciar sesión sin contraseña.
+enrol-passkey-name = Nombre de la llave de acceso
+enrol-passkey-name-hint = Por ejemplo: portátil del trabajo
+enrol-passkey-add = Añadir una llave de acceso
 
 ## Consentimiento
 
@@ -148,6 +168,27 @@ error-logout-unknown-app = La aplicación que le ha enviado aquí no está regis
 error-logout-unregistered-return = La aplicación pidió devolverle a una dirección que no está registrada para el cierre de sesión (recibida: { $uri }). No se ha cambiado nada.
 error-logout-return-needs-app = Una dirección de retorno necesita id_token_hint o client_id para saber qué aplicación la solicita. No se ha cambiado nada.
 
+## Llaves de acceso
+
+audit-action-passkey_added = llave de acceso añadida
+account-passkeys-heading = Llaves de acceso
+account-passkey-added = Añadida
+account-passkey-last-used = Último uso
+account-passkey-never-used = aún no usada
+account-passkeys-none = Ninguna todavía.
+account-passkey-add = Añadir una llave de acceso
+account-passkey-new-name = Nombre
+account-passkey-rename = Cambiar el nombre
+account-passkey-remove = Eliminar esta llave de acceso
+account-passkey-added-notice = Se ha añadido su nueva llave de acceso.
+account-passkey-renamed = Se ha cambiado el nombre de su llave de acceso.
+account-passkey-removed = Se ha eliminado su llave de acceso.
+account-passkey-required = Su organización exige un segundo paso al iniciar sesión y este es el último que le queda: añada otra llave de acceso o una aplicación de autenticación antes de eliminarla.
+account-passkey-add-page-title = Añadir una llave de acceso
+account-passkey-add-heading = Añadir una llave de acceso
+account-reauth-passkey-hint = Inició sesión con una llave de acceso: úsela de nuevo para confirmar.
+audit-action-passkey_removed = llave de acceso eliminada
+
 ## Página de la cuenta
 
 account-page-title = Su cuenta
@@ -224,6 +265,7 @@ account-reauth-cancel = Volver a su cuenta
 account-reauth-wrong = La contraseña no es correcta. Inténtelo de nuevo.
 audit-action-second_factor_removed = aplicación de autenticación quitada por la persona
 audit-action-recovery_codes_renewed = nuevos códigos de recuperación
+audit-action-passkey_renamed = llave de acceso renombrada
 
 ## Administración
 
@@ -389,6 +431,11 @@ admin-users-factors-of = Segundos factores de { $user }
 admin-users-authenticator-yes = Sí, configurada el { $at }
 admin-users-authenticator-no = No
 admin-users-recovery-none = Ninguno
+admin-users-passkeys-count = { $count ->
+    [one] 1 llave de acceso:
+   *[other] { $count } llaves de acceso:
+}
+admin-users-passkeys-none = Ninguna
 admin-users-reset-heading = Verificación en dos pasos
 admin-users-reset-lede = Restablezca la verificación en dos pasos de una persona que haya perdido su aplicación de autenticación y sus códigos de recuperación. Configurará una nueva en su próximo inicio de sesión. Compruebe primero quién lo pide: quien tenga la contraseña configurará después la nueva aplicación de autenticación.
 admin-users-reset-button = Quitar la verificación en dos pasos

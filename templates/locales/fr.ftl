@@ -36,6 +36,10 @@ account-password-expired = Votre mot de passe a expiré. Modifiez-le, puis conne
 account-must-change-password = Vous devez modifier votre mot de passe avant de pouvoir vous connecter. Modifiez-le, puis connectez-vous avec le nouveau mot de passe.
 help-desk-link = Contacter le service d’assistance
 change-password-link = Modifier votre mot de passe
+signin-passkey = Se connecter avec une clé d’accès
+signin-passkey-hint = Ou, sans mot de passe :
+signin-passkey-refused = Cette clé d’accès n’a pas été acceptée, ou aucun compte ici ne l’utilise.
+signin-passkey-account-unusable = Ce compte ne peut pas se connecter pour l’instant : il est désactivé, expiré ou n’est plus dans l’annuaire. Le service d’assistance peut vous dire pourquoi.
 
 ## Second facteur
 
@@ -65,6 +69,22 @@ codes-left = Il vous reste <strong id="codes-left">{ $left }</strong> { $left ->
 codes-lost = Si vous avez perdu votre application d’authentification, configurez-en une nouvelle dès maintenant : elle remplace l’ancienne et vous donne de nouveaux codes de récupération.
 codes-lost-link = Configurer une nouvelle application d’authentification
 codes-continue = Continuer
+passkey-use = Utiliser votre clé d’accès
+passkey-second-factor-hint = Confirmez avec votre clé d’accès : votre appareil peut demander son code PIN, votre empreinte ou votre visage.
+passkey-failed = La clé d’accès n’a pas été utilisée. Réessayez, ou choisissez un autre moyen.
+passkey-refused = Cette clé d’accès n’a pas été acceptée. Réessayez, ou utilisez un autre moyen.
+passkey-expired = La demande de clé d’accès a expiré. Réessayez.
+passkey-no-answer = Aucune réponse de la clé d’accès n’est arrivée. Réessayez.
+passkey-too-large = La réponse de la clé d’accès est trop volumineuse pour être acceptée.
+passkey-bad-name = Donnez à la clé d’accès un nom de 1 à 64 caractères.
+passkey-duplicate = Cette clé d’accès est déjà enregistrée.
+passkey-full = Vous avez déjà autant de clés d’accès que permis (10). Supprimez-en une d’abord.
+passkey-needs-script = Les clés d’accès ont besoin de JavaScript, désactivé dans ce navigateur.
+enrol-passkey-heading = Ajouter une clé d’accès
+enrol-passkey-text = Une clé d’accès reste sur cet appareil ou votre téléphone et se déverrouille avec son code PIN, votre empreinte ou votre visage. Elle vous connecte aussi sans mot de passe.
+enrol-passkey-name = Nom de la clé d’accès
+enrol-passkey-name-hint = Par exemple : ordinateur portable du bureau
+enrol-passkey-add = Ajouter une clé d’accès
 
 ## Consentement
 
@@ -146,6 +166,27 @@ error-logout-unknown-app = L’application qui vous a envoyé ici n’est pas en
 error-logout-unregistered-return = L’application a demandé à vous renvoyer vers une adresse qui n’est pas enregistrée pour la déconnexion (reçue : { $uri }). Rien n’a été modifié.
 error-logout-return-needs-app = Une adresse de retour nécessite id_token_hint ou client_id pour savoir quelle application la demande. Rien n’a été modifié.
 
+## Clés d’accès
+
+audit-action-passkey_added = clé d’accès ajoutée
+account-passkeys-heading = Clés d’accès
+account-passkey-added = Ajoutée le
+account-passkey-last-used = Dernière utilisation
+account-passkey-never-used = pas encore utilisée
+account-passkeys-none = Aucune pour l’instant.
+account-passkey-add = Ajouter une clé d’accès
+account-passkey-new-name = Nom
+account-passkey-rename = Renommer
+account-passkey-remove = Supprimer cette clé d’accès
+account-passkey-added-notice = Votre nouvelle clé d’accès a été ajoutée.
+account-passkey-renamed = Votre clé d’accès a été renommée.
+account-passkey-removed = Votre clé d’accès a été supprimée.
+account-passkey-required = Votre organisation exige une deuxième étape à la connexion, et celle-ci est la dernière qui vous reste : ajoutez une autre clé d’accès ou une application d’authentification avant de la supprimer.
+account-passkey-add-page-title = Ajouter une clé d’accès
+account-passkey-add-heading = Ajouter une clé d’accès
+account-reauth-passkey-hint = Vous vous êtes connecté avec une clé d’accès : utilisez-la de nouveau pour confirmer.
+audit-action-passkey_removed = clé d’accès supprimée
+
 ## Page du compte
 
 account-page-title = Votre compte
@@ -222,6 +263,7 @@ account-reauth-cancel = Retour à votre compte
 account-reauth-wrong = Ce mot de passe n’est pas correct. Réessayez.
 audit-action-second_factor_removed = application d’authentification supprimée par la personne
 audit-action-recovery_codes_renewed = nouveaux codes de récupération
+audit-action-passkey_renamed = clé d’accès renommée
 
 ## Administration
 
@@ -387,6 +429,11 @@ admin-users-factors-of = Seconds facteurs de { $user }
 admin-users-authenticator-yes = Oui, configurée le { $at }
 admin-users-authenticator-no = Non
 admin-users-recovery-none = Aucun
+admin-users-passkeys-count = { $count ->
+    [one] 1 clé d’accès :
+   *[other] { $count } clés d’accès :
+}
+admin-users-passkeys-none = Aucune
 admin-users-reset-heading = Validation en deux étapes
 admin-users-reset-lede = Réinitialisez la validation en deux étapes d’une personne qui a perdu son application d’authentification et ses codes de récupération. Elle en configurera une nouvelle à sa prochaine connexion. Vérifiez d’abord qui fait la demande : quiconque détient le mot de passe configurera ensuite la nouvelle application d’authentification.
 admin-users-reset-button = Supprimer la validation en deux étapes

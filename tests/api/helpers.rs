@@ -187,7 +187,23 @@ pub async fn spawn_app_configured(
     spawn(backends, &[], tweak).await
 }
 
+/// Starts an app on `backends` whose `server.base_url` is `http://localhost:<port>`, a domain
+/// name as WebAuthn needs: passkeys are offered.
+pub async fn spawn_app_on_localhost(backends: Backends, extra: &[(&str, String)]) -> TestApp {
+    spawn_at("localhost", backends, extra, |_| {}).await
+}
+
 async fn spawn(
+    backends: Backends,
+    extra: &[(&str, String)],
+    tweak: impl FnOnce(&mut Settings),
+) -> TestApp {
+    spawn_at("127.0.0.1", backends, extra, tweak).await
+}
+
+/// Starts an app whose base address names `host` (which must reach the loopback address).
+async fn spawn_at(
+    host: &str,
     backends: Backends,
     extra: &[(&str, String)],
     tweak: impl FnOnce(&mut Settings),
@@ -199,12 +215,16 @@ async fn spawn(
     let clock = OffsetClock::default();
     let redis = (backends == Backends::Real).then(RedisServer::shared);
     let mut settings = settings(backends, port, redis.as_deref(), extra);
+    if host != "127.0.0.1" {
+        // The default base (and one a test sets in `extra`) is kept on the loopback address.
+        settings.server.base_url = Some(url::Url::parse(&format!("http://{host}:{port}")).unwrap());
+    }
     tweak(&mut settings);
     let app = Application::build_with_clock(settings, Arc::new(clock.clone()))
         .await
         .expect("app builds");
     let state = app.state().clone();
-    let base = format!("http://127.0.0.1:{}", app.port());
+    let base = format!("http://{host}:{}", app.port());
     let metrics_port = app.metrics_port();
     tokio::spawn(app.run_until_stopped());
     TestApp {
@@ -569,7 +589,11 @@ impl Form {
         let form_start = page.find("<form").expect("a form on the page");
         let action = attribute(&page[form_start..], "action").expect("a form action");
         let mut hidden = Vec::new();
-        let mut rest = &page[form_start..];
+        // The first form's own inputs only: a page may hold others after it.
+        let form_end = page[form_start..]
+            .find("</form>")
+            .map_or(page.len(), |end| form_start + end);
+        let mut rest = &page[form_start..form_end];
         while let Some(i) = rest.find("<input") {
             let tag_end = rest[i..].find('>').map(|e| i + e).unwrap();
             let tag = &rest[i..tag_end];

@@ -6,6 +6,7 @@ mod admin;
 mod directories;
 mod helpers;
 mod operations;
+mod passkeys;
 mod protocol;
 mod repository;
 mod signin;

@@ -35,6 +35,7 @@ mod admin;
 mod audit;
 mod leavers;
 mod logouts;
+mod passkeys;
 mod second_factor;
 mod sessions;
 

@@ -54,24 +54,27 @@ export function withTimeout(promise, ms, what) {
  * Starts the service on a free port, with `env` (SSO_BRIDGE__… settings) on top of the embedded
  * defaults. The port is free when picked but another process on the machine may take it before
  * the service binds it: then pick again, a few times at most.
+ *
+ * `host` names the service in its base address (`server.base_url`): WebAuthn needs a domain
+ * name, so the passkey tests use `localhost`; it listens on 127.0.0.1 either way.
  */
-export async function startService(env = {}) {
+export async function startService(env = {}, { host = '127.0.0.1' } = {}) {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startServiceOnce(env);
+      return await startServiceOnce(env, host);
     } catch (e) {
       if (attempt >= 3 || !/address already in use/i.test(e.message)) throw e;
     }
   }
 }
 
-async function startServiceOnce(env) {
+async function startServiceOnce(env, host) {
   assert.ok(
     existsSync(BIN),
     `sso-bridge binary not found at ${BIN}: build it (cargo build) or set SSO_BRIDGE_BIN`,
   );
   const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
+  const base = `http://${host}:${port}`;
   const child = spawn(BIN, ['serve'], {
     env: {
       ...process.env,
@@ -114,7 +117,7 @@ async function startServiceOnce(env) {
       throw new Error(`sso-bridge exited during start-up (${JSON.stringify(exit)}):\n${logs}`);
     }
     try {
-      const res = await fetch(`${base}/healthz`, { signal: AbortSignal.timeout(1_000) });
+      const res = await fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(1_000) });
       await res.arrayBuffer();
       if (res.status === 200) break;
     } catch {
@@ -128,7 +131,8 @@ async function startServiceOnce(env) {
     }
     await sleep(100);
   }
-  return { base, child, logs: () => logs };
+  // `loopback`: the same service by address, for node's calls (which may try ::1 for localhost).
+  return { base, loopback: `http://127.0.0.1:${port}`, child, logs: () => logs };
 }
 
 export async function stopService({ child }) {
@@ -308,5 +312,5 @@ export async function openContext(browser, t, options = {}) {
 export async function signIn(page, { username, password }) {
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 }

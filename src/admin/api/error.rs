@@ -18,7 +18,9 @@ pub enum AdminError {
     /// mfa_required: the account must send its second-factor code as `otp`; invalid_otp: that
     /// code is wrong or spent; mfa_enrolment_required: the account's policy asks for a second
     /// factor it has not set up yet, and until it does only the enrolment operations accept
-    /// its password.
+    /// its password; mfa_passkey_only: the account's only second factor is a passkey, which
+    /// needs a browser (the admin screen): the API needs an authenticator app's code or a
+    /// recovery code.
     #[oai(status = 401)]
     Unauthorized(Json<ErrorBody>),
     /// forbidden: the account is not a superadmin; account_unusable: the password is right but
@@ -90,6 +92,10 @@ impl From<GuardError> for AdminError {
             GuardError::EnrolmentRequired => AdminError::Unauthorized(body(
                 "mfa_enrolment_required",
                 "set up a second factor first: sso-bridge users enrol-mfa --admin USER (or sign in to any app in the browser); until then this account may use the admin API only to set one up",
+            )),
+            GuardError::PasskeyOnly => AdminError::Unauthorized(body(
+                "mfa_passkey_only",
+                "this account's only second factor is a passkey, and a passkey works only in a browser: sign in to the admin screen (/admin) with it; for the admin API and the CLI, add an authenticator app on the account page (/account) and send its code (or one of its recovery codes) as `otp`",
             )),
             GuardError::WrongSecondFactor => AdminError::Unauthorized(body(
                 "invalid_otp",

@@ -33,6 +33,7 @@ pub fn mount(route: Route) -> Route {
             "/admin/login",
             get(signin::sign_in_page).post(signin::sign_in),
         )
+        .at("/admin/login/passkey", post(signin::sign_in_passkey))
         .at("/admin/logout", post(signin::logout))
         .at("/admin/apps", get(apps::list).post(apps::create))
         .at("/admin/apps/new", get(apps::new_form))

@@ -12,9 +12,11 @@ use crate::admin::guard::GuardError;
 use crate::domain::secret::random_id;
 use crate::domain::{Claims, Digest};
 use crate::events::{Event, Place};
-use crate::mfa::{Due, AMR_OTP};
-use crate::signin::admin;
-use crate::signin::AMR_PWD;
+use crate::mfa::passkey;
+use crate::mfa::{enrolment, Due, MfaError, AMR_OTP};
+use crate::pages::second_factor::{passkey_refusal, second_factor_prompt};
+use crate::signin::admin::{self, AdminSignInError};
+use crate::signin::{CodeError, AMR_PWD};
 use crate::state::AppState;
 use crate::store::HalfwaySignIn;
 use crate::web::device::Browser;
@@ -32,6 +34,9 @@ use subtle::ConstantTimeEq;
 
 /// The admin screen's sign-in form.
 const SIGN_IN_PATH: &str = "/admin/login";
+
+/// The form that answers the passkey ceremony of the second step.
+const PASSKEY_PATH: &str = "/admin/login/passkey";
 
 /// Cookie carrying the sign-in form's CSRF token.
 const LOGIN_COOKIE: &str = "sso_admin_login";
@@ -51,6 +56,22 @@ pub struct SignInForm {
     password: Option<SecretString>,
     #[serde(default)]
     otp: Option<String>,
+}
+
+/// The passkey form of the second step.
+#[derive(Deserialize)]
+pub struct PasskeyStepForm {
+    #[serde(default)]
+    csrf_token: String,
+    /// The authenticator's answer, JSON, put here by `/assets/passkey.js`.
+    #[serde(default)]
+    credential: String,
+}
+
+/// Where the passkey ceremony of the sign-in under `login_cookie` is kept: like the halfway
+/// sign-in, under the cookie's digest, never the cookie itself.
+fn ceremony_key(login_cookie: &str) -> String {
+    format!("admin-login:{}", Digest::of(login_cookie).as_hex())
 }
 
 /// The password form under a fresh CSRF token.
@@ -77,27 +98,36 @@ fn show(
         error,
         notice: Some(Text::new("admin-signin-idle").arg("minutes", idle_minutes)),
         otp_step: false,
+        passkey: None,
+        code_form: false,
     };
     page(state, status, &view)
 }
 
-/// The second-factor form, under the sign-in cookie the password step used.
-fn show_otp(
+/// The second-factor step, under the sign-in cookie the password step used: the person's
+/// passkey offered first (the ceremony of the app sign-in's step), the code form when they have
+/// an authenticator app or no passkey.
+async fn show_otp(
     state: &AppState,
     login_cookie: &str,
-    username: &str,
+    sub: &str,
     error: Option<Text>,
     status: StatusCode,
 ) -> Result<Response, PageError> {
     // The code step cannot be shown again by an address: choosing a language there would
     // start the sign-in over.
     i18n::no_return();
+    let key = ceremony_key(login_cookie);
+    let passkey = second_factor_prompt(state, sub, &key, PASSKEY_PATH).await?;
+    let code_form = passkey.is_none() || enrolment::is_enrolled(state, sub).await?;
     let view = SignInView {
         csrf_token: login_cookie.to_owned(),
-        username: username.to_owned(),
+        username: sub.to_owned(),
         error,
         notice: None,
         otp_step: true,
+        passkey,
+        code_form,
     };
     page(state, status, &view)
 }
@@ -124,6 +154,16 @@ pub async fn sign_in(
     run(state, jar, form, browser).await
 }
 
+/// The sign-in cookie, when the form's CSRF token matches it.
+fn login_cookie(state: &AppState, jar: &CookieJar, csrf_token: &str) -> Result<String, PageError> {
+    let cookie = cookie_value(&state.settings, jar, LOGIN_COOKIE).unwrap_or_default();
+    let same = !cookie.is_empty() && bool::from(cookie.as_bytes().ct_eq(csrf_token.as_bytes()));
+    if !same {
+        return Err(PageError::Forged);
+    }
+    Ok(cookie)
+}
+
 async fn run(
     state: &AppState,
     jar: &CookieJar,
@@ -131,12 +171,7 @@ async fn run(
     browser: Browser,
 ) -> Result<Response, PageError> {
     let address = browser.ip;
-    let cookie = cookie_value(&state.settings, jar, LOGIN_COOKIE).unwrap_or_default();
-    let same =
-        !cookie.is_empty() && bool::from(cookie.as_bytes().ct_eq(form.csrf_token.as_bytes()));
-    if !same {
-        return Err(PageError::Forged);
-    }
+    let cookie = login_cookie(state, jar, &form.csrf_token)?;
     if let (Some(otp), None) = (form.otp.as_deref(), form.password.as_ref()) {
         return second_step(state, jar, &cookie, otp, browser).await;
     }
@@ -159,6 +194,7 @@ async fn run(
             StatusCode::FORBIDDEN,
         ),
         Due::Verify => {
+            let sub = claims.sub().to_owned();
             let ttl = state.settings.session.request_ttl.as_secs();
             state
                 .store
@@ -171,7 +207,7 @@ async fn run(
                     ttl,
                 )
                 .await?;
-            show_otp(state, &cookie, username, None, StatusCode::OK)
+            show_otp(state, &cookie, &sub, None, StatusCode::OK).await
         }
     }
 }
@@ -200,18 +236,69 @@ async fn second_step(
             let amr = vec![AMR_PWD.to_owned(), AMR_OTP.to_owned()];
             finish(state, jar, (halfway.claims, amr), browser).await
         }
-        Err(GuardError::WrongSecondFactor) => show_otp(
-            state,
-            cookie,
-            &sub,
-            Some(WRONG_CODE.into()),
-            StatusCode::UNAUTHORIZED,
-        ),
+        Err(GuardError::WrongSecondFactor) => {
+            let wrong = Some(WRONG_CODE.into());
+            show_otp(state, cookie, &sub, wrong, StatusCode::UNAUTHORIZED).await
+        }
         Err(e) => {
             state.store.delete_halfway_sign_in(&key).await?;
             refused(state, jar, &sub, e)
         }
     }
+}
+
+/// Checks the passkey of the second step.
+#[handler]
+pub async fn sign_in_passkey(
+    jar: &CookieJar,
+    browser: Browser,
+    Data(state): Data<&AppState>,
+    form: poem::Result<Form<PasskeyStepForm>>,
+) -> Result<Response, PageError> {
+    let Form(form) = form.map_err(|e| PageError::unreadable("passkey form", e))?;
+    passkey_step(state, jar, form, browser).await
+}
+
+async fn passkey_step(
+    state: &AppState,
+    jar: &CookieJar,
+    form: PasskeyStepForm,
+    browser: Browser,
+) -> Result<Response, PageError> {
+    let address = browser.ip;
+    let cookie = login_cookie(state, jar, &form.csrf_token)?;
+    let key = Digest::of(&cookie);
+    let Some(halfway) = state.store.halfway_sign_in(&key).await? else {
+        let message = Text::new("signin-expired");
+        return show(state, jar, "", Some(message), StatusCode::BAD_REQUEST);
+    };
+    let sub = halfway.claims.sub().to_owned();
+    let ceremony = ceremony_key(&cookie);
+    let answer = &form.credential;
+    let err = match admin::second_factor_passkey(state, &sub, &ceremony, answer, address).await {
+        Ok(verified) => {
+            state.store.delete_halfway_sign_in(&key).await?;
+            let mut amr = vec![AMR_PWD.to_owned()];
+            let methods = passkey::methods(verified.user_verified);
+            amr.extend(methods.iter().map(|m| (*m).to_owned()));
+            return finish(state, jar, (halfway.claims, amr), browser).await;
+        }
+        Err(err) => err,
+    };
+    // An answer that did not pass (or a ceremony that expired) shows the step again, with a
+    // new challenge; anything else ends this sign-in.
+    let refusal = match &err {
+        AdminSignInError::Code(CodeError::Wrong | CodeError::Replayed) => {
+            Some(("passkey-refused", StatusCode::UNAUTHORIZED))
+        }
+        AdminSignInError::Code(CodeError::Unchecked(MfaError::Passkey(e))) => passkey_refusal(e),
+        _ => None,
+    };
+    if let Some((message, status)) = refusal {
+        return show_otp(state, &cookie, &sub, Some(Text::new(message)), status).await;
+    }
+    state.store.delete_halfway_sign_in(&key).await?;
+    refused(state, jar, &sub, err.into())
 }
 
 /// The page a refused sign-in shows.

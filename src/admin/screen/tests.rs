@@ -5,6 +5,7 @@
 
 use super::views::*;
 use crate::domain::{Language, SigningAlg};
+use crate::pages::views::PasskeyPrompt;
 use crate::web::i18n::Text;
 use crate::web::render::Templates;
 
@@ -89,6 +90,8 @@ fn pages_in(language: Language) -> Vec<(&'static str, String)> {
                 error: Some(hostile()),
                 notice: None,
                 otp_step: false,
+                passkey: None,
+                code_form: false,
             })),
         ),
         (
@@ -99,6 +102,11 @@ fn pages_in(language: Language) -> Vec<(&'static str, String)> {
                 error: Some(hostile()),
                 notice: None,
                 otp_step: true,
+                passkey: Some(PasskeyPrompt {
+                    action: "/admin/login/passkey".into(),
+                    options: HOSTILE.into(),
+                }),
+                code_form: true,
             })),
         ),
         (
@@ -110,6 +118,8 @@ fn pages_in(language: Language) -> Vec<(&'static str, String)> {
                     sub: HOSTILE.into(),
                     authenticator_since: Some(1_700_000_000),
                     recovery_codes_left: 3,
+                    passkey_count: 1,
+                    passkeys: vec![HOSTILE.into()],
                 }),
                 username: HOSTILE.into(),
                 notice: Some(hostile()),
@@ -212,11 +222,12 @@ fn pages_in(language: Language) -> Vec<(&'static str, String)> {
 fn every_admin_page_renders_and_escapes_what_it_shows() {
     for (name, html) in pages() {
         assert!(!html.contains(HOSTILE), "{name} shows raw markup");
-        let only_the_copy_script = html
-            .split("<script")
-            .skip(1)
-            .all(|tag| tag.starts_with(" src=\"/admin/assets/copy.js\" defer></script>"));
-        assert!(only_the_copy_script, "{name} carries an inline script");
+        // The Copy button's script, and the passkey ceremony's at the second sign-in step.
+        let only_own_scripts = html.split("<script").skip(1).all(|tag| {
+            tag.starts_with(" src=\"/admin/assets/copy.js\" defer></script>")
+                || tag.starts_with(" src=\"/assets/passkey.js\" defer></script>")
+        });
+        assert!(only_own_scripts, "{name} carries an inline script");
     }
 }
 
@@ -341,6 +352,8 @@ fn the_users_page_shows_the_factors_of_the_person_looked_up_next_to_the_actions(
         sub: "grace".into(),
         authenticator_since: Some(1_700_000_000),
         recovery_codes_left: 3,
+        passkey_count: 2,
+        passkeys: vec!["Laptop".into(), "Desk <key>".into()],
     }));
     for language in Language::ALL {
         let html = t.page_in(language, &with).expect("renders");
@@ -353,16 +366,21 @@ fn the_users_page_shows_the_factors_of_the_person_looked_up_next_to_the_actions(
     let english = t.page_in(Language::En, &with).expect("renders");
     assert!(english.contains("Yes, set up on"), "{english}");
     assert!(english.contains("3 codes left."));
+    assert!(english.contains("2 passkeys:"), "{english}");
+    assert!(english.contains("<li>Laptop</li>") && english.contains("<li>Desk &lt;key&gt;</li>"));
     let without = view(Some(FactorsView {
         sub: "grace".into(),
         authenticator_since: None,
         recovery_codes_left: 0,
+        passkey_count: 0,
+        passkeys: Vec::new(),
     }));
     let english = t.page_in(Language::En, &without).expect("renders");
     assert!(
         english.contains(r#"<dd id="factor-authenticator">No</dd>"#),
         "{english}"
     );
+    assert!(english.contains(r#"<dd id="factor-passkeys">None</dd>"#));
     let blank = t.page_in(Language::En, &view(None)).expect("renders");
     assert!(!blank.contains(r#"id="user-factors""#));
 }

@@ -93,6 +93,8 @@ pub async fn show(
             sub: found.sub,
             authenticator_since: found.authenticator_since,
             recovery_codes_left: found.recovery_codes_left,
+            passkey_count: found.passkeys.len(),
+            passkeys: found.passkeys,
         });
     }
     page(state, StatusCode::OK, &view)

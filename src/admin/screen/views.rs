@@ -4,6 +4,7 @@
 use crate::apps::doctor::DoctorEntry;
 use crate::audit::AuditRecord;
 use crate::domain::{ClientRecord, Role, SigningAlg};
+use crate::pages::views::PasskeyPrompt;
 use crate::web::i18n::Text;
 use crate::web::render::{name, Page};
 use serde::Serialize;
@@ -26,8 +27,13 @@ pub struct SignInView {
     pub username: String,
     pub error: Option<Text>,
     pub notice: Option<Text>,
-    /// The second step: ask for the code of the authenticator app (`otp`).
+    /// The second step: ask for the second factor.
     pub otp_step: bool,
+    /// At the second step, the passkey offered first, when the person has one.
+    pub passkey: Option<PasskeyPrompt>,
+    /// At the second step, whether the code form (`otp`) is shown: the person has an
+    /// authenticator app, or no passkey to use instead.
+    pub code_form: bool,
 }
 impl Page for SignInView {
     const TEMPLATE: &'static str = name::ADMIN_SIGNIN;
@@ -361,6 +367,10 @@ pub struct FactorsView {
     pub authenticator_since: Option<u64>,
     /// Recovery codes left.
     pub recovery_codes_left: u64,
+    /// How many passkeys the user has.
+    pub passkey_count: usize,
+    /// Their names, oldest first.
+    pub passkeys: Vec<String>,
 }
 
 impl Page for UsersView {

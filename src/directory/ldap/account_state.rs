@@ -14,11 +14,12 @@ const PASSWORD_POLICY: &str = "1.3.6.1.4.1.42.2.27.8.5.1";
 /// The expired-password control of 389 Directory Server and its kin.
 const PASSWORD_EXPIRED: &str = "2.16.840.1.113730.3.4.4";
 
-/// The attributes a lookup reads to tell a disabled or expired account.
-pub(super) const ATTRIBUTES: [&str; 3] = [
+/// The attributes a lookup reads to tell a disabled, expired or locked account.
+pub(super) const ATTRIBUTES: [&str; 4] = [
     "userAccountControl",
     "accountExpires",
     "pwdAccountLockedTime",
+    "lockoutTime",
 ];
 
 /// `userAccountControl` bit ACCOUNTDISABLE.
@@ -118,6 +119,22 @@ pub(super) fn usable(attributes: &Attributes, now: UnixTime) -> bool {
         .and_then(expiry)
         .is_some_and(|at| now >= at);
     !disabled && !expired
+}
+
+/// Whether an entry read by a lookup is locked out: Active Directory's `lockoutTime` set
+/// (not 0), or a `pwdAccountLockedTime` of OpenLDAP's password policy. Read without the
+/// lockout's duration, so an account whose lockout has run out but that has not signed in
+/// since counts as locked: a passkey sign-in waits for one password sign-in then.
+pub(super) fn locked(attributes: &Attributes) -> bool {
+    let first = |name: &str| {
+        attributes
+            .get(&name.to_ascii_lowercase())
+            .and_then(|values| values.first())
+            .map(|value| value.trim())
+    };
+    let ad = first("lockoutTime").is_some_and(|v| !v.is_empty() && v != "0");
+    let openldap = first("pwdAccountLockedTime").is_some_and(|v| !v.is_empty());
+    ad || openldap
 }
 
 /// When an `accountExpires` value ends the account, in Unix seconds; `None` for never (0 or

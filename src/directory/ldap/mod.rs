@@ -623,6 +623,10 @@ impl Directory for LdapDirectory {
         self.within(self.lookup_budget, self.probe()).await
     }
 
+    fn locked_out(&self, user: &DirectoryUser) -> bool {
+        account_state::locked(&user.attributes)
+    }
+
     fn pool(&self) -> Option<PoolUsage> {
         let status = self.pool.status();
         Some(PoolUsage {

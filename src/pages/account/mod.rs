@@ -7,6 +7,7 @@
 //! the holder of that cookie knows (as the sign-out confirmation's).
 
 pub mod forms;
+pub mod passkeys;
 pub mod reauth;
 pub mod show;
 pub mod signin;
@@ -29,6 +30,8 @@ use std::net::IpAddr;
 pub const PATH: &str = "/account";
 /// Its sign-in.
 pub const SIGN_IN_PATH: &str = "/account/login";
+/// Its second step answered with a passkey.
+pub const SIGN_IN_PASSKEY_PATH: &str = "/account/login/passkey";
 /// Takes an app back (`client_id`).
 pub const REVOKE_APP_PATH: &str = "/account/apps/revoke";
 /// Ends one session (`session`, its public id).
@@ -41,6 +44,12 @@ pub const CONFIRM_PATH: &str = "/account/confirm";
 pub const AUTHENTICATOR_PATH: &str = "/account/two-step/authenticator";
 /// Removes the authenticator app.
 pub const REMOVE_AUTHENTICATOR_PATH: &str = "/account/two-step/authenticator/remove";
+/// Adds a passkey: the ceremony's page, and its answer with the name.
+pub const ADD_PASSKEY_PATH: &str = "/account/passkeys/add";
+/// Renames a passkey (`passkey`, `name`).
+pub const RENAME_PASSKEY_PATH: &str = "/account/passkeys/rename";
+/// Removes a passkey (`passkey`).
+pub const REMOVE_PASSKEY_PATH: &str = "/account/passkeys/remove";
 /// A new set of recovery codes.
 pub const RECOVERY_CODES_PATH: &str = "/account/two-step/recovery-codes";
 

@@ -1,8 +1,9 @@
 //! `GET /account`: the page itself.
 
-use super::views::{AccountPage, ActivityRow, AppRow, SessionRow, TwoStepView};
+use super::views::{AccountPage, ActivityRow, AppRow, PasskeyRow, SessionRow, TwoStepView};
 use super::{Signed, PATH};
 use crate::account::{activity, apps, sessions, two_step};
+use crate::mfa::passkey;
 use crate::state::AppState;
 use crate::web::device;
 use crate::web::errors::PageError;
@@ -17,7 +18,8 @@ use serde::Deserialize;
 #[derive(Debug, Default, Deserialize)]
 pub struct Done {
     /// `app_removed`, `session_ended`, `sessions_ended`, `authenticator_removed`,
-    /// `authenticator_required` (a removal refused).
+    /// `authenticator_required` (a removal refused), `passkey_added`, `passkey_renamed`,
+    /// `passkey_removed`, `passkey_required` (a removal refused).
     #[serde(default)]
     done: Option<String>,
     /// How many sessions ended.
@@ -33,6 +35,11 @@ impl Done {
             "sessions_ended" => Some(Text::new("account-sessions-ended").arg("count", self.count)),
             "authenticator_removed" => Some(Text::new("account-authenticator-removed")),
             "authenticator_required" => Some(Text::new("account-authenticator-required")),
+            "passkey_added" => Some(Text::new("account-passkey-added-notice")),
+            "passkey_renamed" => Some(Text::new("account-passkey-renamed")),
+            "passkey_removed" => Some(Text::new("account-passkey-removed")),
+            "passkey_required" => Some(Text::new("account-passkey-required")),
+            "passkey_full" => Some(Text::new("passkey-full")),
             _ => None,
         }
     }
@@ -63,6 +70,17 @@ pub async fn show(
             authenticator_since: two_step.authenticator_since,
             recovery_codes_left: two_step.recovery_codes_left,
             required: two_step.required,
+            passkeys: two_step
+                .passkeys
+                .into_iter()
+                .map(|p| PasskeyRow {
+                    id: p.id,
+                    name: p.name,
+                    created_at: p.created_at,
+                    last_used_at: p.last_used_at,
+                })
+                .collect(),
+            passkeys_offered: passkey::offered(state),
         },
         activity,
     };

@@ -5,7 +5,8 @@
 
 use super::reauth::Change;
 use super::views::{
-    AccountPage, AccountReauthPage, AccountSignInPage, ActivityRow, AppRow, SessionRow, TwoStepView,
+    AccountPage, AccountReauthPage, AccountSignInPage, ActivityRow, AppRow, PasskeyRow, SessionRow,
+    TwoStepView,
 };
 use crate::domain::Language;
 use crate::web::i18n::Text;
@@ -49,6 +50,13 @@ fn page() -> AccountPage {
             authenticator_since: Some(1_700_000_000),
             recovery_codes_left: 7,
             required: true,
+            passkeys: vec![PasskeyRow {
+                id: "cred-1".into(),
+                name: "Lap<top>".into(),
+                created_at: 1_700_000_000,
+                last_used_at: None,
+            }],
+            passkeys_offered: true,
         },
         activity: vec![ActivityRow {
             at: 1_700_000_000,
@@ -71,21 +79,26 @@ fn the_account_page_renders_every_form_with_its_contract_names_in_every_language
             "/account/sessions/end",
             "/account/sessions/end-all",
             "/account/two-step/recovery-codes",
+            "/account/passkeys/rename",
+            "/account/passkeys/remove",
         ] {
             assert!(html.contains(&format!(r#"method="post" action="{action}""#)));
         }
         assert!(html.contains(r#"name="client_id" value="app-1""#));
         assert!(html.contains(r#"name="session" value="sid-here""#));
         assert!(html.contains(r#"name="session" value="sid-there""#));
+        assert_eq!(html.matches(r#"name="passkey" value="cred-1""#).count(), 2);
+        assert!(html.contains(r#"href="/account/passkeys/add""#));
         assert_eq!(
             html.matches(r#"name="csrf_token" value="csrf-abc""#)
                 .count(),
-            5
+            7
         );
         // Required by the policy: replaced, never removed.
         assert!(html.contains(r#"href="/account/two-step/authenticator""#));
         assert!(!html.contains("/account/two-step/authenticator/remove"));
         assert!(html.contains("Pay&lt;roll&gt;") && !html.contains("Pay<roll>"));
+        assert!(html.contains("Lap&lt;top&gt;") && !html.contains("Lap<top>"));
         assert!(html.contains("Ada &lt;Lovelace&gt;"));
         assert!(html.contains(r#"id="this-browser""#));
     }
@@ -106,6 +119,8 @@ fn the_account_sign_in_asks_for_the_password_then_the_code() {
         username: "ada".into(),
         error: None,
         otp_step: false,
+        passkey: None,
+        code_form: false,
     };
     for language in Language::ALL {
         let html = t.page_in(language, &form).expect("renders");
@@ -114,8 +129,18 @@ fn the_account_sign_in_asks_for_the_password_then_the_code() {
         assert!(!html.contains(r#"name="otp""#));
     }
     form.otp_step = true;
+    form.code_form = true;
     let html = t.page_in(Language::En, &form).expect("renders");
     assert!(html.contains(r#"name="otp""#) && !html.contains(r#"name="password""#));
+    // A person with only a passkey: the passkey, and no code form that could never pass.
+    form.code_form = false;
+    form.passkey = Some(crate::pages::views::PasskeyPrompt {
+        action: "/account/login/passkey".into(),
+        options: "{}".into(),
+    });
+    let html = t.page_in(Language::En, &form).expect("renders");
+    assert!(html.contains(r#"action="/account/login/passkey" data-passkey="get""#));
+    assert!(!html.contains(r#"name="otp""#));
 }
 
 #[test]
@@ -140,7 +165,11 @@ fn the_re_check_asks_for_the_password_and_names_the_change_that_follows() {
         username: "ada".into(),
         csrf_token: "csrf-abc".into(),
         next: Change::RemoveAuthenticator,
+        passkey_id: String::new(),
+        passkey_name: String::new(),
+        sig: String::new(),
         password: true,
+        passkey: None,
         error: Some(Text::new("account-reauth-wrong")),
     };
     for language in Language::ALL {
@@ -153,4 +182,32 @@ fn the_re_check_asks_for_the_password_and_names_the_change_that_follows() {
     }
     let english = t.page_in(Language::En, &page).expect("renders");
     assert!(english.contains("more than 5 minutes ago"), "{english}");
+}
+
+#[test]
+fn a_passkey_change_is_re_checked_with_a_passkey_and_carries_its_signed_id_and_name() {
+    let t = Templates::new().expect("built-in templates parse");
+    let page = AccountReauthPage {
+        username: "ada".into(),
+        csrf_token: "csrf-abc".into(),
+        next: Change::RenamePasskey,
+        passkey_id: "cred-1".into(),
+        passkey_name: "Desk <key>".into(),
+        sig: "sig-1".into(),
+        password: false,
+        passkey: Some(crate::pages::views::PasskeyPrompt {
+            action: "/account/confirm".into(),
+            options: "{}".into(),
+        }),
+        error: None,
+    };
+    for language in Language::ALL {
+        let html = t.page_in(language, &page).expect("renders");
+        assert!(html.contains(r#"data-passkey="get""#));
+        assert!(html.contains(r#"name="next" value="rename_passkey""#));
+        assert!(html.contains(r#"name="passkey" value="cred-1""#));
+        assert!(html.contains(r#"name="name" value="Desk &lt;key&gt;""#));
+        assert!(html.contains(r#"name="sig" value="sig-1""#));
+        assert!(!html.contains(r#"name="password""#));
+    }
 }

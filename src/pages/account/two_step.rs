@@ -62,6 +62,7 @@ async fn setup_page(
     let sub = signed.session.claims.sub();
     let setup = enrolment::setup(state, sub, Holder::browser(&slot(signed))).await?;
     let page = EnrolPage {
+        passkey: None,
         app_name: None,
         username: sub.to_owned(),
         qr: setup.qr,
@@ -126,7 +127,7 @@ pub async fn confirm_authenticator(
             Ok(codes) => {
                 // The code just typed is a second factor passed in this session: without it
                 // the page would now ask for one.
-                elevate(state, jar, &signed).await?;
+                elevate(state, jar, &signed, &[AMR_OTP]).await?;
                 return codes_page(state, codes);
             }
             Err(CodeError::Locked) => (messages::locked(), StatusCode::TOO_MANY_REQUESTS),
@@ -145,10 +146,16 @@ pub async fn confirm_authenticator(
     setup_page(state, &signed, Some(message), status).await
 }
 
-/// Notes the second factor on this browser's session, under a new cookie.
-async fn elevate(state: &AppState, jar: &CookieJar, signed: &Signed) -> Result<(), PageError> {
+/// Notes the second factor passed with `methods` on this browser's session, under a new
+/// cookie.
+pub(super) async fn elevate(
+    state: &AppState,
+    jar: &CookieJar,
+    signed: &Signed,
+    methods: &[&str],
+) -> Result<(), PageError> {
     let record = signed.session.clone();
-    let (id, elevated) = session::add_method(state, &signed.cookie, record, AMR_OTP).await?;
+    let (id, elevated) = session::add_methods(state, &signed.cookie, record, methods).await?;
     let ttl = elevated.expires_at.saturating_sub(state.now());
     jar.add(respond::cookie(
         &state.settings,

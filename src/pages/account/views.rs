@@ -37,6 +37,23 @@ pub struct TwoStepView {
     pub recovery_codes_left: u64,
     /// Whether the policy requires a second factor.
     pub required: bool,
+    /// The person's passkeys, oldest first.
+    pub passkeys: Vec<PasskeyRow>,
+    /// Whether a passkey can be added here (passkeys are offered at this address).
+    pub passkeys_offered: bool,
+}
+
+/// One passkey of the two-step section.
+#[derive(Debug, Clone, Serialize)]
+pub struct PasskeyRow {
+    /// Its id, which the rename and remove forms post.
+    pub id: String,
+    /// The name its owner gave it.
+    pub name: String,
+    /// When it was added (Unix seconds).
+    pub created_at: u64,
+    /// When it last signed in (Unix seconds); `None`: never.
+    pub last_used_at: Option<u64>,
 }
 
 /// One event of the recent activity.
@@ -99,8 +116,13 @@ pub struct AccountSignInPage {
     pub username: String,
     /// Message after a failed attempt.
     pub error: Option<Text>,
-    /// The second step: ask for the code (`otp`).
+    /// The second step: ask for the code (`otp`), or a passkey.
     pub otp_step: bool,
+    /// At the second step, the person's passkey, offered first when they have one.
+    pub passkey: Option<crate::pages::views::PasskeyPrompt>,
+    /// At the second step, whether the code form is shown (the person has an authenticator
+    /// app, or no passkey is offered).
+    pub code_form: bool,
 }
 impl Page for AccountSignInPage {
     const TEMPLATE: &'static str = name::ACCOUNT_SIGNIN;
@@ -115,11 +137,35 @@ pub struct AccountReauthPage {
     pub csrf_token: String,
     /// Hidden: the change that follows.
     pub next: Change,
+    /// Hidden: the passkey the change is about, if any.
+    pub passkey_id: String,
+    /// Hidden: the passkey's new name, for a rename.
+    pub passkey_name: String,
+    /// Hidden: the signature of the two above, for this session.
+    pub sig: String,
     /// Ask for the password.
     pub password: bool,
+    /// Ask for a passkey instead (after a passwordless sign-in).
+    pub passkey: Option<crate::pages::views::PasskeyPrompt>,
     /// Message after a failed attempt.
     pub error: Option<Text>,
 }
 impl Page for AccountReauthPage {
     const TEMPLATE: &'static str = name::ACCOUNT_REAUTH;
+}
+
+/// `account_passkey_add.hbs`: the ceremony that adds a passkey, with its name.
+#[derive(Debug, Clone, Serialize)]
+pub struct AccountPasskeyAddPage {
+    /// Who adds it.
+    pub username: String,
+    /// Hidden: the account page's CSRF token.
+    pub csrf_token: String,
+    /// The ceremony's options and where its answer goes.
+    pub passkey: crate::pages::views::PasskeyPrompt,
+    /// Message after a failed attempt.
+    pub error: Option<Text>,
+}
+impl Page for AccountPasskeyAddPage {
+    const TEMPLATE: &'static str = name::ACCOUNT_PASSKEY_ADD;
 }

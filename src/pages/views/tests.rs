@@ -22,6 +22,7 @@ fn signin_page() -> SignInPage {
         username: String::new(),
         error: None,
         help: None,
+        passkey: None,
     }
 }
 
@@ -185,6 +186,8 @@ fn the_second_factor_pages_render_with_an_otp_input_and_their_hidden_fields() {
             request_id: "req-42".into(),
             csrf_token: "csrf-abc".into(),
             error: Some(Text::new("admin-uri-not-absolute").arg("uri", "Wrong <code>")),
+            passkey: None,
+            code_form: true,
         })
         .expect("verify page renders");
     let enrol = t
@@ -197,6 +200,7 @@ fn the_second_factor_pages_render_with_an_otp_input_and_their_hidden_fields() {
             request_id: Some("req-42".into()),
             csrf_token: "csrf-abc".into(),
             error: None,
+            passkey: None,
         })
         .expect("enrol page renders");
     for html in [&verify, &enrol] {

@@ -12,6 +12,7 @@ mod grants;
 mod keys;
 mod limits;
 mod logout;
+mod passkeys;
 mod records;
 mod second_factor;
 mod sessions;
@@ -61,6 +62,7 @@ struct State {
     clients: HashMap<ClientId, ClientRecord>,
     grants: grants::Grants,
     second_factor: second_factor::Enrolments,
+    passkeys: passkeys::Passkeys,
     limits: limits::Windows,
     audit: audit::Activity,
     logouts: logout::Logouts,

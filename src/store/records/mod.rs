@@ -6,6 +6,7 @@ mod admin;
 mod audit;
 mod grants;
 mod logout;
+mod passkey;
 mod second_factor;
 mod sessions;
 
@@ -16,6 +17,7 @@ pub use grants::{
     StoredRefresh, UserGrant,
 };
 pub use logout::{EndedSessions, LogoutJob};
+pub use passkey::{PasskeyAdded, PasskeyRecord};
 pub use second_factor::EnrolmentRecord;
 pub use sessions::{
     Device, PendingBound, PendingLimits, PendingLoad, PendingPut, PendingRequest, SessionRecord,

@@ -16,6 +16,8 @@
 //! | `{p}mfa:<sub>`, `{p}mfarc:<sub>` | string, set | enrolment JSON, recovery code digests |
 //! | `{p}mfasetup:<sub>\n<holder>` | string, EX | sealed secret of a set-up |
 //! | `{p}otpused:<sub>\n<tag>\n<step>` | string, EX | `1`: the TOTP step was accepted |
+//! | `{p}passkeys:<sub>`, `{p}pkowner:<credential id>` | hash, string | the person's passkeys (id → JSON), whose passkey an id is |
+//! | `{p}pkcer:<key>` | string, EX | the state of a passkey ceremony |
 //! | `{p}attempts:<key>` | sorted set, EXPIRE | attempt ids scored by the time they failed (in flight: their start plus 10^10) |
 //! | `{p}lockout:<key>` | string, EX | `1`: the lockout was reported |
 //! | `{p}clients` | hash | client id → client JSON |
@@ -50,6 +52,7 @@ mod issued_here;
 mod keys;
 mod limits;
 mod logout;
+mod passkeys;
 mod records;
 mod scripts;
 mod second_factor;

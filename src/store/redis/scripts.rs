@@ -52,6 +52,10 @@ const FINISH_PENDING: &str = include_str!("../lua/finish_pending.lua");
 const REMOVE_OWNED: &str = include_str!("../lua/remove_owned.lua");
 const REPLACE_CLIENT: &str = include_str!("../lua/replace_client.lua");
 const CLAIM_LOGOUTS: &str = include_str!("../lua/claim_logouts.lua");
+const ADD_PASSKEY: &str = include_str!("../lua/add_passkey.lua");
+const UPDATE_PASSKEY: &str = include_str!("../lua/update_passkey.lua");
+const DELETE_PASSKEY: &str = include_str!("../lua/delete_passkey.lua");
+const DELETE_PASSKEYS: &str = include_str!("../lua/delete_passkeys.lua");
 
 const APPEND_AUDIT: &str = include_str!("../lua/append_audit.lua");
 const AUDIT_EVENTS: &str = include_str!("../lua/audit_events.lua");
@@ -93,6 +97,14 @@ pub(super) struct Scripts {
     pub(super) replace_client: Script,
     /// Claims back-channel logouts that are due: see `claim_logouts.lua`.
     pub(super) claim_logouts: Script,
+    /// Adds a passkey unless its id is taken: see `add_passkey.lua`.
+    pub(super) add_passkey: Script,
+    /// Writes a change to a passkey still there: see `update_passkey.lua`.
+    pub(super) update_passkey: Script,
+    /// Removes one of a person's passkeys: see `delete_passkey.lua`.
+    pub(super) delete_passkey: Script,
+    /// Removes every passkey of a person: see `delete_passkeys.lua`.
+    pub(super) delete_passkeys: Script,
     /// Appends an audit event to the log and its indexes, and trims them: see
     /// `append_audit.lua`.
     pub(super) append_audit: Script,
@@ -125,6 +137,10 @@ impl Scripts {
             remove_owned: Script::new(REMOVE_OWNED),
             replace_client: Script::new(REPLACE_CLIENT),
             claim_logouts: Script::new(CLAIM_LOGOUTS),
+            add_passkey: Script::new(ADD_PASSKEY),
+            update_passkey: Script::new(UPDATE_PASSKEY),
+            delete_passkey: Script::new(DELETE_PASSKEY),
+            delete_passkeys: Script::new(DELETE_PASSKEYS),
             append_audit: Script::new(APPEND_AUDIT),
             audit_events: Script::new(AUDIT_EVENTS),
             move_earlier_audit: Script::new(MOVE_EARLIER_AUDIT),

@@ -1,5 +1,5 @@
 //! `/account/login`: the sign-in of the account page for a browser not signed in, with the
-//! second factor as its own step when the policy (or the person's own enrolment) asks for one,
+//! second factor (a passkey first, or a code; [`with_passkey`]) as its own step when the policy (or the person's own enrolment) asks for one,
 //! and for a person the policy puts under a second factor who has none yet, the set-up of an
 //! authenticator app (the sign-in pages' enrolment) and their recovery codes; then back to the
 //! page, signed in to single sign-on.
@@ -8,15 +8,19 @@
 //! a cookie and the two must match (a cross-site form can neither read nor set the cookie). A
 //! person between password and code is remembered under the digest of that cookie.
 
+mod with_passkey;
+
 use super::two_step;
 use super::views::AccountSignInPage;
-use super::{PATH, SIGN_IN_PATH};
+use super::{PATH, SIGN_IN_PASSKEY_PATH, SIGN_IN_PATH};
 use crate::domain::secret::random_id;
 use crate::domain::{Claims, Digest};
 use crate::events::Place;
 use crate::mfa::enrolment::{self, Holder};
-use crate::mfa::{self, Due, MfaError, AMR_OTP};
+use crate::mfa::{self, passkey, Due, MfaError, AMR_OTP};
+use crate::pages::second_factor::second_factor_prompt;
 use crate::pages::views::EnrolPage;
+use crate::pages::views::PasskeyPrompt;
 use crate::session::SESSION_COOKIE;
 use crate::signin::{self, CodeError, PasswordError, Where, AMR_PWD};
 use crate::state::AppState;
@@ -51,8 +55,12 @@ pub struct SignInForm {
     otp: Option<String>,
 }
 
-/// The password form under a fresh CSRF token.
-fn show(
+use with_passkey::passkey_key;
+pub use with_passkey::passkey_step;
+
+/// The password form under a fresh CSRF token, with "Sign in with a passkey" beside it when
+/// `mfa.passwordless` is on.
+async fn show(
     state: &AppState,
     jar: &CookieJar,
     username: &str,
@@ -68,31 +76,59 @@ fn show(
         token.clone(),
         Some(ttl),
     ));
+    let passkey = match state.settings.mfa.passwordless && passkey::offered(state) {
+        true => {
+            let options = passkey::start_passwordless(state, &passkey_key(&token))
+                .await
+                .map_err(MfaError::from)?;
+            Some(PasskeyPrompt {
+                action: respond::url(&state.settings, SIGN_IN_PASSKEY_PATH),
+                options,
+            })
+        }
+        false => None,
+    };
     let page = AccountSignInPage {
         csrf_token: token,
         username: username.to_owned(),
         error,
         otp_step: false,
+        passkey,
+        code_form: false,
     };
-    respond::page(&state.templates, status, &page)
+    let response = respond::page(&state.templates, status, &page)?;
+    Ok(match page.passkey {
+        Some(_) => respond::with_own_scripts(response),
+        None => response,
+    })
 }
 
-/// The code form, under the cookie the password step used.
-fn show_otp(
+/// The second step under the cookie the password step used: the person's passkey first when
+/// they have one (the sign-in pages' second-factor ceremony), and the code form when they have
+/// an authenticator app.
+async fn show_otp(
     state: &AppState,
-    login_cookie: &str,
+    (login_cookie, sub): (&str, &str),
     error: Option<Text>,
     status: StatusCode,
 ) -> Result<Response, PageError> {
     // Choosing a language at the code step would start the sign-in over.
     i18n::no_return();
+    let key = passkey_key(login_cookie);
+    let passkey = second_factor_prompt(state, sub, &key, SIGN_IN_PASSKEY_PATH).await?;
     let page = AccountSignInPage {
         csrf_token: login_cookie.to_owned(),
         username: String::new(),
         error,
         otp_step: true,
+        code_form: passkey.is_none() || enrolment::is_enrolled(state, sub).await?,
+        passkey,
     };
-    respond::page(&state.templates, status, &page)
+    let response = respond::page(&state.templates, status, &page)?;
+    Ok(match page.passkey {
+        Some(_) => respond::with_own_scripts(response),
+        None => response,
+    })
 }
 
 /// `GET /account/login`.
@@ -101,7 +137,7 @@ pub async fn sign_in_page(
     jar: &CookieJar,
     Data(state): Data<&AppState>,
 ) -> Result<Response, PageError> {
-    show(state, jar, "", None, StatusCode::OK)
+    show(state, jar, "", None, StatusCode::OK).await
 }
 
 /// `POST /account/login`: the password, or the code of the second step.
@@ -113,11 +149,7 @@ pub async fn sign_in(
     form: poem::Result<Form<SignInForm>>,
 ) -> Result<Response, PageError> {
     let Form(form) = form.map_err(|e| PageError::unreadable("sign-in form", e))?;
-    let login = cookie_value(&state.settings, jar, LOGIN_COOKIE).unwrap_or_default();
-    let same = !login.is_empty() && bool::from(login.as_bytes().ct_eq(form.csrf_token.as_bytes()));
-    if !same {
-        return Err(PageError::Forged);
-    }
+    let login = same_login(state, jar, &form.csrf_token)?;
     let at = Where {
         place: Place::App,
         client_id: None,
@@ -129,11 +161,11 @@ pub async fn sign_in(
     let username = form.username.trim();
     let Some(password) = form.password.filter(|_| !username.is_empty()) else {
         let missing = Some(Text::new("signin-missing"));
-        return show(state, jar, username, missing, StatusCode::BAD_REQUEST);
+        return show(state, jar, username, missing, StatusCode::BAD_REQUEST).await;
     };
     let passed = match signin::check_password(state, at, username, &password).await {
         Ok(passed) => passed,
-        Err(e) => return refused(state, jar, username, e),
+        Err(e) => return refused(state, jar, username, e).await,
     };
     let amr = [AMR_PWD.to_owned()];
     match mfa::due(state, &passed.claims, &amr, Some(&passed.user)).await? {
@@ -155,7 +187,7 @@ pub async fn sign_in(
             if due == Due::Enrol {
                 return show_enrol(state, (&login, &sub), None, StatusCode::OK).await;
             }
-            show_otp(state, &login, None, StatusCode::OK)
+            show_otp(state, (&login, &sub), None, StatusCode::OK).await
         }
     }
 }
@@ -180,6 +212,7 @@ async fn show_enrol(
     i18n::no_return();
     let setup = enrolment::setup(state, sub, Holder::browser(&setup_slot(login))).await?;
     let page = EnrolPage {
+        passkey: None,
         app_name: None,
         username: sub.to_owned(),
         qr: setup.qr,
@@ -227,7 +260,7 @@ async fn enrol_step(
                 .delete_halfway_sign_in(&Digest::of(login))
                 .await?;
             let locked = Some(messages::locked());
-            return show(state, jar, &sub, locked, StatusCode::TOO_MANY_REQUESTS);
+            return show(state, jar, &sub, locked, StatusCode::TOO_MANY_REQUESTS).await;
         }
         Err(CodeError::Unchecked(e)) => return Err(e.into()),
     };
@@ -245,11 +278,11 @@ async fn second_step(
     let key = Digest::of(login);
     let Some(halfway) = state.store.halfway_sign_in(&key).await? else {
         let message = Some(Text::new("signin-expired"));
-        return show(state, jar, "", message, StatusCode::BAD_REQUEST);
+        return show(state, jar, "", message, StatusCode::BAD_REQUEST).await;
     };
     let sub = halfway.claims.sub().to_owned();
-    // Not enrolled after a right password: the policy asked for a set-up.
-    if !enrolment::is_enrolled(state, &sub).await? {
+    // No second factor at all after a right password: the policy asked for a set-up.
+    if !mfa::has_second_factor(state, &sub).await? {
         return enrol_step(state, jar, (login, otp), (halfway, at), browser).await;
     }
     match signin::check_code(state, at, &sub, otp.trim()).await {
@@ -261,7 +294,7 @@ async fn second_step(
         }
         Err(CodeError::Wrong | CodeError::Replayed) => {
             let message = Some(Text::new("account-wrong-code"));
-            show_otp(state, login, message, StatusCode::UNAUTHORIZED)
+            show_otp(state, (login, &sub), message, StatusCode::UNAUTHORIZED).await
         }
         Err(CodeError::Locked) => {
             state.store.delete_halfway_sign_in(&key).await?;
@@ -272,13 +305,25 @@ async fn second_step(
                 Some(messages::locked()),
                 StatusCode::TOO_MANY_REQUESTS,
             )
+            .await
         }
         Err(CodeError::Unchecked(e)) => Err(e.into()),
     }
 }
 
+/// The sign-in cookie, when the form's token matches it; otherwise the form is forged.
+fn same_login(state: &AppState, jar: &CookieJar, token: &str) -> Result<String, PageError> {
+    let login = cookie_value(&state.settings, jar, LOGIN_COOKIE).unwrap_or_default();
+    let same = !login.is_empty() && bool::from(login.as_bytes().ct_eq(token.as_bytes()));
+    if same {
+        Ok(login)
+    } else {
+        Err(PageError::Forged)
+    }
+}
+
 /// The page a refused password shows.
-fn refused(
+async fn refused(
     state: &AppState,
     jar: &CookieJar,
     username: &str,
@@ -299,7 +344,7 @@ fn refused(
         }
         PasswordError::Unavailable(e) => return Err(e.into()),
     };
-    show(state, jar, username, Some(message), status)
+    show(state, jar, username, Some(message), status).await
 }
 
 /// Who passed every factor: their claims, the methods, and the name the password was checked
