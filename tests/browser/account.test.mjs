@@ -186,6 +186,14 @@ describe('the account page in a real browser', () => {
         await activity.getByRole('cell', { name: what }).first().waitFor();
       }
       await shot(page, 'account-after-changes.png');
+
+      // Readable on a phone: nothing wider than the screen but the tables, which scroll.
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.reload();
+      await page.getByRole('heading', { name: 'Your account', level: 1 }).waitFor();
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert.ok(overflow <= 0, `the account page is ${overflow}px wider than a phone`);
+      await shot(page, 'account-phone.png');
     },
   );
 });
