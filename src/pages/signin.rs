@@ -5,11 +5,14 @@ use super::views::{HelpLink, PasskeyPrompt, SignInPage};
 use crate::config::DirectorySettings;
 use crate::directory::AccountState;
 use crate::domain::username::UsernameError;
+use crate::domain::ClientRecord;
 use crate::events::Place;
 use crate::mfa::passkey;
-use crate::session::{pending, FLOW_COOKIE, SESSION_COOKIE};
+use crate::session::pending::{self, PendingRequest};
+use crate::session::{FLOW_COOKIE, SESSION_COOKIE};
 use crate::signin::{self, PasskeySignInError, PasswordError, Where, AMR_PWD};
 use crate::state::AppState;
+use crate::store::Device;
 use crate::web::device::Browser;
 use crate::web::errors::PageError;
 use crate::web::i18n::{self, Text};
@@ -156,17 +159,8 @@ async fn run(
     }: Browser,
     form: SignInForm,
 ) -> Result<Response, PageError> {
-    let flow = respond::cookie_value(&state.settings, jar, FLOW_COOKIE);
-    let pending = pending::resume(
-        state,
-        &form.request_id,
-        form.csrf_token.as_deref(),
-        flow.as_deref(),
-    )
-    .await?;
-    let oidc = &pending.request.oidc;
-    i18n::for_sign_in(oidc.ui_locales.as_deref(), pending.admitted_at);
-    let client = super::consent::client_of(state, &pending).await?;
+    let (pending, client) =
+        resume(state, jar, &form.request_id, form.csrf_token.as_deref()).await?;
     let username = form.username.trim();
     let again = |message: &'static str, status| {
         signin_page(
@@ -224,30 +218,16 @@ async fn run(
         Err(PasswordError::Unavailable(e)) => return Err(e.into()),
     };
     signin::succeeded(state, at, passed.claims.sub()).await;
+    let name = Some(passed.name.clone());
     let amr = vec![AMR_PWD.to_owned()];
-    let replaced = respond::cookie_value(&state.settings, jar, SESSION_COOKIE);
-    let (session_id, session) = signin::start_session(
+    signed_in(
         state,
-        replaced.as_deref(),
-        passed.claims.clone(),
-        amr.clone(),
+        jar,
+        (&passed, amr, name),
         device,
-        Some(passed.name.clone()),
+        (&form.request_id, &pending),
     )
-    .await?;
-    jar.add(respond::cookie(
-        &state.settings,
-        SESSION_COOKIE,
-        session_id,
-        Some(state.settings.session.ttl.as_secs()),
-    ));
-
-    // Second factor by policy (or by the user's own enrolment) before any code is issued.
-    let due = crate::mfa::due(state, &passed.claims, &amr, Some(&passed.user)).await?;
-    if let Some(next) = second_factor::location(state, due, &form.request_id) {
-        return Ok(redirect(StatusCode::SEE_OTHER, &next));
-    }
-    second_factor::proceed(state, &form.request_id, &pending, &session).await
+    .await
 }
 
 /// Signs in with a passkey alone ("Sign in with a passkey"): both factors at once.
@@ -271,17 +251,8 @@ async fn passkey_run(
     }: Browser,
     form: PasskeyForm,
 ) -> Result<Response, PageError> {
-    let flow = respond::cookie_value(&state.settings, jar, FLOW_COOKIE);
-    let pending = pending::resume(
-        state,
-        &form.request_id,
-        form.csrf_token.as_deref(),
-        flow.as_deref(),
-    )
-    .await?;
-    let oidc = &pending.request.oidc;
-    i18n::for_sign_in(oidc.ui_locales.as_deref(), pending.admitted_at);
-    let client = super::consent::client_of(state, &pending).await?;
+    let (pending, client) =
+        resume(state, jar, &form.request_id, form.csrf_token.as_deref()).await?;
     if !state.settings.mfa.passwordless {
         return Err(PageError::Expired);
     }
@@ -332,6 +303,43 @@ async fn passkey_run(
         .iter()
         .map(|m| (*m).to_owned())
         .collect();
+    // No password was typed: a re-check asks for the passkey.
+    signed_in(
+        state,
+        jar,
+        (&passed, amr, None),
+        device,
+        (&form.request_id, &pending),
+    )
+    .await
+}
+
+/// The authorize request a sign-in form belongs to (its CSRF token checked, the flow cookie
+/// matched), with the page's language chosen for it, and its app.
+async fn resume(
+    state: &AppState,
+    jar: &CookieJar,
+    request_id: &str,
+    csrf_token: Option<&str>,
+) -> Result<(PendingRequest, ClientRecord), PageError> {
+    let flow = respond::cookie_value(&state.settings, jar, FLOW_COOKIE);
+    let pending = pending::resume(state, request_id, csrf_token, flow.as_deref()).await?;
+    let oidc = &pending.request.oidc;
+    i18n::for_sign_in(oidc.ui_locales.as_deref(), pending.admitted_at);
+    let client = super::consent::client_of(state, &pending).await?;
+    Ok((pending, client))
+}
+
+/// Starts the SSO session of someone who passed the sign-in with the methods `amr` (`name`:
+/// the name a password was checked under), sets its cookie, and goes on: to the second factor
+/// when the policy or the person's own enrolment owes one, else towards the code.
+async fn signed_in(
+    state: &AppState,
+    jar: &CookieJar,
+    (passed, amr, name): (&signin::Passed, Vec<String>, Option<String>),
+    device: Device,
+    (request_id, pending): (&str, &PendingRequest),
+) -> Result<Response, PageError> {
     let replaced = respond::cookie_value(&state.settings, jar, SESSION_COOKIE);
     let (session_id, session) = signin::start_session(
         state,
@@ -339,7 +347,7 @@ async fn passkey_run(
         passed.claims.clone(),
         amr.clone(),
         device,
-        None,
+        name,
     )
     .await?;
     jar.add(respond::cookie(
@@ -349,8 +357,8 @@ async fn passkey_run(
         Some(state.settings.session.ttl.as_secs()),
     ));
     let due = crate::mfa::due(state, &passed.claims, &amr, Some(&passed.user)).await?;
-    if let Some(next) = second_factor::location(state, due, &form.request_id) {
+    if let Some(next) = second_factor::location(state, due, request_id) {
         return Ok(redirect(StatusCode::SEE_OTHER, &next));
     }
-    second_factor::proceed(state, &form.request_id, &pending, &session).await
+    second_factor::proceed(state, request_id, pending, &session).await
 }
