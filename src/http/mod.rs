@@ -8,6 +8,5 @@ pub mod oidc_api;
 pub mod openapi;
 pub mod probes;
 pub mod routes;
-pub mod schema;
 
 pub use routes::{metrics_routes, routes};

@@ -1,10 +1,9 @@
 //! `/oauth/token` and `/oauth/userinfo`: thin handlers over `crate::oauth`.
 
 use super::cors::ConcernedApp;
-use super::schema::TokenBody;
 use crate::domain::{Claims, ClientId, SecretToken};
 use crate::oauth::client_auth::ClientCredentials;
-use crate::oauth::token::{self, TokenParams, TokenRequest};
+use crate::oauth::token::{self, TokenParams, TokenRequest, TokenSuccess};
 use crate::oauth::{userinfo, OAuthError, Refused};
 use crate::state::AppState;
 use crate::web::oauth_error::{self, ErrorBody};
@@ -58,7 +57,7 @@ pub struct TokenForm {
 pub enum TokenResponse {
     /// Tokens issued (RFC 6749 §5.1). Sent with `Cache-Control: no-store`.
     #[oai(status = 200)]
-    Ok(Json<TokenBody>),
+    Ok(Json<TokenSuccess>),
     /// RFC 6749 §5.2: invalid_request, invalid_grant, unauthorized_client,
     /// unsupported_grant_type or invalid_scope.
     #[oai(status = 400)]
@@ -305,7 +304,7 @@ impl OAuthApi {
                 if let Some(id) = &client_id {
                     ConcernedApp::tell(req, id);
                 }
-                TokenResponse::Ok(Json(success.into()))
+                TokenResponse::Ok(Json(success))
             }
             Err(e) => e.into(),
         }

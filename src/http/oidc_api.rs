@@ -2,12 +2,13 @@
 //! Thin handlers over `crate::oidc`, `crate::oauth::revocation` and `crate::oauth::introspection`.
 
 use super::cors::ConcernedApp;
-use super::schema::{IntrospectionBody, JwkBody, MetadataBody};
 use crate::domain::{ClientRecord, SecretToken};
 use crate::oauth::client_auth::{self, ClientCredentials};
+use crate::oauth::introspection::{self, Introspection};
+use crate::oauth::revocation;
 use crate::oauth::OAuthError;
-use crate::oauth::{introspection, revocation};
-use crate::oidc::discovery;
+use crate::oidc::discovery::{self, ProviderMetadata};
+use crate::oidc::signing_key::Jwk;
 use crate::state::AppState;
 use crate::web::oauth_error::{self, ErrorBody};
 use poem::web::Data;
@@ -41,7 +42,7 @@ pub struct LifecycleForm {
 #[derive(Object)]
 pub struct JwkSet {
     /// The signing key first, then earlier keys whose tokens may still be in use.
-    keys: Vec<JwkBody>,
+    keys: Vec<Jwk>,
 }
 
 /// Responses of the discovery documents and JWKS.
@@ -49,7 +50,7 @@ pub struct JwkSet {
 pub enum MetadataResponse {
     /// Provider metadata.
     #[oai(status = 200)]
-    Metadata(Json<Box<MetadataBody>>),
+    Metadata(Json<Box<ProviderMetadata>>),
     /// The public keys.
     #[oai(status = 200)]
     Keys(Json<JwkSet>),
@@ -89,7 +90,7 @@ pub enum IntrospectResponse {
     /// The token's state: `{"active": false}` for unknown, expired, revoked or spent tokens, and
     /// for another app's tokens unless the caller may introspect them.
     #[oai(status = 200)]
-    Ok(Json<IntrospectionBody>),
+    Ok(Json<Introspection>),
     /// invalid_request (no token).
     #[oai(status = 400)]
     BadRequest(Json<ErrorBody>),
@@ -173,7 +174,7 @@ async fn metadata(state: &AppState) -> MetadataResponse {
     match state.keys.get(state.store.as_ref(), state.now()).await {
         Ok(keys) => {
             let metadata = discovery::metadata(&state.settings.issuer(), &keys.algorithms());
-            MetadataResponse::Metadata(Json(Box::new(metadata.into())))
+            MetadataResponse::Metadata(Json(Box::new(metadata)))
         }
         Err(e) => OAuthError::from(e).into(),
     }
@@ -218,12 +219,7 @@ impl OidcApi {
     async fn jwks(&self, Data(state): Data<&AppState>) -> MetadataResponse {
         match state.keys.get(state.store.as_ref(), state.now()).await {
             Ok(keys) => MetadataResponse::Keys(Json(JwkSet {
-                keys: keys
-                    .published()
-                    .iter()
-                    .cloned()
-                    .map(JwkBody::from)
-                    .collect(),
+                keys: keys.published().to_vec(),
             })),
             Err(e) => OAuthError::from(e).into(),
         }
@@ -280,7 +276,7 @@ impl OidcApi {
         match introspection::introspect(state, &client, token, form.token_type_hint.as_deref())
             .await
         {
-            Ok(answer) => IntrospectResponse::Ok(Json(answer.into())),
+            Ok(answer) => IntrospectResponse::Ok(Json(answer)),
             Err(e) => e.into(),
         }
     }

@@ -5,8 +5,11 @@ use super::presented_token::{find, required, Found};
 use super::{Context, OAuthError};
 use crate::domain::{ClientRecord, SecretToken};
 
+// The wire type of the introspection endpoint's answer; its doc comments are the published
+// OpenAPI document's descriptions.
 /// An introspection answer (RFC 7662 §2.2); only `active` when the token is not.
-#[derive(Debug, Default, serde::Serialize)]
+#[derive(Debug, Default, poem_openapi::Object)]
+#[oai(skip_serializing_if_is_none)]
 pub struct Introspection {
     /// Whether the token is currently valid.
     pub active: bool,

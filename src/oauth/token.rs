@@ -97,8 +97,11 @@ fn bounded(name: &str, value: String, max: usize) -> Result<String, OAuthError> 
     Ok(value)
 }
 
-/// A successful token response (RFC 6749 §5.1; docs/src/protocol.md, Token endpoint).
-#[derive(Clone, Serialize, Deserialize)]
+// The wire type of the token endpoint's answer: its doc comments are the published OpenAPI
+// document's descriptions (what each field means to an app: docs/src/protocol.md, Token
+// endpoint). Serde encodes it only to seal a rotated refresh token's successor (`seal.rs`).
+/// A successful token response (RFC 6749 §5.1).
+#[derive(Clone, Serialize, Deserialize, poem_openapi::Object)]
 pub struct TokenSuccess {
     /// Opaque access token, sent as `Authorization: Bearer`.
     pub access_token: String,
@@ -113,6 +116,7 @@ pub struct TokenSuccess {
     /// OpenID Connect id_token (a signed JWT), issued whenever `openid` is granted: on code
     /// exchange and on refresh.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[oai(skip_serializing_if_is_none)]
     pub id_token: Option<String>,
 }
 

@@ -17,8 +17,10 @@ pub mod paths {
     pub const AUTHORIZATION_SERVER: &str = "/.well-known/oauth-authorization-server";
 }
 
+// The wire type of both discovery documents; its doc comments are the published OpenAPI
+// document's descriptions.
 /// Provider metadata (OpenID Connect Discovery 1.0 §3, RFC 8414 §2).
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone, poem_openapi::Object)]
 pub struct ProviderMetadata {
     /// The issuer: `server.base_url`, the `iss` of every id_token.
     pub issuer: String,
@@ -41,7 +43,7 @@ pub struct ProviderMetadata {
     pub introspection_endpoint_auth_methods_supported: Vec<String>,
     pub code_challenge_methods_supported: Vec<String>,
     pub prompt_values_supported: Vec<String>,
-    /// The languages the pages are in, which `ui_locales` may ask for.
+    /// The languages of the pages, which `ui_locales` may ask for.
     pub ui_locales_supported: Vec<String>,
     pub claims_parameter_supported: bool,
     pub request_parameter_supported: bool,

@@ -15,7 +15,7 @@ use ring::signature::{EcdsaKeyPair, ECDSA_P256_SHA256_FIXED_SIGNING};
 use rsa::pkcs1::{DecodeRsaPrivateKey, DecodeRsaPublicKey, EncodeRsaPrivateKey};
 use rsa::pkcs8::{DecodePrivateKey, DecodePublicKey, EncodePrivateKey, LineEnding};
 use rsa::traits::PublicKeyParts;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use sha2::{Digest as _, Sha256};
 
 /// Smallest RSA key accepted for RS256 (RFC 7518 §3.3).
@@ -46,32 +46,30 @@ pub enum KeyError {
     Sign(#[source] SignError),
 }
 
+// The wire type of each key at `jwks_uri`; its doc comments are the published OpenAPI
+// document's descriptions.
 /// A public key as published at `jwks_uri` (RFC 7517 §4, RFC 7518 §6).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, poem_openapi::Object)]
+#[oai(skip_serializing_if_is_none)]
 pub struct Jwk {
     /// `RSA` or `EC`.
     pub kty: String,
     /// Key id: the RFC 7638 thumbprint, also in each id_token's header.
     pub kid: String,
     /// Always `sig`.
-    #[serde(rename = "use")]
+    #[oai(rename = "use")]
     pub use_: String,
     /// `RS256` or `ES256`.
     pub alg: String,
     /// RSA modulus (base64url).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub n: Option<String>,
     /// RSA public exponent (base64url).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub e: Option<String>,
     /// EC curve: `P-256`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub crv: Option<String>,
     /// EC x coordinate (base64url).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub x: Option<String>,
     /// EC y coordinate (base64url).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub y: Option<String>,
 }
 
