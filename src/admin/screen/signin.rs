@@ -143,15 +143,6 @@ pub async fn sign_in(
     form: poem::Result<Form<SignInForm>>,
 ) -> Result<Response, PageError> {
     let Form(form) = form.map_err(|e| PageError::unreadable("sign-in form", e))?;
-    run(state, jar, form, browser).await
-}
-
-async fn run(
-    state: &AppState,
-    jar: &CookieJar,
-    form: SignInForm,
-    browser: Browser,
-) -> Result<Response, PageError> {
     let address = browser.ip;
     let cookie = LOGIN.check(&state.settings, jar, &form.csrf_token)?;
     if let (Some(otp), None) = (form.otp.as_deref(), form.password.as_ref()) {
@@ -238,15 +229,6 @@ pub async fn sign_in_passkey(
     form: poem::Result<Form<PasskeyStepForm>>,
 ) -> Result<Response, PageError> {
     let Form(form) = form.map_err(|e| PageError::unreadable("passkey form", e))?;
-    passkey_step(state, jar, form, browser).await
-}
-
-async fn passkey_step(
-    state: &AppState,
-    jar: &CookieJar,
-    form: PasskeyStepForm,
-    browser: Browser,
-) -> Result<Response, PageError> {
     let address = browser.ip;
     let cookie = LOGIN.check(&state.settings, jar, &form.csrf_token)?;
     let key = Digest::of(&cookie);
