@@ -1,5 +1,6 @@
 //! `GET` / `POST /oauth/consent`: the user approves or denies the app's access.
 
+use super::flow::{FlowFields, FlowForm, PageFlow, Resumed, Step};
 use super::signin::signin_page;
 use super::views::{ConsentPage, ScopeView};
 use crate::domain::{ClientRecord, Escaped, Scope};
@@ -7,14 +8,14 @@ use crate::oauth::authorize::error_redirect;
 use crate::oauth::issue::{issue_code, Subject};
 use crate::oauth::OAuthError;
 use crate::session::pending::{self, PendingRequest};
-use crate::session::{self, consent, SessionRecord, FLOW_COOKIE, SESSION_COOKIE};
+use crate::session::{consent, SessionRecord};
 use crate::state::AppState;
 use crate::web::errors::PageError;
 use crate::web::i18n::{self, Text};
 use crate::web::respond::{self, redirect};
 use poem::http::StatusCode;
 use poem::web::cookie::CookieJar;
-use poem::web::{Data, Form, Query};
+use poem::web::Data;
 use poem::{handler, Response};
 use serde::Deserialize;
 
@@ -80,55 +81,30 @@ pub fn consent_page(
     respond::page(&state.templates, StatusCode::OK, &page)
 }
 
-/// `?request_id=` of the consent page.
-#[derive(Deserialize)]
-pub struct ConsentQuery {
-    #[serde(default)]
-    request_id: String,
-}
-
 /// Shows the consent page (after sign-in).
 #[handler]
 pub async fn show(
     jar: &CookieJar,
     Data(state): Data<&AppState>,
-    Query(q): Query<ConsentQuery>,
+    PageFlow(flow): PageFlow<Resumed>,
 ) -> Result<Response, PageError> {
-    show_run(state, jar, &q.request_id).await
-}
-
-async fn show_run(
-    state: &AppState,
-    jar: &CookieJar,
-    request_id: &str,
-) -> Result<Response, PageError> {
-    let pending = pending::load(state, request_id)
-        .await?
-        .ok_or(PageError::Expired)?;
-    let flow = respond::cookie_value(&state.settings, jar, FLOW_COOKIE);
-    if !flow.is_some_and(|f| crate::domain::Digest::of(&f).ct_eq(&pending.browser)) {
-        return Err(PageError::Forged);
-    }
-    let oidc = &pending.request.oidc;
-    i18n::for_sign_in(oidc.ui_locales.as_deref(), pending.admitted_at);
-    let client = client_of(state, &pending).await?;
-    let session_cookie = respond::cookie_value(&state.settings, jar, SESSION_COOKIE);
-    let now = state.now();
-    let session = session::current(state, session_cookie.as_deref())
-        .await?
-        .filter(|s| pending.accepts(session_cookie.as_deref().unwrap_or_default(), s, now));
-    match session {
-        Some(session) => {
+    let Resumed {
+        request_id,
+        pending,
+        client,
+    } = &flow;
+    match flow.session(state, jar).await? {
+        Some((_, session)) => {
             if let Some(next) = second_factor_owed(state, &session, request_id).await? {
                 return Ok(redirect(StatusCode::FOUND, &next));
             }
             if !client.allows(&session.claims) {
                 let sub = session.claims.sub();
                 let request = &pending.request;
-                let pending = Some((request_id, &pending));
-                return super::access::refuse(state, &client, request, sub, None, pending).await;
+                let pending = Some((request_id.as_str(), pending));
+                return super::access::refuse(state, client, request, sub, None, pending).await;
             }
-            consent_page(state, &client, &session, request_id, &pending)
+            consent_page(state, client, &session, request_id, pending)
         }
         None => {
             signin_page(
@@ -156,43 +132,34 @@ pub struct ConsentForm {
     decision: String,
 }
 
+impl FlowFields for ConsentForm {
+    fn flow_fields(&self) -> (&str, Option<&str>) {
+        (&self.request_id, self.csrf_token.as_deref())
+    }
+}
+
+impl Step for ConsentForm {
+    type Form = Self;
+    const NAME: &'static str = "consent form";
+}
+
 /// Records the decision and sends the browser back to the app.
 #[handler]
 pub async fn decide(
     jar: &CookieJar,
     Data(state): Data<&AppState>,
-    form: poem::Result<Form<ConsentForm>>,
+    FlowForm { flow, form }: FlowForm<ConsentForm, Resumed>,
 ) -> Result<Response, PageError> {
-    let Form(form) = form.map_err(|e| PageError::unreadable("consent form", e))?;
-    decide_run(state, jar, form).await
-}
-
-async fn decide_run(
-    state: &AppState,
-    jar: &CookieJar,
-    form: ConsentForm,
-) -> Result<Response, PageError> {
-    let flow = respond::cookie_value(&state.settings, jar, FLOW_COOKIE);
-    let pending = pending::resume(
-        state,
-        &form.request_id,
-        form.csrf_token.as_deref(),
-        flow.as_deref(),
-    )
-    .await?;
-    let oidc = &pending.request.oidc;
-    i18n::for_sign_in(oidc.ui_locales.as_deref(), pending.admitted_at);
-    let client = client_of(state, &pending).await?;
-    let session_cookie = respond::cookie_value(&state.settings, jar, SESSION_COOKIE);
-    let now = state.now();
-    let session = session::current(state, session_cookie.as_deref())
-        .await?
-        .filter(|s| pending.accepts(session_cookie.as_deref().unwrap_or_default(), s, now));
-    let Some(session) = session else {
+    let Resumed {
+        request_id,
+        pending,
+        client,
+    } = &flow;
+    let Some((_, session)) = flow.session(state, jar).await? else {
         return signin_page(
             state,
             &client.name,
-            &form.request_id,
+            request_id,
             &pending.csrf_token,
             "",
             Some(Text::new("signin-expired")),
@@ -200,16 +167,13 @@ async fn decide_run(
         )
         .await;
     };
-    if let Some(next) = second_factor_owed(state, &session, &form.request_id).await? {
+    if let Some(next) = second_factor_owed(state, &session, request_id).await? {
         return Ok(redirect(StatusCode::SEE_OTHER, &next));
     }
     let request = &pending.request;
     if !client.allows(&session.claims) {
-        let (sub, pending) = (
-            session.claims.sub(),
-            Some((form.request_id.as_str(), &pending)),
-        );
-        return super::access::refuse(state, &client, request, sub, None, pending).await;
+        let (sub, pending) = (session.claims.sub(), Some((request_id.as_str(), pending)));
+        return super::access::refuse(state, client, request, sub, None, pending).await;
     }
     let approve = match form.decision.as_str() {
         "approve" => true,
@@ -221,7 +185,7 @@ async fn decide_run(
             ))
         }
     };
-    if !pending::finish(state, &form.request_id, &pending).await? {
+    if !pending::finish(state, request_id, pending).await? {
         return Err(PageError::Expired);
     }
     let sub = session.claims.sub();
@@ -239,21 +203,6 @@ async fn decide_run(
     tracing::info!(sub = ?Escaped(sub), client_id = %client.client_id, scopes = %request.scopes, "access approved");
     let location = issue_code(state, request, Subject::of(&session)).await?;
     Ok(redirect(StatusCode::SEE_OTHER, &location))
-}
-
-pub(super) async fn client_of(
-    state: &AppState,
-    pending: &PendingRequest,
-) -> Result<ClientRecord, PageError> {
-    state
-        .store
-        .client(&pending.request.client_id)
-        .await?
-        .filter(|c| c.enabled)
-        .ok_or_else(|| PageError::Untrusted {
-            title: Text::new("error-unknown-app-title"),
-            message: Text::new("error-app-gone-message"),
-        })
 }
 
 /// Where to send a session that still owes a second factor (no consent before it).

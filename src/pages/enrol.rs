@@ -4,9 +4,9 @@
 //! A user who already has a second factor may replace it only after passing it in this
 //! session: a password alone never swaps the authenticator.
 
+use super::flow::{Flow, FlowForm, PageFlow, Step};
 use super::second_factor::{
-    ceremony_key, codes_page, elevate, open, passkey_refusal, proceed, Flow, FlowQuery, OtpForm,
-    PasskeyForm,
+    ceremony_key, codes_page, elevate, passkey_refusal, proceed, OtpForm, PasskeyForm,
 };
 use super::views::{EnrolPage, PasskeyPrompt};
 use crate::events::Place;
@@ -22,14 +22,29 @@ use crate::web::messages;
 use crate::web::respond::{self, redirect};
 use poem::http::StatusCode;
 use poem::web::cookie::CookieJar;
-use poem::web::{Data, Form, Query};
+use poem::web::Data;
 use poem::{handler, Response};
-use std::net::IpAddr;
 
 /// Path of the enrolment page and its form action.
 pub const PATH: &str = "/oauth/second-factor/enrol";
 /// Path of the form that adds a passkey instead.
 pub const PASSKEY_PATH: &str = "/oauth/second-factor/enrol/passkey";
+
+/// The set-up page's first code.
+pub enum SetUp {}
+
+impl Step for SetUp {
+    type Form = OtpForm;
+    const NAME: &'static str = "set-up form";
+}
+
+/// The set-up page's new passkey.
+pub enum PasskeySetUp {}
+
+impl Step for PasskeySetUp {
+    type Form = PasskeyForm;
+    const NAME: &'static str = "passkey set-up form";
+}
 
 /// Whether this session may set up an authenticator: no enrolment yet, or the current one
 /// was just passed. Otherwise the answer is where to prove it first.
@@ -96,19 +111,9 @@ async fn enrol_page(
 /// Shows the set-up page.
 #[handler]
 pub async fn show(
-    jar: &CookieJar,
     Data(state): Data<&AppState>,
-    Query(q): Query<FlowQuery>,
+    PageFlow(flow): PageFlow,
 ) -> Result<Response, PageError> {
-    show_run(state, jar, &q.request_id).await
-}
-
-async fn show_run(
-    state: &AppState,
-    jar: &CookieJar,
-    request_id: &str,
-) -> Result<Response, PageError> {
-    let flow = open(state, jar, request_id, None).await?;
     if let Some(elsewhere) = allowed(state, &flow).await? {
         return Ok(elsewhere);
     }
@@ -121,20 +126,8 @@ pub async fn confirm(
     jar: &CookieJar,
     client: ClientAddr,
     Data(state): Data<&AppState>,
-    form: poem::Result<Form<OtpForm>>,
+    FlowForm { mut flow, form }: FlowForm<SetUp>,
 ) -> Result<Response, PageError> {
-    let Form(form) = form.map_err(|e| PageError::unreadable("set-up form", e))?;
-    confirm_run(state, jar, client.ip(), form).await
-}
-
-async fn confirm_run(
-    state: &AppState,
-    jar: &CookieJar,
-    address: Option<IpAddr>,
-    form: OtpForm,
-) -> Result<Response, PageError> {
-    let csrf = form.csrf_token.as_deref();
-    let mut flow = open(state, jar, &form.request_id, Some(csrf)).await?;
     if let Some(elsewhere) = allowed(state, &flow).await? {
         return Ok(elsewhere);
     }
@@ -143,7 +136,7 @@ async fn confirm_run(
     let at = Where {
         place: Place::App,
         client_id: Some(&flow.client.client_id),
-        address,
+        address: client.ip(),
     };
     let codes = match signin::confirm_enrolment(state, at, &sub, holder, &form.otp).await {
         Ok(codes) => codes,
@@ -170,19 +163,8 @@ async fn confirm_run(
 pub async fn add_passkey(
     jar: &CookieJar,
     Data(state): Data<&AppState>,
-    form: poem::Result<Form<PasskeyForm>>,
+    FlowForm { mut flow, form }: FlowForm<PasskeySetUp>,
 ) -> Result<Response, PageError> {
-    let Form(form) = form.map_err(|e| PageError::unreadable("passkey set-up form", e))?;
-    add_passkey_run(state, jar, form).await
-}
-
-async fn add_passkey_run(
-    state: &AppState,
-    jar: &CookieJar,
-    form: PasskeyForm,
-) -> Result<Response, PageError> {
-    let csrf = form.csrf_token.as_deref();
-    let mut flow = open(state, jar, &form.request_id, Some(csrf)).await?;
     if let Some(elsewhere) = allowed(state, &flow).await? {
         return Ok(elsewhere);
     }

@@ -1,17 +1,18 @@
 //! `/oauth/second-factor`: the step between password and consent for users whose policy (or
-//! own choice) asks for a second factor. Verification and the shared flow plumbing live here;
-//! enrolment in `enrol.rs`.
+//! own choice) asks for a second factor. Verification, and what the steps after the password
+//! share (going on to the app, the session's new methods, the forms), live here; enrolment in
+//! `enrol.rs`.
 
-use super::consent::client_of;
+use super::flow::{client_of, Flow, FlowFields, FlowForm, PageFlow, Step};
 use super::views::{PasskeyPrompt, RecoveryCodesPage, SecondFactorPage};
-use crate::domain::{ClientRecord, Digest, Escaped};
+use crate::domain::Escaped;
 use crate::events::Place;
 use crate::mfa::enrolment::{self, Proof};
 use crate::mfa::passkey::{self, PasskeyError};
 use crate::mfa::{self, Due, MfaError};
 use crate::oauth::issue::{issue_code, Subject};
 use crate::session::pending::{self, PendingRequest};
-use crate::session::{self, consent, SessionRecord, FLOW_COOKIE, SESSION_COOKIE};
+use crate::session::{self, consent, SessionRecord, SESSION_COOKIE};
 use crate::signin::{self, CodeError, Where};
 use crate::state::AppState;
 use crate::web::address::ClientAddr;
@@ -21,10 +22,9 @@ use crate::web::messages;
 use crate::web::respond::{self, redirect};
 use poem::http::StatusCode;
 use poem::web::cookie::CookieJar;
-use poem::web::{Data, Form, Query};
+use poem::web::Data;
 use poem::{handler, Response};
 use serde::Deserialize;
-use std::net::IpAddr;
 
 /// Path of the verification page and its form action.
 pub const PATH: &str = "/oauth/second-factor";
@@ -36,22 +36,6 @@ pub const CONTINUE_PATH: &str = "/oauth/second-factor/continue";
 /// Message for a wrong code; also used for a refused one.
 const WRONG: &str = "otp-wrong";
 const REPLAYED: &str = "otp-replayed";
-
-/// A signed-in browser in the middle of an authorize request.
-pub struct Flow {
-    pub request_id: String,
-    pub pending: PendingRequest,
-    pub client: ClientRecord,
-    pub session: SessionRecord,
-    pub cookie: String,
-}
-
-/// `?request_id=` of the pages.
-#[derive(Deserialize)]
-pub struct FlowQuery {
-    #[serde(default)]
-    pub request_id: String,
-}
 
 /// The form of every second-factor page. No `Debug`: it holds a code.
 #[derive(Deserialize)]
@@ -80,6 +64,42 @@ pub struct PasskeyForm {
     pub name: String,
 }
 
+impl FlowFields for OtpForm {
+    fn flow_fields(&self) -> (&str, Option<&str>) {
+        (&self.request_id, self.csrf_token.as_deref())
+    }
+}
+
+impl FlowFields for PasskeyForm {
+    fn flow_fields(&self) -> (&str, Option<&str>) {
+        (&self.request_id, self.csrf_token.as_deref())
+    }
+}
+
+/// The verification page's code.
+pub enum Verification {}
+
+impl Step for Verification {
+    type Form = OtpForm;
+    const NAME: &'static str = "verification form";
+}
+
+/// The verification page's passkey answer.
+pub enum PasskeyAnswer {}
+
+impl Step for PasskeyAnswer {
+    type Form = PasskeyForm;
+    const NAME: &'static str = "passkey form";
+}
+
+/// The recovery-codes page's button on to the app.
+pub enum Continue {}
+
+impl Step for Continue {
+    type Form = OtpForm;
+    const NAME: &'static str = "form";
+}
+
 /// Where the passkey ceremony of sign-in request `request_id` is kept.
 pub fn ceremony_key(request_id: &str) -> String {
     format!("flow:{request_id}")
@@ -98,45 +118,6 @@ pub fn passkey_refusal(err: &PasskeyError) -> Option<(&'static str, StatusCode)>
             ("passkey-refused", StatusCode::UNAUTHORIZED)
         }
         _ => return None,
-    })
-}
-
-/// Loads the flow a page or form belongs to. Forms (`csrf` given) must carry the request's CSRF
-/// token; both must come from the browser that started the request and be signed in.
-pub async fn open(
-    state: &AppState,
-    jar: &CookieJar,
-    request_id: &str,
-    csrf: Option<Option<&str>>,
-) -> Result<Flow, PageError> {
-    let flow_cookie = respond::cookie_value(&state.settings, jar, FLOW_COOKIE);
-    let pending = match csrf {
-        Some(csrf) => pending::resume(state, request_id, csrf, flow_cookie.as_deref()).await?,
-        None => {
-            let pending = pending::load(state, request_id)
-                .await?
-                .ok_or(PageError::Expired)?;
-            if !flow_cookie.is_some_and(|f| Digest::of(&f).ct_eq(&pending.browser)) {
-                return Err(PageError::Forged);
-            }
-            pending
-        }
-    };
-    let oidc = &pending.request.oidc;
-    i18n::for_sign_in(oidc.ui_locales.as_deref(), pending.admitted_at);
-    let client = client_of(state, &pending).await?;
-    let cookie = respond::cookie_value(&state.settings, jar, SESSION_COOKIE).unwrap_or_default();
-    let now = state.now();
-    let session = session::current(state, Some(&cookie))
-        .await?
-        .filter(|s| pending.accepts(&cookie, s, now))
-        .ok_or(PageError::Expired)?;
-    Ok(Flow {
-        request_id: request_id.to_owned(),
-        pending,
-        client,
-        session,
-        cookie,
     })
 }
 
@@ -287,24 +268,14 @@ pub fn codes_page(
 /// Shows the code form (or sends the browser on, if nothing is owed or it must enrol first).
 #[handler]
 pub async fn show(
-    jar: &CookieJar,
     Data(state): Data<&AppState>,
-    Query(q): Query<FlowQuery>,
+    PageFlow(flow): PageFlow,
 ) -> Result<Response, PageError> {
-    show_run(state, jar, &q.request_id).await
-}
-
-async fn show_run(
-    state: &AppState,
-    jar: &CookieJar,
-    request_id: &str,
-) -> Result<Response, PageError> {
-    let flow = open(state, jar, request_id, None).await?;
     let due = mfa::due(state, &flow.session.claims, &flow.session.amr, None).await?;
-    match (due, location(state, due, request_id)) {
+    match (due, location(state, due, &flow.request_id)) {
         (Due::Verify, _) => verify_page(state, &flow, None, StatusCode::OK).await,
         (_, Some(elsewhere)) => Ok(redirect(StatusCode::FOUND, &elsewhere)),
-        (_, None) => proceed(state, request_id, &flow.pending, &flow.session).await,
+        (_, None) => proceed(state, &flow.request_id, &flow.pending, &flow.session).await,
     }
 }
 
@@ -314,25 +285,13 @@ pub async fn verify(
     jar: &CookieJar,
     client: ClientAddr,
     Data(state): Data<&AppState>,
-    form: poem::Result<Form<OtpForm>>,
+    FlowForm { mut flow, form }: FlowForm<Verification>,
 ) -> Result<Response, PageError> {
-    let Form(form) = form.map_err(|e| PageError::unreadable("verification form", e))?;
-    verify_run(state, jar, client.ip(), form).await
-}
-
-async fn verify_run(
-    state: &AppState,
-    jar: &CookieJar,
-    address: Option<IpAddr>,
-    form: OtpForm,
-) -> Result<Response, PageError> {
-    let csrf = form.csrf_token.as_deref();
-    let mut flow = open(state, jar, &form.request_id, Some(csrf)).await?;
     let sub = flow.session.claims.sub().to_owned();
     let at = Where {
         place: Place::App,
         client_id: Some(&flow.client.client_id),
-        address,
+        address: client.ip(),
     };
     let proof = match signin::check_code(state, at, &sub, &form.otp).await {
         Ok(proof) => proof,
@@ -372,25 +331,13 @@ pub async fn verify_passkey(
     jar: &CookieJar,
     client: ClientAddr,
     Data(state): Data<&AppState>,
-    form: poem::Result<Form<PasskeyForm>>,
+    FlowForm { mut flow, form }: FlowForm<PasskeyAnswer>,
 ) -> Result<Response, PageError> {
-    let Form(form) = form.map_err(|e| PageError::unreadable("passkey form", e))?;
-    verify_passkey_run(state, jar, client.ip(), form).await
-}
-
-async fn verify_passkey_run(
-    state: &AppState,
-    jar: &CookieJar,
-    address: Option<IpAddr>,
-    form: PasskeyForm,
-) -> Result<Response, PageError> {
-    let csrf = form.csrf_token.as_deref();
-    let mut flow = open(state, jar, &form.request_id, Some(csrf)).await?;
     let sub = flow.session.claims.sub().to_owned();
     let at = Where {
         place: Place::App,
         client_id: Some(&flow.client.client_id),
-        address,
+        address: client.ip(),
     };
     let key = ceremony_key(&flow.request_id);
     let verified = match signin::check_passkey(state, at, &sub, &key, &form.credential).await {
@@ -425,26 +372,9 @@ async fn verify_passkey_run(
 /// Continues to the app after a recovery-codes page.
 #[handler]
 pub async fn continue_flow(
-    jar: &CookieJar,
     Data(state): Data<&AppState>,
-    form: poem::Result<Form<OtpForm>>,
+    FlowForm { flow, .. }: FlowForm<Continue>,
 ) -> Result<Response, PageError> {
-    let Form(form) = form.map_err(|e| PageError::unreadable("form", e))?;
-    continue_run(state, jar, form).await
-}
-
-async fn continue_run(
-    state: &AppState,
-    jar: &CookieJar,
-    form: OtpForm,
-) -> Result<Response, PageError> {
-    let flow = open(
-        state,
-        jar,
-        &form.request_id,
-        Some(form.csrf_token.as_deref()),
-    )
-    .await?;
     let due = mfa::due(state, &flow.session.claims, &flow.session.amr, None).await?;
     if let Some(elsewhere) = location(state, due, &flow.request_id) {
         return Ok(redirect(StatusCode::SEE_OTHER, &elsewhere));

@@ -1,15 +1,15 @@
 //! `POST /oauth/login`: the directory sign-in form.
 
+use super::flow::{FlowFields, FlowForm, Resumed, Step};
 use super::second_factor::{self, ceremony_key, passkey_refusal, PasskeyForm};
 use super::views::{HelpLink, PasskeyPrompt, SignInPage};
 use crate::config::DirectorySettings;
 use crate::directory::AccountState;
 use crate::domain::username::UsernameError;
-use crate::domain::ClientRecord;
 use crate::events::Place;
 use crate::mfa::passkey;
-use crate::session::pending::{self, PendingRequest};
-use crate::session::{FLOW_COOKIE, SESSION_COOKIE};
+use crate::session::pending::PendingRequest;
+use crate::session::SESSION_COOKIE;
 use crate::signin::{self, PasskeySignInError, PasswordError, Where, AMR_PWD};
 use crate::state::AppState;
 use crate::store::Device;
@@ -20,7 +20,7 @@ use crate::web::messages;
 use crate::web::respond::{self, redirect};
 use poem::http::StatusCode;
 use poem::web::cookie::CookieJar;
-use poem::web::{Data, Form};
+use poem::web::Data;
 use poem::{handler, Response};
 use secrecy::SecretString;
 use serde::Deserialize;
@@ -41,6 +41,25 @@ pub struct SignInForm {
     username: String,
     #[serde(default)]
     password: Option<SecretString>,
+}
+
+impl FlowFields for SignInForm {
+    fn flow_fields(&self) -> (&str, Option<&str>) {
+        (&self.request_id, self.csrf_token.as_deref())
+    }
+}
+
+impl Step for SignInForm {
+    type Form = Self;
+    const NAME: &'static str = "sign-in form";
+}
+
+/// "Sign in with a passkey".
+pub enum PasskeySignIn {}
+
+impl Step for PasskeySignIn {
+    type Form = PasskeyForm;
+    const NAME: &'static str = "passkey sign-in form";
 }
 
 /// Renders the sign-in page.
@@ -142,31 +161,24 @@ fn help_for(directory: &DirectorySettings, account: AccountState) -> Option<Help
 #[handler]
 pub async fn login(
     jar: &CookieJar,
-    browser: Browser,
-    Data(state): Data<&AppState>,
-    form: poem::Result<Form<SignInForm>>,
-) -> Result<Response, PageError> {
-    let Form(form) = form.map_err(|e| PageError::unreadable("sign-in form", e))?;
-    run(state, jar, browser, form).await
-}
-
-async fn run(
-    state: &AppState,
-    jar: &CookieJar,
     Browser {
         device,
         ip: address,
     }: Browser,
-    form: SignInForm,
+    Data(state): Data<&AppState>,
+    FlowForm { flow, form }: FlowForm<SignInForm, Resumed>,
 ) -> Result<Response, PageError> {
-    let (pending, client) =
-        resume(state, jar, &form.request_id, form.csrf_token.as_deref()).await?;
+    let Resumed {
+        request_id,
+        pending,
+        client,
+    } = &flow;
     let username = form.username.trim();
     let again = |message: &'static str, status| {
         signin_page(
             state,
             &client.name,
-            &form.request_id,
+            request_id,
             &pending.csrf_token,
             username,
             Some(Text::new(message)),
@@ -202,7 +214,7 @@ async fn run(
                 ..view(
                     state,
                     &client.name,
-                    &form.request_id,
+                    request_id,
                     &pending.csrf_token,
                     username,
                     Some(messages::account_state(account)),
@@ -225,7 +237,7 @@ async fn run(
         jar,
         (&passed, amr, name),
         device,
-        (&form.request_id, &pending),
+        (request_id, pending),
     )
     .await
 }
@@ -234,25 +246,18 @@ async fn run(
 #[handler]
 pub async fn login_passkey(
     jar: &CookieJar,
-    browser: Browser,
-    Data(state): Data<&AppState>,
-    form: poem::Result<Form<PasskeyForm>>,
-) -> Result<Response, PageError> {
-    let Form(form) = form.map_err(|e| PageError::unreadable("passkey sign-in form", e))?;
-    passkey_run(state, jar, browser, form).await
-}
-
-async fn passkey_run(
-    state: &AppState,
-    jar: &CookieJar,
     Browser {
         device,
         ip: address,
     }: Browser,
-    form: PasskeyForm,
+    Data(state): Data<&AppState>,
+    FlowForm { flow, form }: FlowForm<PasskeySignIn, Resumed>,
 ) -> Result<Response, PageError> {
-    let (pending, client) =
-        resume(state, jar, &form.request_id, form.csrf_token.as_deref()).await?;
+    let Resumed {
+        request_id,
+        pending,
+        client,
+    } = &flow;
     if !state.settings.mfa.passwordless {
         return Err(PageError::Expired);
     }
@@ -261,12 +266,12 @@ async fn passkey_run(
         client_id: Some(&client.client_id),
         address,
     };
-    let key = ceremony_key(&form.request_id);
+    let key = ceremony_key(request_id);
     let refused = |message: Text, status| {
         signin_page(
             state,
             &client.name,
-            &form.request_id,
+            request_id,
             &pending.csrf_token,
             "",
             Some(message),
@@ -309,25 +314,9 @@ async fn passkey_run(
         jar,
         (&passed, amr, None),
         device,
-        (&form.request_id, &pending),
+        (request_id, pending),
     )
     .await
-}
-
-/// The authorize request a sign-in form belongs to (its CSRF token checked, the flow cookie
-/// matched), with the page's language chosen for it, and its app.
-async fn resume(
-    state: &AppState,
-    jar: &CookieJar,
-    request_id: &str,
-    csrf_token: Option<&str>,
-) -> Result<(PendingRequest, ClientRecord), PageError> {
-    let flow = respond::cookie_value(&state.settings, jar, FLOW_COOKIE);
-    let pending = pending::resume(state, request_id, csrf_token, flow.as_deref()).await?;
-    let oidc = &pending.request.oidc;
-    i18n::for_sign_in(oidc.ui_locales.as_deref(), pending.admitted_at);
-    let client = super::consent::client_of(state, &pending).await?;
-    Ok((pending, client))
 }
 
 /// Starts the SSO session of someone who passed the sign-in with the methods `amr` (`name`:

@@ -1,7 +1,8 @@
 //! What the web layer's modules share: the page templates and how they are rendered, redirects
-//! and cookies, error pages, the pages' languages, OAuth errors as HTTP answers, request body limits, the client's
-//! address and browser, and the request log. `http`, `pages` and `admin` build on this; nothing below the web
-//! layer uses it.
+//! and cookies (and the cookie token of the sign-in forms shown before a session), error
+//! pages, the pages' languages, OAuth errors as HTTP answers, request body limits, the client's
+//! address and browser, and the request log. `http`, `pages` and `admin` build on this; nothing
+//! below the web layer uses it.
 
 pub mod address;
 pub mod body_limit;
@@ -9,6 +10,7 @@ pub mod device;
 pub mod errors;
 pub mod forwarded;
 pub mod i18n;
+pub mod login_cookie;
 pub mod messages;
 pub mod oauth_error;
 pub mod render;

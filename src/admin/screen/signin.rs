@@ -9,7 +9,6 @@ use super::page;
 use super::session::{self, Ctx};
 use super::views::SignInView;
 use crate::admin::guard::GuardError;
-use crate::domain::secret::random_id;
 use crate::domain::{Claims, Digest};
 use crate::events::{Event, Place};
 use crate::mfa::passkey;
@@ -22,15 +21,15 @@ use crate::store::HalfwaySignIn;
 use crate::web::device::Browser;
 use crate::web::errors::PageError;
 use crate::web::i18n::{self, Text};
+use crate::web::login_cookie::LoginCookie;
 use crate::web::messages;
-use crate::web::respond::{clear_cookie, cookie, cookie_value, redirect};
+use crate::web::respond::redirect;
 use poem::http::StatusCode;
 use poem::web::cookie::CookieJar;
 use poem::web::{Data, Form};
 use poem::{handler, Response};
 use secrecy::SecretString;
 use serde::Deserialize;
-use subtle::ConstantTimeEq;
 
 /// The admin screen's sign-in form.
 const SIGN_IN_PATH: &str = "/admin/login";
@@ -39,7 +38,7 @@ const SIGN_IN_PATH: &str = "/admin/login";
 const PASSKEY_PATH: &str = "/admin/login/passkey";
 
 /// Cookie carrying the sign-in form's CSRF token.
-const LOGIN_COOKIE: &str = "sso_admin_login";
+const LOGIN: LoginCookie = LoginCookie("sso_admin_login");
 
 const ENROL_FIRST: &str = "admin-enrol-first";
 const WRONG_CODE: &str = "admin-wrong-code";
@@ -83,14 +82,7 @@ fn show(
     status: StatusCode,
 ) -> Result<Response, PageError> {
     i18n::return_to(SIGN_IN_PATH);
-    let token = random_id(32);
-    let ttl = state.settings.session.request_ttl.as_secs();
-    jar.add(cookie(
-        &state.settings,
-        LOGIN_COOKIE,
-        token.clone(),
-        Some(ttl),
-    ));
+    let token = LOGIN.issue(&state.settings, jar);
     let idle_minutes = state.settings.admin.session_idle.as_secs().div_ceil(60);
     let view = SignInView {
         csrf_token: token,
@@ -151,27 +143,8 @@ pub async fn sign_in(
     form: poem::Result<Form<SignInForm>>,
 ) -> Result<Response, PageError> {
     let Form(form) = form.map_err(|e| PageError::unreadable("sign-in form", e))?;
-    run(state, jar, form, browser).await
-}
-
-/// The sign-in cookie, when the form's CSRF token matches it.
-fn login_cookie(state: &AppState, jar: &CookieJar, csrf_token: &str) -> Result<String, PageError> {
-    let cookie = cookie_value(&state.settings, jar, LOGIN_COOKIE).unwrap_or_default();
-    let same = !cookie.is_empty() && bool::from(cookie.as_bytes().ct_eq(csrf_token.as_bytes()));
-    if !same {
-        return Err(PageError::Forged);
-    }
-    Ok(cookie)
-}
-
-async fn run(
-    state: &AppState,
-    jar: &CookieJar,
-    form: SignInForm,
-    browser: Browser,
-) -> Result<Response, PageError> {
     let address = browser.ip;
-    let cookie = login_cookie(state, jar, &form.csrf_token)?;
+    let cookie = LOGIN.check(&state.settings, jar, &form.csrf_token)?;
     if let (Some(otp), None) = (form.otp.as_deref(), form.password.as_ref()) {
         return second_step(state, jar, &cookie, otp, browser).await;
     }
@@ -256,17 +229,8 @@ pub async fn sign_in_passkey(
     form: poem::Result<Form<PasskeyStepForm>>,
 ) -> Result<Response, PageError> {
     let Form(form) = form.map_err(|e| PageError::unreadable("passkey form", e))?;
-    passkey_step(state, jar, form, browser).await
-}
-
-async fn passkey_step(
-    state: &AppState,
-    jar: &CookieJar,
-    form: PasskeyStepForm,
-    browser: Browser,
-) -> Result<Response, PageError> {
     let address = browser.ip;
-    let cookie = login_cookie(state, jar, &form.csrf_token)?;
+    let cookie = LOGIN.check(&state.settings, jar, &form.csrf_token)?;
     let key = Digest::of(&cookie);
     let Some(halfway) = state.store.halfway_sign_in(&key).await? else {
         let message = Text::new("signin-expired");
@@ -355,7 +319,7 @@ async fn finish(
     browser: Browser,
 ) -> Result<Response, PageError> {
     admin::signed_in(state, claims.sub(), browser.ip).await;
-    clear_cookie(&state.settings, jar, LOGIN_COOKIE);
+    LOGIN.clear(&state.settings, jar);
     session::open(state, jar, (claims, amr), browser.device).await?;
     Ok(redirect(StatusCode::SEE_OTHER, "/admin/apps"))
 }

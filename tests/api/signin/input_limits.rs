@@ -261,3 +261,36 @@ async fn the_admin_api_refuses_too_many_or_too_long_redirect_uris() {
         assert_eq!(body["error"], "invalid_request");
     }
 }
+
+#[tokio::test]
+async fn a_post_to_a_sign_in_form_that_is_not_a_form_is_the_invalid_form_page() {
+    let app = spawn_app(B).await;
+    let paths = [
+        "/oauth/login",
+        "/oauth/login/passkey",
+        "/oauth/consent",
+        "/oauth/second-factor",
+        "/oauth/second-factor/passkey",
+        "/oauth/second-factor/continue",
+        "/oauth/second-factor/enrol",
+        "/oauth/second-factor/enrol/passkey",
+    ];
+    for path in paths {
+        let r = app
+            .browser()
+            .post(app.url(path))
+            .header("content-type", "application/json")
+            .body(r#"{"request_id":"x"}"#)
+            .send()
+            .await
+            .unwrap();
+
+        assert_eq!(r.status(), StatusCode::BAD_REQUEST, "{path}");
+        let page = r.text().await.unwrap();
+        assert!(page.contains("Invalid form"), "{path}: {page}");
+        assert!(
+            page.contains("The form could not be read."),
+            "{path}: {page}"
+        );
+    }
+}

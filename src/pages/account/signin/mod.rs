@@ -13,7 +13,6 @@ mod with_passkey;
 use super::two_step;
 use super::views::AccountSignInPage;
 use super::{PATH, SIGN_IN_PASSKEY_PATH, SIGN_IN_PATH};
-use crate::domain::secret::random_id;
 use crate::domain::{Claims, Digest};
 use crate::events::Place;
 use crate::mfa::enrolment::{self, Holder};
@@ -28,18 +27,18 @@ use crate::store::HalfwaySignIn;
 use crate::web::device::Browser;
 use crate::web::errors::PageError;
 use crate::web::i18n::{self, Text};
+use crate::web::login_cookie::LoginCookie;
 use crate::web::messages;
-use crate::web::respond::{self, clear_cookie, cookie, cookie_value, redirect};
+use crate::web::respond::{self, cookie, cookie_value, redirect};
 use poem::http::StatusCode;
 use poem::web::cookie::CookieJar;
 use poem::web::{Data, Form};
 use poem::{handler, Response};
 use secrecy::SecretString;
 use serde::Deserialize;
-use subtle::ConstantTimeEq;
 
 /// Cookie carrying the sign-in form's CSRF token.
-const LOGIN_COOKIE: &str = "sso_account_login";
+const LOGIN: LoginCookie = LoginCookie("sso_account_login");
 
 /// The sign-in form: username and password, then (second step) `otp`. No `Debug`: it holds a
 /// password.
@@ -68,14 +67,7 @@ async fn show(
     status: StatusCode,
 ) -> Result<Response, PageError> {
     i18n::return_to(SIGN_IN_PATH);
-    let token = random_id(32);
-    let ttl = state.settings.session.request_ttl.as_secs();
-    jar.add(cookie(
-        &state.settings,
-        LOGIN_COOKIE,
-        token.clone(),
-        Some(ttl),
-    ));
+    let token = LOGIN.issue(&state.settings, jar);
     let passkey = match state.settings.mfa.passwordless && passkey::offered(state) {
         true => {
             let options = passkey::start_passwordless(state, &passkey_key(&token))
@@ -149,7 +141,7 @@ pub async fn sign_in(
     form: poem::Result<Form<SignInForm>>,
 ) -> Result<Response, PageError> {
     let Form(form) = form.map_err(|e| PageError::unreadable("sign-in form", e))?;
-    let login = same_login(state, jar, &form.csrf_token)?;
+    let login = LOGIN.check(&state.settings, jar, &form.csrf_token)?;
     let at = Where {
         place: Place::App,
         client_id: None,
@@ -311,17 +303,6 @@ async fn second_step(
     }
 }
 
-/// The sign-in cookie, when the form's token matches it; otherwise the form is forged.
-fn same_login(state: &AppState, jar: &CookieJar, token: &str) -> Result<String, PageError> {
-    let login = cookie_value(&state.settings, jar, LOGIN_COOKIE).unwrap_or_default();
-    let same = !login.is_empty() && bool::from(login.as_bytes().ct_eq(token.as_bytes()));
-    if same {
-        Ok(login)
-    } else {
-        Err(PageError::Forged)
-    }
-}
-
 /// The page a refused password shows.
 async fn refused(
     state: &AppState,
@@ -373,7 +354,7 @@ async fn start(
     browser: Browser,
 ) -> Result<(), PageError> {
     signin::succeeded(state, at, claims.sub()).await;
-    clear_cookie(&state.settings, jar, LOGIN_COOKIE);
+    LOGIN.clear(&state.settings, jar);
     let replaced = cookie_value(&state.settings, jar, SESSION_COOKIE);
     let device = browser.device;
     let (id, _) =

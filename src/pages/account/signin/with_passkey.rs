@@ -2,7 +2,7 @@
 //! after the password (the sign-in pages' second-factor ceremony) or, when `mfa.passwordless`
 //! is on, alone.
 
-use super::{finish, same_login, show, show_otp};
+use super::{finish, show, show_otp, LOGIN};
 use crate::domain::Digest;
 use crate::events::Place;
 use crate::mfa::{passkey, MfaError};
@@ -46,7 +46,7 @@ pub async fn passkey_step(
     form: poem::Result<Form<PasskeyStepForm>>,
 ) -> Result<Response, PageError> {
     let Form(form) = form.map_err(|e| PageError::unreadable("passkey form", e))?;
-    let login = same_login(state, jar, &form.csrf_token)?;
+    let login = LOGIN.check(&state.settings, jar, &form.csrf_token)?;
     let at = Where {
         place: Place::App,
         client_id: None,
