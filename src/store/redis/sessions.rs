@@ -1,8 +1,7 @@
 //! SSO sessions, pending authorize requests and remembered consents in Redis: strings with an
 //! expiry under `{p}sess:<session digest>`, `{p}authreq:<request id>` and
 //! `{p}consent:<sub>\n<client id>`; `{p}user-sessions:<sub>`, a sorted set (EXPIRE) of the full
-//! keys of a user's sessions by expiry, written by a script together with each session (earlier
-//! versions kept a plain set, `{p}usersess:<sub>`, which ending the sessions reads too); and
+//! keys of a user's sessions by expiry, written by a script together with each session; and
 //! `{p}pendby:<group>`, a sorted set (EXPIRE) of the full keys of a group's pending requests
 //! scored by their expiry in microseconds, written by a script together with each request; and
 //! `{p}pendload`, a hash (EXPIRE) of the requests (`n<minute>`) and bytes (`b<minute>`) written
@@ -22,11 +21,6 @@ impl Keys {
     /// Index of a user's sessions.
     fn user_sessions(&self, sub: &str) -> String {
         format!("{}user-sessions:{sub}", self.prefix)
-    }
-
-    /// What earlier versions kept as [`Keys::user_sessions`].
-    fn earlier_user_sessions(&self, sub: &str) -> String {
-        format!("{}usersess:{sub}", self.prefix)
     }
 
     /// A bounded group of pending requests.
@@ -69,14 +63,13 @@ impl SessionStore for RedisStore {
 
     async fn end_sessions(&self, sub: &str) -> Result<EndedSessions, StoreError> {
         let mut call = self.scripts.end_sessions.key(self.keys.user_sessions(sub));
-        call.key(self.keys.earlier_user_sessions(sub)).arg(sub);
+        call.arg(sub);
         let (count, sids): (u64, Vec<String>) = self.call(Request::Script(&call)).await?;
         Ok(EndedSessions { count, sids })
     }
 
     async fn user_sessions(&self, sub: &str) -> Result<Vec<(Digest, SessionRecord)>, StoreError> {
-        let mut call = self.scripts.user_sessions.key(self.keys.user_sessions(sub));
-        call.key(self.keys.earlier_user_sessions(sub));
+        let call = self.scripts.user_sessions.key(self.keys.user_sessions(sub));
         let found: Vec<(String, String)> = self.call(Request::Script(&call)).await?;
         let prefix = self.keys.record(Namespace::Session, "");
         Ok(found
