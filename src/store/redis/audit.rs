@@ -26,13 +26,11 @@
 
 use super::audit_queue::{Batch, QueuedEvent};
 use super::{Keys, RedisStore, Request};
-use crate::clock::UnixTime;
 use crate::domain::ClientId;
 use crate::store::codec::{decode, encode};
-use crate::store::namespace::{consent_key, mark_app_use, per_app, Namespace, Records};
+use crate::store::usage::AuditBackend;
 use crate::store::{
-    AppUse, AuditFrom, AuditIndex, AuditPage, AuditRecord, AuditStore, DoctorEntry, LoggedEvent,
-    StoreError,
+    AuditFrom, AuditIndex, AuditPage, AuditRecord, DoctorEntry, LoggedEvent, StoreError,
 };
 use async_trait::async_trait;
 use redis;
@@ -77,7 +75,7 @@ impl Keys {
 }
 
 #[async_trait]
-impl AuditStore for RedisStore {
+impl AuditBackend for RedisStore {
     async fn append_audit(
         &self,
         record: &AuditRecord,
@@ -196,40 +194,6 @@ impl AuditStore for RedisStore {
             .iter()
             .filter_map(|e| decode("app doctor entry", e).ok())
             .collect())
-    }
-
-    async fn mark_used(&self, id: &ClientId, at: UnixTime, ttl: u64) -> Result<(), StoreError> {
-        self.put_text(Namespace::AppLastUsed, id.as_str(), at.to_string(), ttl)
-            .await
-    }
-
-    async fn last_used(&self, id: &ClientId) -> Result<Option<UnixTime>, StoreError> {
-        let mark = self.text(Namespace::AppLastUsed, id.as_str()).await?;
-        Ok(mark.and_then(|t| t.parse().ok()))
-    }
-
-    async fn mark_app_use(
-        &self,
-        sub: &str,
-        client: &ClientId,
-        at: UnixTime,
-        ttl: u64,
-    ) -> Result<(), StoreError> {
-        mark_app_use(self, sub, client, at, ttl).await
-    }
-
-    async fn app_uses(
-        &self,
-        sub: &str,
-        clients: &[ClientId],
-    ) -> Result<Vec<(ClientId, AppUse)>, StoreError> {
-        per_app(self, Namespace::AppUse, sub, clients, "app use").await
-    }
-
-    async fn forget_app_use(&self, sub: &str, client: &ClientId) -> Result<(), StoreError> {
-        self.remove(Namespace::AppUse, &consent_key(sub, client))
-            .await
-            .map(drop)
     }
 }
 

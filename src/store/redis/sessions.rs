@@ -8,12 +8,13 @@
 //! in each minute and not yet finished, which bounds what all pending requests keep.
 
 use super::{Keys, RedisStore, Request};
-use crate::domain::{ClientId, Digest, ScopeSet};
+use crate::domain::Digest;
 use crate::store::codec::{decode, encode};
-use crate::store::namespace::{consent_key, per_app, Namespace, Records};
+use crate::store::namespace::Namespace;
+use crate::store::sessions::SessionBackend;
 use crate::store::{
     EndedSessions, PendingBound, PendingLimits, PendingLoad, PendingPut, PendingRequest,
-    SessionRecord, SessionStore, StoreError,
+    SessionRecord, StoreError,
 };
 use async_trait::async_trait;
 
@@ -35,7 +36,7 @@ impl Keys {
 }
 
 #[async_trait]
-impl SessionStore for RedisStore {
+impl SessionBackend for RedisStore {
     async fn put_session(
         &self,
         id: &Digest,
@@ -50,15 +51,6 @@ impl SessionStore for RedisStore {
             .arg(ttl);
         let _: i64 = self.call(Request::Script(&call)).await?;
         Ok(())
-    }
-
-    async fn session(&self, id: &Digest) -> Result<Option<SessionRecord>, StoreError> {
-        self.record(Namespace::Session, id.as_hex(), "session")
-            .await
-    }
-
-    async fn delete_session(&self, id: &Digest) -> Result<(), StoreError> {
-        self.remove(Namespace::Session, id.as_hex()).await.map(drop)
     }
 
     async fn end_sessions(&self, sub: &str) -> Result<EndedSessions, StoreError> {
@@ -126,11 +118,6 @@ impl SessionStore for RedisStore {
         })
     }
 
-    async fn pending(&self, id: &str) -> Result<Option<PendingRequest>, StoreError> {
-        self.record(Namespace::AuthRequest, id, "pending request")
-            .await
-    }
-
     async fn finish_pending(&self, id: &str, pending: &PendingRequest) -> Result<bool, StoreError> {
         let mut call = self
             .scripts
@@ -146,35 +133,5 @@ impl SessionStore for RedisStore {
         };
         let deleted: i64 = self.call(Request::Script(&call)).await?;
         Ok(deleted > 0)
-    }
-
-    async fn consent(&self, sub: &str, client: &ClientId) -> Result<Option<ScopeSet>, StoreError> {
-        let key = consent_key(sub, client);
-        self.record(Namespace::Consent, &key, "consent").await
-    }
-
-    async fn put_consent(
-        &self,
-        sub: &str,
-        client: &ClientId,
-        scopes: &ScopeSet,
-        ttl: u64,
-    ) -> Result<(), StoreError> {
-        let key = consent_key(sub, client);
-        self.put_record(Namespace::Consent, &key, "consent", scopes, ttl)
-            .await
-    }
-
-    async fn consents(
-        &self,
-        sub: &str,
-        clients: &[ClientId],
-    ) -> Result<Vec<(ClientId, ScopeSet)>, StoreError> {
-        per_app(self, Namespace::Consent, sub, clients, "consent").await
-    }
-
-    async fn delete_consent(&self, sub: &str, client: &ClientId) -> Result<bool, StoreError> {
-        self.remove(Namespace::Consent, &consent_key(sub, client))
-            .await
     }
 }
