@@ -35,6 +35,8 @@ pub enum StartupError {
     Directory(#[source] Box<dyn std::error::Error + Send + Sync>),
     #[error("store")]
     Store(#[source] crate::store::StoreError),
+    #[error("store: bringing the stored data to this version's format")]
+    Migrate(#[source] crate::store::StoreError),
     #[error("templates")]
     Templates(#[source] crate::web::render::RenderError),
     #[error(transparent)]
@@ -69,7 +71,7 @@ impl Application {
     ) -> Result<Self, StartupError> {
         // Before anything is built or logged: a refusal is then the only line start-up prints.
         settings.check_store_secrets()?;
-        let store = build_store(&settings, Arc::clone(&clock))?;
+        let store = build_store(&settings, Arc::clone(&clock)).await?;
         let directory = build_directory(&settings, &clock)?;
         Self::build_with(settings, clock, store, directory).await
     }
@@ -258,14 +260,22 @@ fn announce_passkeys(state: &AppState) {
     }
 }
 
-fn build_store(settings: &Settings, clock: Arc<dyn Clock>) -> Result<Arc<dyn Store>, StartupError> {
+/// The store of `settings`; a Redis store is first brought to the current format (see
+/// `store::redis::migrate`), so that the node serves only once every request can read what
+/// the store holds.
+async fn build_store(
+    settings: &Settings,
+    clock: Arc<dyn Clock>,
+) -> Result<Arc<dyn Store>, StartupError> {
     Ok(match settings.store.backend {
         StoreBackend::Memory => {
             tracing::warn!("DEMO SETUP: memory store — sessions, codes, tokens and registered apps live in this process only and are lost on restart; use store.backend = \"redis\" in production");
             Arc::new(MemoryStore::new(clock))
         }
         StoreBackend::Redis => {
-            Arc::new(RedisStore::new(&settings.store).map_err(StartupError::Store)?)
+            let store = RedisStore::new(&settings.store).map_err(StartupError::Store)?;
+            store.migrate().await.map_err(StartupError::Migrate)?;
+            Arc::new(store)
         }
     })
 }

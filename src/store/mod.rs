@@ -25,6 +25,9 @@ pub mod memory;
 mod namespace;
 pub mod records;
 pub mod redis;
+mod second_factor;
+mod sessions;
+mod usage;
 
 pub use capabilities::*;
 pub use records::*;

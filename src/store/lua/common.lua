@@ -18,16 +18,9 @@
 -- finds at KEYS[8] and ARGV[#ARGV].
 
 -- Deletes every token named by a grant's index, then the index; answers 1 if the index was
--- still there (the grant was live), else 0. The index is a sorted set, or the plain set an
--- earlier version wrote.
+-- still there (the grant was live), else 0.
 local function revoke(index)
-  local members
-  if redis.call('TYPE', index).ok == 'set' then
-    members = redis.call('SMEMBERS', index)
-  else
-    members = redis.call('ZRANGE', index, 0, -1)
-  end
-  for _, key in ipairs(members) do
+  for _, key in ipairs(redis.call('ZRANGE', index, 0, -1)) do
     redis.call('DEL', key)
   end
   return redis.call('DEL', index)
@@ -106,15 +99,10 @@ local function reindex(key, member, keep, now)
   return math.max(until_ or 0, now + ahead(keep))
 end
 
--- Every member of the index `key`, then every member of `earlier`, the plain set an earlier
--- version kept under another name (written no more, so it expires within the longest token
--- lifetime); both are deleted.
-local function take_index(key, earlier)
+-- Every member of the index `key`, which is deleted.
+local function take_index(key)
   local members = redis.call('ZRANGE', key, 0, -1)
-  for _, member in ipairs(redis.call('SMEMBERS', earlier)) do
-    members[#members + 1] = member
-  end
-  redis.call('DEL', key, earlier)
+  redis.call('DEL', key)
   return members
 end
 
@@ -173,7 +161,7 @@ local function issue(marks, k, a, session, client)
   local now, micro = server_now()
   -- Scored to the microsecond: each token sorts after those written before it, so an insert
   -- lands at the end of its run instead of among hundreds of equal scores compared by name.
-  local added = redis.pcall('ZADD', KEYS[k + 4], string.format('%d.%06d', now + access_ttl, micro),
+  redis.call('ZADD', KEYS[k + 4], string.format('%d.%06d', now + access_ttl, micro),
     KEYS[k + 2], string.format('%d.%06d', now + refresh_ttl, micro), KEYS[k + 3])
   local listed, kept, pruned
   -- Whether the grant's entries were written or moved ahead now.
@@ -186,10 +174,7 @@ local function issue(marks, k, a, session, client)
     index(KEYS[k + 6], KEYS[k + 4], keep, now)
     listed = now + keep
   else
-    if type(added) == 'table' and added.err then
-      -- A grant whose index an earlier version wrote keeps a plain set until it ends.
-      redis.call('SADD', KEYS[k + 4], KEYS[k + 2], KEYS[k + 3])
-    elseif marks.pruned and now - marks.pruned < PRUNE_EVERY then
+    if marks.pruned and now - marks.pruned < PRUNE_EVERY then
       pruned = marks.pruned
     else
       redis.call('ZREMRANGEBYSCORE', KEYS[k + 4], '-inf', text(now))

@@ -1,7 +1,7 @@
 -- Revokes every code and grant of a client.
---   KEYS[1] the client's index   KEYS[2] the client's index of earlier versions
+--   KEYS[1] the client's index
 --   ARGV[1] prefix of every grant index key
-local members = take_index(KEYS[1], KEYS[2])
+local members = take_index(KEYS[1])
 for _, key in ipairs(members) do
   if string.sub(key, 1, #ARGV[1]) == ARGV[1] then
     revoke(key)

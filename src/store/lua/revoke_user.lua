@@ -1,8 +1,8 @@
 -- Revokes every code and grant of a user, for every app; answers how many grants were live.
---   KEYS[1] the user's index   KEYS[2] the user's index of earlier versions
+--   KEYS[1] the user's index
 --   ARGV[1] prefix of every grant index key
 local revoked = 0
-for _, key in ipairs(take_index(KEYS[1], KEYS[2])) do
+for _, key in ipairs(take_index(KEYS[1])) do
   if string.sub(key, 1, #ARGV[1]) == ARGV[1] then
     revoked = revoked + revoke(key)
   else

@@ -1,21 +1,12 @@
 -- Answers the live grants of a user, each with the newest of its refresh tokens still kept:
 -- pairs of grant id and refresh token JSON.
---   KEYS[1] the user's index   KEYS[2] the user's index of earlier versions
+--   KEYS[1] the user's index
 --   ARGV[1] prefix of every grant index key   ARGV[2] prefix of every refresh token key
-local members = redis.call('ZRANGE', KEYS[1], 0, -1)
-for _, member in ipairs(redis.call('SMEMBERS', KEYS[2])) do
-  members[#members + 1] = member
-end
 local found = {}
-for _, key in ipairs(members) do
+for _, key in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
   if string.sub(key, 1, #ARGV[1]) == ARGV[1] then
-    local tokens
-    if redis.call('TYPE', key).ok == 'set' then
-      tokens = redis.call('SMEMBERS', key)
-    else
-      -- Scored by expiry: the newest refresh token comes first.
-      tokens = redis.call('ZREVRANGE', key, 0, -1)
-    end
+    -- Scored by expiry: the newest refresh token comes first.
+    local tokens = redis.call('ZREVRANGE', key, 0, -1)
     for _, token in ipairs(tokens) do
       if string.sub(token, 1, #ARGV[2]) == ARGV[2] then
         local data = redis.call('HGET', token, 'data')

@@ -4,10 +4,9 @@
 use super::{live, MemoryStore, Timed};
 use crate::clock::UnixTime;
 use crate::domain::ClientId;
-use crate::store::namespace::{consent_key, mark_app_use, per_app, Namespace, Records};
+use crate::store::usage::AuditBackend;
 use crate::store::{
-    AppUse, AuditFrom, AuditIndex, AuditPage, AuditRecord, AuditStore, DoctorEntry, LoggedEvent,
-    StoreError,
+    AuditFrom, AuditIndex, AuditPage, AuditRecord, DoctorEntry, LoggedEvent, StoreError,
 };
 use async_trait::async_trait;
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
@@ -112,7 +111,7 @@ impl AuditLog {
 }
 
 #[async_trait]
-impl AuditStore for MemoryStore {
+impl AuditBackend for MemoryStore {
     async fn append_audit(
         &self,
         record: &AuditRecord,
@@ -162,39 +161,5 @@ impl AuditStore for MemoryStore {
         Ok(failures
             .map(|f| f.iter().cloned().collect())
             .unwrap_or_default())
-    }
-
-    async fn mark_used(&self, id: &ClientId, at: UnixTime, ttl: u64) -> Result<(), StoreError> {
-        self.put_text(Namespace::AppLastUsed, id.as_str(), at.to_string(), ttl)
-            .await
-    }
-
-    async fn last_used(&self, id: &ClientId) -> Result<Option<UnixTime>, StoreError> {
-        let mark = self.text(Namespace::AppLastUsed, id.as_str()).await?;
-        Ok(mark.and_then(|t| t.parse().ok()))
-    }
-
-    async fn mark_app_use(
-        &self,
-        sub: &str,
-        client: &ClientId,
-        at: UnixTime,
-        ttl: u64,
-    ) -> Result<(), StoreError> {
-        mark_app_use(self, sub, client, at, ttl).await
-    }
-
-    async fn app_uses(
-        &self,
-        sub: &str,
-        clients: &[ClientId],
-    ) -> Result<Vec<(ClientId, AppUse)>, StoreError> {
-        per_app(self, Namespace::AppUse, sub, clients, "app use").await
-    }
-
-    async fn forget_app_use(&self, sub: &str, client: &ClientId) -> Result<(), StoreError> {
-        self.remove(Namespace::AppUse, &consent_key(sub, client))
-            .await
-            .map(drop)
     }
 }

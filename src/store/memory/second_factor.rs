@@ -1,10 +1,10 @@
 //! The second factor in the memory store: enrolments with their recovery codes in a map of
-//! their own; set-ups and used time steps as short-lived records.
+//! their own (set-ups and used time steps are short-lived records, `store/second_factor.rs`).
 
 use super::MemoryStore;
 use crate::domain::Digest;
-use crate::store::namespace::{otp_step_key, setup_key, Namespace, Records};
-use crate::store::{EnrolmentRecord, SecondFactorStore, StoreError};
+use crate::store::second_factor::EnrolmentBackend;
+use crate::store::{EnrolmentRecord, StoreError};
 use async_trait::async_trait;
 use std::collections::{HashMap, HashSet};
 
@@ -19,7 +19,7 @@ struct Enrolment {
 pub(super) struct Enrolments(HashMap<String, Enrolment>);
 
 #[async_trait]
-impl SecondFactorStore for MemoryStore {
+impl EnrolmentBackend for MemoryStore {
     async fn put_second_factor(
         &self,
         sub: &str,
@@ -57,38 +57,5 @@ impl SecondFactorStore for MemoryStore {
 
     async fn delete_second_factor(&self, sub: &str) -> Result<bool, StoreError> {
         Ok(self.lock().0.second_factor.0.remove(sub).is_some())
-    }
-
-    async fn put_setup(
-        &self,
-        sub: &str,
-        holder: &str,
-        sealed_secret: &str,
-        ttl: u64,
-    ) -> Result<(), StoreError> {
-        let key = setup_key(sub, holder);
-        self.put_text(Namespace::MfaSetup, &key, sealed_secret.to_owned(), ttl)
-            .await
-    }
-
-    async fn setup(&self, sub: &str, holder: &str) -> Result<Option<String>, StoreError> {
-        self.text(Namespace::MfaSetup, &setup_key(sub, holder))
-            .await
-    }
-
-    async fn delete_setup(&self, sub: &str, holder: &str) -> Result<(), StoreError> {
-        let key = setup_key(sub, holder);
-        self.remove(Namespace::MfaSetup, &key).await.map(drop)
-    }
-
-    async fn spend_otp_step(
-        &self,
-        sub: &str,
-        authenticator: &str,
-        step: u64,
-        ttl: u64,
-    ) -> Result<bool, StoreError> {
-        let key = otp_step_key(sub, authenticator, step);
-        self.put_text_new(Namespace::OtpUsed, &key, "1", ttl).await
     }
 }

@@ -4,12 +4,13 @@
 use super::records::RecordMap;
 use super::MemoryStore;
 use crate::clock::UnixTime;
-use crate::domain::{ClientId, Digest, ScopeSet};
+use crate::domain::Digest;
 use crate::store::codec::{decode, encode};
-use crate::store::namespace::{consent_key, per_app, Namespace, Records};
+use crate::store::namespace::Namespace;
+use crate::store::sessions::SessionBackend;
 use crate::store::{
     EndedSessions, PendingBound, PendingLimits, PendingLoad, PendingPut, PendingRequest,
-    SessionRecord, SessionStore, StoreError,
+    SessionRecord, StoreError,
 };
 use async_trait::async_trait;
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
@@ -189,7 +190,7 @@ fn end(
 }
 
 #[async_trait]
-impl SessionStore for MemoryStore {
+impl SessionBackend for MemoryStore {
     async fn put_session(
         &self,
         id: &Digest,
@@ -209,15 +210,6 @@ impl SessionStore for MemoryStore {
             .or_default()
             .insert(id.as_hex().to_owned());
         Ok(())
-    }
-
-    async fn session(&self, id: &Digest) -> Result<Option<SessionRecord>, StoreError> {
-        self.record(Namespace::Session, id.as_hex(), "session")
-            .await
-    }
-
-    async fn delete_session(&self, id: &Digest) -> Result<(), StoreError> {
-        self.remove(Namespace::Session, id.as_hex()).await.map(drop)
     }
 
     async fn end_sessions(&self, sub: &str) -> Result<EndedSessions, StoreError> {
@@ -268,11 +260,6 @@ impl SessionStore for MemoryStore {
         Ok(PendingPut::Stored(groups.load))
     }
 
-    async fn pending(&self, id: &str) -> Result<Option<PendingRequest>, StoreError> {
-        self.record(Namespace::AuthRequest, id, "pending request")
-            .await
-    }
-
     async fn finish_pending(&self, id: &str, pending: &PendingRequest) -> Result<bool, StoreError> {
         let (mut state, now) = self.lock();
         let state = &mut *state;
@@ -282,35 +269,5 @@ impl SessionStore for MemoryStore {
             .records
             .take(Namespace::AuthRequest, id, now)
             .is_some())
-    }
-
-    async fn consent(&self, sub: &str, client: &ClientId) -> Result<Option<ScopeSet>, StoreError> {
-        let key = consent_key(sub, client);
-        self.record(Namespace::Consent, &key, "consent").await
-    }
-
-    async fn put_consent(
-        &self,
-        sub: &str,
-        client: &ClientId,
-        scopes: &ScopeSet,
-        ttl: u64,
-    ) -> Result<(), StoreError> {
-        let key = consent_key(sub, client);
-        self.put_record(Namespace::Consent, &key, "consent", scopes, ttl)
-            .await
-    }
-
-    async fn consents(
-        &self,
-        sub: &str,
-        clients: &[ClientId],
-    ) -> Result<Vec<(ClientId, ScopeSet)>, StoreError> {
-        per_app(self, Namespace::Consent, sub, clients, "consent").await
-    }
-
-    async fn delete_consent(&self, sub: &str, client: &ClientId) -> Result<bool, StoreError> {
-        self.remove(Namespace::Consent, &consent_key(sub, client))
-            .await
     }
 }

@@ -10,8 +10,6 @@
 //! | `{p}audit:ix:app:<client id>` | list | the app's events, like the log |
 //! | `{p}audit:ix:action:<action>` | list | the action's events, like the log |
 //! | `{p}audit:ix:failures` | list | failed events, like the log |
-//! | `{p}audit:log`, `{p}audit:by:…` | sorted set | earlier versions' log and indexes (ids by cursor), being moved |
-//! | `{p}audit` | sorted set | the first versions' log (event JSON by time), being moved |
 //! | `{p}failures:<client id>` | list, EXPIRE | the client's recent failed requests (JSON) |
 //! | `{p}lastused:<client id>` | string, EX | when the client last obtained tokens (Unix time) |
 //!
@@ -24,21 +22,15 @@
 //! search, and checks the others in each event's filing (`audit_events.lua`), a bounded number
 //! of entries per step.
 //!
-//! Earlier versions kept the log and indexes as sorted sets of ids by cursor (`{p}audit:log`,
-//! `{p}audit:by:…`), and the first ones a single sorted set of event JSON by time, `{p}audit`.
-//! Each append first moves up to [`MOVE_BATCH`] of the newest events left there to the head of
-//! the lists, below every event there (`move_indexed_audit.lua`, then `move_earlier_audit.lua`),
-//! until none is left: an upgrade keeps the events it has, and searches find them once moved.
+//! The logs of earlier versions are moved into the lists at start-up (`migrate.rs`).
 
 use super::audit_queue::{Batch, QueuedEvent};
 use super::{Keys, RedisStore, Request};
-use crate::clock::UnixTime;
 use crate::domain::ClientId;
 use crate::store::codec::{decode, encode};
-use crate::store::namespace::{consent_key, mark_app_use, per_app, Namespace, Records};
+use crate::store::usage::AuditBackend;
 use crate::store::{
-    AppUse, AuditFrom, AuditIndex, AuditPage, AuditRecord, AuditStore, DoctorEntry, LoggedEvent,
-    StoreError,
+    AuditFrom, AuditIndex, AuditPage, AuditRecord, DoctorEntry, LoggedEvent, StoreError,
 };
 use async_trait::async_trait;
 use redis;
@@ -59,25 +51,15 @@ struct Filing<'a> {
 /// something rare costs one bounded script per step, never one long one.
 const WALK_BUDGET: usize = 1000;
 
-/// How many events of an earlier version's log one append moves, at most.
-const MOVE_BATCH: usize = 500;
-
-/// What follows `{p}audit:` in the key of an index: a list, and a sorted set of the same
-/// index in earlier versions.
-const LISTS: &str = "ix:";
-const SORTED_SETS: &str = "by:";
+/// What follows `{p}audit:` in the key of an index.
+pub(super) const LISTS: &str = "ix:";
 
 impl Keys {
-    fn audit(&self, part: &str) -> String {
+    pub(super) fn audit(&self, part: &str) -> String {
         format!("{}audit:{part}", self.prefix)
     }
 
-    /// The one sorted set of the first versions.
-    fn earlier_audit(&self) -> String {
-        format!("{}audit", self.prefix)
-    }
-
-    fn audit_index(&self, index: &AuditIndex) -> String {
+    pub(super) fn audit_index(&self, index: &AuditIndex) -> String {
         let name = match index {
             AuditIndex::Actor(name) => format!("actor:{name}"),
             AuditIndex::App(client) => format!("app:{client}"),
@@ -93,7 +75,7 @@ impl Keys {
 }
 
 #[async_trait]
-impl AuditStore for RedisStore {
+impl AuditBackend for RedisStore {
     async fn append_audit(
         &self,
         record: &AuditRecord,
@@ -213,46 +195,11 @@ impl AuditStore for RedisStore {
             .filter_map(|e| decode("app doctor entry", e).ok())
             .collect())
     }
-
-    async fn mark_used(&self, id: &ClientId, at: UnixTime, ttl: u64) -> Result<(), StoreError> {
-        self.put_text(Namespace::AppLastUsed, id.as_str(), at.to_string(), ttl)
-            .await
-    }
-
-    async fn last_used(&self, id: &ClientId) -> Result<Option<UnixTime>, StoreError> {
-        let mark = self.text(Namespace::AppLastUsed, id.as_str()).await?;
-        Ok(mark.and_then(|t| t.parse().ok()))
-    }
-
-    async fn mark_app_use(
-        &self,
-        sub: &str,
-        client: &ClientId,
-        at: UnixTime,
-        ttl: u64,
-    ) -> Result<(), StoreError> {
-        mark_app_use(self, sub, client, at, ttl).await
-    }
-
-    async fn app_uses(
-        &self,
-        sub: &str,
-        clients: &[ClientId],
-    ) -> Result<Vec<(ClientId, AppUse)>, StoreError> {
-        per_app(self, Namespace::AppUse, sub, clients, "app use").await
-    }
-
-    async fn forget_app_use(&self, sub: &str, client: &ClientId) -> Result<(), StoreError> {
-        self.remove(Namespace::AppUse, &consent_key(sub, client))
-            .await
-            .map(drop)
-    }
 }
 
 impl RedisStore {
     /// Appends a batch of queued events in one script (see `audit_queue.rs`).
     async fn write_audit(&self, batch: &Batch) -> Result<(), StoreError> {
-        self.move_earlier_events().await?;
         let keys = &self.keys;
         let mut call = self.scripts.append_audit.key(keys.audit("seq"));
         call.key(keys.audit("events"))
@@ -288,60 +235,6 @@ impl RedisStore {
         }
         let behind: i64 = self.call(Request::Script(&call)).await?;
         self.audit_behind.store(behind == 1, Ordering::Relaxed);
-        Ok(())
-    }
-
-    /// Moves the newest events of earlier versions' logs, if any are left, into the lists: the
-    /// sorted-set log first, then the first versions' (whose events are older still). Once none
-    /// is left, this process stops looking.
-    async fn move_earlier_events(&self) -> Result<(), StoreError> {
-        let keys = &self.keys;
-        if self.indexed_audit.load(Ordering::Relaxed) {
-            let mut call = self.scripts.move_indexed_audit.key(keys.audit("log"));
-            call.key(keys.audit("seq"))
-                .key(keys.audit("filed"))
-                .key(keys.audit("earliest"))
-                .arg(MOVE_BATCH)
-                .arg(keys.audit(SORTED_SETS))
-                .arg(keys.audit(LISTS));
-            let left: i64 = self.call(Request::Script(&call)).await?;
-            if left > 0 {
-                return Ok(());
-            }
-            self.indexed_audit.store(false, Ordering::Relaxed);
-        }
-        if !self.earlier_audit.load(Ordering::Relaxed) {
-            return Ok(());
-        }
-        let mut newest = redis::cmd("ZREVRANGE");
-        newest.arg(keys.earlier_audit()).arg(0).arg(MOVE_BATCH - 1);
-        let members: Vec<String> = self.cmd(&newest).await?;
-        if members.is_empty() {
-            self.earlier_audit.store(false, Ordering::Relaxed);
-            return Ok(());
-        }
-        let mut call = self.scripts.move_earlier_audit.key(keys.earlier_audit());
-        call.key(keys.audit("seq"))
-            .key(keys.audit("events"))
-            .key(keys.audit("filed"))
-            .key(keys.audit("earliest"));
-        for member in &members {
-            call.arg(member);
-            match decode::<AuditRecord>("audit event", member) {
-                Ok(record) => {
-                    let indexes = AuditIndex::of(&record);
-                    call.arg(&record.id).arg(record.at).arg(indexes.len());
-                    for index in &indexes {
-                        call.arg(keys.audit_index(index));
-                    }
-                }
-                // Damaged: nothing could show or find it; it is dropped.
-                Err(_) => {
-                    call.arg("").arg(0).arg(0);
-                }
-            }
-        }
-        let _: i64 = self.call(Request::Script(&call)).await?;
         Ok(())
     }
 }

@@ -6,13 +6,10 @@
 //! | `{p}code:<hex>` | hash, EXPIRE | `data` (code JSON), `consumed_by` (grant id) |
 //! | `{p}at:<hex>` | string, EX | access token JSON |
 //! | `{p}rt:<hex>` | hash, EXPIRE | `data`, `grant`, `listed`, `kept`, `pruned` (see `common.lua`), `rotated_at`, `sealed` |
-//! | `{p}grant:<id>` | sorted set, EXPIRE | full keys of the grant's access and refresh tokens, by expiry (a plain set if an earlier version wrote it) |
+//! | `{p}grant:<id>` | sorted set, EXPIRE | full keys of the grant's access and refresh tokens, by expiry |
 //! | `{p}client-issued:<client id>` | sorted set, EXPIRE | full keys of the client's codes not yet redeemed and grant indexes, by expiry |
 //! | `{p}user-issued:<sub>` | sorted set, EXPIRE | full keys of the user's codes not yet redeemed and grant indexes, by expiry |
 //! | `{p}session-issued:<sid>` | hash, EXPIRE | `g<grant id>` and `c<full code key>` → client id: the grants begun and codes not yet redeemed in an SSO session |
-//!
-//! Earlier versions kept the last two as plain sets under `{p}issued:<client id>` and
-//! `{p}userissued:<sub>`; revoking reads those too until they expire.
 
 use super::connect::cached;
 use super::group_commit::{self, Batch, GroupCommit};
@@ -65,16 +62,6 @@ impl Keys {
     /// Index of the grants begun and codes not yet redeemed in the SSO session `sid`.
     fn session_issued(&self, sid: &str) -> String {
         format!("{}session-issued:{sid}", self.prefix)
-    }
-
-    /// What earlier versions kept as [`Keys::issued`].
-    fn earlier_issued(&self, client: &ClientId) -> String {
-        format!("{}issued:{}", self.prefix, client.as_str())
-    }
-
-    /// What earlier versions kept as [`Keys::user_issued`].
-    fn earlier_user_issued(&self, sub: &str) -> String {
-        format!("{}userissued:{sub}", self.prefix)
     }
 }
 
@@ -386,16 +373,14 @@ impl GrantStore for RedisStore {
 
     async fn revoke_client(&self, id: &ClientId) -> Result<(), StoreError> {
         let mut call = self.scripts.revoke_client.key(self.keys.issued(id));
-        call.key(self.keys.earlier_issued(id))
-            .arg(self.keys.grant_prefix());
+        call.arg(self.keys.grant_prefix());
         let _: i64 = self.call(Request::Script(&call)).await?;
         Ok(())
     }
 
     async fn revoke_user(&self, sub: &str) -> Result<u64, StoreError> {
         let mut call = self.scripts.revoke_user.key(self.keys.user_issued(sub));
-        call.key(self.keys.earlier_user_issued(sub))
-            .arg(self.keys.grant_prefix());
+        call.arg(self.keys.grant_prefix());
         self.call(Request::Script(&call)).await
     }
 
@@ -412,8 +397,7 @@ impl GrantStore for RedisStore {
 
     async fn user_grants(&self, sub: &str) -> Result<Vec<UserGrant>, StoreError> {
         let mut call = self.scripts.user_grants.key(self.keys.user_issued(sub));
-        call.key(self.keys.earlier_user_issued(sub))
-            .arg(self.keys.grant_prefix())
+        call.arg(self.keys.grant_prefix())
             .arg(self.keys.refresh(&Digest::from_hex("")));
         let found: Vec<(String, String)> = self.call(Request::Script(&call)).await?;
         found

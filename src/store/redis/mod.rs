@@ -24,7 +24,7 @@
 //! | `{p}code:<hex>` | hash, EXPIRE | `data` (code JSON), `consumed_by` (grant id) |
 //! | `{p}at:<hex>` | string, EX | access token JSON |
 //! | `{p}rt:<hex>` | hash, EXPIRE | `data`, `grant`, `listed`, `kept`, `pruned` (see `common.lua`), `rotated_at`, `sealed` |
-//! | `{p}grant:<id>` | sorted set, EXPIRE | full keys of the grant's access and refresh tokens, by expiry (a plain set if an earlier version wrote it) |
+//! | `{p}grant:<id>` | sorted set, EXPIRE | full keys of the grant's access and refresh tokens, by expiry |
 //! | `{p}client-issued:<client id>` | sorted set, EXPIRE | full keys of the client's codes not yet redeemed and grant indexes, by expiry |
 //! | `{p}user-issued:<sub>` | sorted set, EXPIRE | full keys of the user's codes not yet redeemed and grant indexes, by expiry |
 //! | `{p}session-issued:<sid>` | hash, EXPIRE | `g<grant id>`, `c<code key>` → client id: the grants begun and codes not yet redeemed in an SSO session |
@@ -35,6 +35,7 @@
 //! | `{p}failures:<client id>` | list, EXPIRE | the client's recent failed requests (JSON) |
 //! | `{p}lastused:<client id>` | string, EX | when the app last obtained tokens (Unix time) |
 //! | `{p}oidc:signing-keys` | string | the generated id_token signing keys (JSON list, see `oidc::generated_keys`) |
+//! | `{p}format`, `{p}format:lock` | string | the format the store was brought to at start-up, and the node doing it (see `migrate.rs`) |
 //!
 //! Each capability's file names the keys it uses. `<hex>` is the SHA-256 digest of the secret:
 //! raw codes, tokens and cookies never reach Redis. Redeeming
@@ -52,6 +53,7 @@ mod issued_here;
 mod keys;
 mod limits;
 mod logout;
+mod migrate;
 mod passkeys;
 mod records;
 mod scripts;
@@ -63,6 +65,7 @@ use crate::config::StoreSettings;
 use async_trait::async_trait;
 use connect::Target;
 use connections::Connections;
+pub use migrate::{Migrated, FORMAT, REMOVED_IN};
 use redis::{self, Cmd, FromRedisValue, Pipeline};
 use scripts::Scripts;
 use std::sync::atomic::{AtomicBool, AtomicU64};
@@ -79,11 +82,6 @@ pub struct RedisStore {
     keys: Keys,
     scripts: Scripts,
     timeout: Duration,
-    /// Whether the audit logs of earlier versions may still hold events to move (see
-    /// `audit.rs`); checked on the first append of each process.
-    earlier_audit: AtomicBool,
-    /// The same for the sorted-set log, which is moved first.
-    indexed_audit: AtomicBool,
     /// The latest event time at which this process had the audit log forget what retention
     /// no longer keeps: once per second of event time is enough for a retention in days, and
     /// spares every other append reading the oldest event.
@@ -117,8 +115,6 @@ impl RedisStore {
             },
             scripts: Scripts::new(),
             timeout,
-            earlier_audit: AtomicBool::new(true),
-            indexed_audit: AtomicBool::new(true),
             audit_swept: AtomicU64::new(0),
             audit_behind: AtomicBool::new(false),
             audit_queue: audit_queue::queue(),

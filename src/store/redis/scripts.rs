@@ -3,7 +3,7 @@
 //! Each grant and session script but the pending-request, owned-record, client and reading
 //! scripts is `common.lua` (the shared
 //! `revoke`, `index`, `take_index` and `issue` functions) followed by its own body; the audit
-//! scripts stand alone. `redis::Script` sends them by SHA-1 and loads them again after a server
+//! and migration scripts stand alone. `redis::Script` sends them by SHA-1 and loads them again after a server
 //! restart.
 
 use redis::Script;
@@ -61,6 +61,7 @@ const APPEND_AUDIT: &str = include_str!("../lua/append_audit.lua");
 const AUDIT_EVENTS: &str = include_str!("../lua/audit_events.lua");
 const MOVE_EARLIER_AUDIT: &str = include_str!("../lua/move_earlier_audit.lua");
 const MOVE_INDEXED_AUDIT: &str = include_str!("../lua/move_indexed_audit.lua");
+const MIGRATE_INDEXES: &str = include_str!("../lua/migrate_indexes.lua");
 
 /// The loaded scripts.
 pub(super) struct Scripts {
@@ -110,12 +111,15 @@ pub(super) struct Scripts {
     pub(super) append_audit: Script,
     /// One step of a walk through the audit log: see `audit_events.lua`.
     pub(super) audit_events: Script,
-    /// Moves events of the first versions' audit log into the lists: see
+    /// At start-up, moves events of the first versions' audit log into the lists: see
     /// `move_earlier_audit.lua`.
     pub(super) move_earlier_audit: Script,
-    /// Moves events of the sorted-set audit log of earlier versions into the lists: see
-    /// `move_indexed_audit.lua`.
+    /// At start-up, moves events of the sorted-set audit log of earlier versions into the
+    /// lists: see `move_indexed_audit.lua`.
     pub(super) move_indexed_audit: Script,
+    /// At start-up, brings indexes of earlier versions to the current format: see
+    /// `migrate_indexes.lua`.
+    pub(super) migrate_indexes: Script,
 }
 
 impl Scripts {
@@ -145,6 +149,7 @@ impl Scripts {
             audit_events: Script::new(AUDIT_EVENTS),
             move_earlier_audit: Script::new(MOVE_EARLIER_AUDIT),
             move_indexed_audit: Script::new(MOVE_INDEXED_AUDIT),
+            migrate_indexes: Script::new(MIGRATE_INDEXES),
         }
     }
 }

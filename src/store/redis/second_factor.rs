@@ -8,13 +8,14 @@
 //! | `{p}otpused:<sub>\n<authenticator>\n<step>` | string, EX | `1`: the step was accepted |
 //!
 //! Each operation is one round trip; writing an enrolment runs as a MULTI/EXEC transaction, so
-//! every node sees the enrolment and its codes together.
+//! every node sees the enrolment and its codes together. Set-ups and used time steps are
+//! short-lived records, written once for both backends in `store/second_factor.rs`.
 
 use super::{Keys, RedisStore, Request};
 use crate::domain::Digest;
 use crate::store::codec::{decode, encode};
-use crate::store::namespace::{otp_step_key, setup_key, Namespace, Records};
-use crate::store::{EnrolmentRecord, SecondFactorStore, StoreError};
+use crate::store::second_factor::EnrolmentBackend;
+use crate::store::{EnrolmentRecord, StoreError};
 use async_trait::async_trait;
 use redis;
 
@@ -29,7 +30,7 @@ impl Keys {
 }
 
 #[async_trait]
-impl SecondFactorStore for RedisStore {
+impl EnrolmentBackend for RedisStore {
     async fn put_second_factor(
         &self,
         sub: &str,
@@ -82,38 +83,5 @@ impl SecondFactorStore for RedisStore {
             .arg(self.keys.recovery(sub));
         let deleted: i64 = self.cmd(&cmd).await?;
         Ok(deleted > 0)
-    }
-
-    async fn put_setup(
-        &self,
-        sub: &str,
-        holder: &str,
-        sealed_secret: &str,
-        ttl: u64,
-    ) -> Result<(), StoreError> {
-        let key = setup_key(sub, holder);
-        self.put_text(Namespace::MfaSetup, &key, sealed_secret.to_owned(), ttl)
-            .await
-    }
-
-    async fn setup(&self, sub: &str, holder: &str) -> Result<Option<String>, StoreError> {
-        self.text(Namespace::MfaSetup, &setup_key(sub, holder))
-            .await
-    }
-
-    async fn delete_setup(&self, sub: &str, holder: &str) -> Result<(), StoreError> {
-        let key = setup_key(sub, holder);
-        self.remove(Namespace::MfaSetup, &key).await.map(drop)
-    }
-
-    async fn spend_otp_step(
-        &self,
-        sub: &str,
-        authenticator: &str,
-        step: u64,
-        ttl: u64,
-    ) -> Result<bool, StoreError> {
-        let key = otp_step_key(sub, authenticator, step);
-        self.put_text_new(Namespace::OtpUsed, &key, "1", ttl).await
     }
 }

@@ -1,20 +1,20 @@
 //! SSO sessions, pending authorize requests and remembered consents in Redis: strings with an
 //! expiry under `{p}sess:<session digest>`, `{p}authreq:<request id>` and
 //! `{p}consent:<sub>\n<client id>`; `{p}user-sessions:<sub>`, a sorted set (EXPIRE) of the full
-//! keys of a user's sessions by expiry, written by a script together with each session (earlier
-//! versions kept a plain set, `{p}usersess:<sub>`, which ending the sessions reads too); and
+//! keys of a user's sessions by expiry, written by a script together with each session; and
 //! `{p}pendby:<group>`, a sorted set (EXPIRE) of the full keys of a group's pending requests
 //! scored by their expiry in microseconds, written by a script together with each request; and
 //! `{p}pendload`, a hash (EXPIRE) of the requests (`n<minute>`) and bytes (`b<minute>`) written
 //! in each minute and not yet finished, which bounds what all pending requests keep.
 
 use super::{Keys, RedisStore, Request};
-use crate::domain::{ClientId, Digest, ScopeSet};
+use crate::domain::Digest;
 use crate::store::codec::{decode, encode};
-use crate::store::namespace::{consent_key, per_app, Namespace, Records};
+use crate::store::namespace::Namespace;
+use crate::store::sessions::SessionBackend;
 use crate::store::{
     EndedSessions, PendingBound, PendingLimits, PendingLoad, PendingPut, PendingRequest,
-    SessionRecord, SessionStore, StoreError,
+    SessionRecord, StoreError,
 };
 use async_trait::async_trait;
 
@@ -22,11 +22,6 @@ impl Keys {
     /// Index of a user's sessions.
     fn user_sessions(&self, sub: &str) -> String {
         format!("{}user-sessions:{sub}", self.prefix)
-    }
-
-    /// What earlier versions kept as [`Keys::user_sessions`].
-    fn earlier_user_sessions(&self, sub: &str) -> String {
-        format!("{}usersess:{sub}", self.prefix)
     }
 
     /// A bounded group of pending requests.
@@ -41,7 +36,7 @@ impl Keys {
 }
 
 #[async_trait]
-impl SessionStore for RedisStore {
+impl SessionBackend for RedisStore {
     async fn put_session(
         &self,
         id: &Digest,
@@ -58,25 +53,15 @@ impl SessionStore for RedisStore {
         Ok(())
     }
 
-    async fn session(&self, id: &Digest) -> Result<Option<SessionRecord>, StoreError> {
-        self.record(Namespace::Session, id.as_hex(), "session")
-            .await
-    }
-
-    async fn delete_session(&self, id: &Digest) -> Result<(), StoreError> {
-        self.remove(Namespace::Session, id.as_hex()).await.map(drop)
-    }
-
     async fn end_sessions(&self, sub: &str) -> Result<EndedSessions, StoreError> {
         let mut call = self.scripts.end_sessions.key(self.keys.user_sessions(sub));
-        call.key(self.keys.earlier_user_sessions(sub)).arg(sub);
+        call.arg(sub);
         let (count, sids): (u64, Vec<String>) = self.call(Request::Script(&call)).await?;
         Ok(EndedSessions { count, sids })
     }
 
     async fn user_sessions(&self, sub: &str) -> Result<Vec<(Digest, SessionRecord)>, StoreError> {
-        let mut call = self.scripts.user_sessions.key(self.keys.user_sessions(sub));
-        call.key(self.keys.earlier_user_sessions(sub));
+        let call = self.scripts.user_sessions.key(self.keys.user_sessions(sub));
         let found: Vec<(String, String)> = self.call(Request::Script(&call)).await?;
         let prefix = self.keys.record(Namespace::Session, "");
         Ok(found
@@ -133,11 +118,6 @@ impl SessionStore for RedisStore {
         })
     }
 
-    async fn pending(&self, id: &str) -> Result<Option<PendingRequest>, StoreError> {
-        self.record(Namespace::AuthRequest, id, "pending request")
-            .await
-    }
-
     async fn finish_pending(&self, id: &str, pending: &PendingRequest) -> Result<bool, StoreError> {
         let mut call = self
             .scripts
@@ -153,35 +133,5 @@ impl SessionStore for RedisStore {
         };
         let deleted: i64 = self.call(Request::Script(&call)).await?;
         Ok(deleted > 0)
-    }
-
-    async fn consent(&self, sub: &str, client: &ClientId) -> Result<Option<ScopeSet>, StoreError> {
-        let key = consent_key(sub, client);
-        self.record(Namespace::Consent, &key, "consent").await
-    }
-
-    async fn put_consent(
-        &self,
-        sub: &str,
-        client: &ClientId,
-        scopes: &ScopeSet,
-        ttl: u64,
-    ) -> Result<(), StoreError> {
-        let key = consent_key(sub, client);
-        self.put_record(Namespace::Consent, &key, "consent", scopes, ttl)
-            .await
-    }
-
-    async fn consents(
-        &self,
-        sub: &str,
-        clients: &[ClientId],
-    ) -> Result<Vec<(ClientId, ScopeSet)>, StoreError> {
-        per_app(self, Namespace::Consent, sub, clients, "consent").await
-    }
-
-    async fn delete_consent(&self, sub: &str, client: &ClientId) -> Result<bool, StoreError> {
-        self.remove(Namespace::Consent, &consent_key(sub, client))
-            .await
     }
 }

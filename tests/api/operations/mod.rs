@@ -1,4 +1,5 @@
-//! Running it: nodes, Redis high availability, metrics, logs, probes, proxies, outages.
+//! Running it: nodes, Redis high availability, metrics, logs, probes, proxies, outages,
+//! upgrades.
 
 pub(crate) mod compose;
 pub(crate) mod logging;
@@ -10,3 +11,4 @@ pub(crate) mod readiness;
 pub(crate) mod redis_ha;
 pub(crate) mod service;
 pub(crate) mod shutdown;
+pub(crate) mod upgrades;

@@ -148,7 +148,7 @@ async fn userinfo_reads_a_token_once_per_connection_and_a_revocation_still_count
 async fn a_code_exchange_and_a_refresh_each_take_two_round_trips() {
     let (app, redis) = app_on_own_redis().await;
     let reg = app.register(CB, false).await;
-    // Once first: the scripts get loaded, and the first audit event moves an earlier log.
+    // Once first: the scripts get loaded.
     let tokens = app.tokens_for(&reg, "alan").await;
     app.refresh(&reg, tokens["refresh_token"].as_str().unwrap())
         .await;

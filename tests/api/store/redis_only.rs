@@ -132,7 +132,7 @@ async fn a_consumed_code_keeps_its_remaining_ttl_and_the_grant_index_outlives_it
 }
 
 #[tokio::test]
-async fn a_grants_index_drops_its_expired_tokens_and_an_earlier_versions_set_still_works() {
+async fn a_grants_index_drops_its_expired_tokens_and_an_earlier_versions_set_works_once_migrated() {
     let server = RedisServer::shared();
     let settings = redis_settings(&server.url(), 1000);
     let store = RedisStore::new(&settings).unwrap();
@@ -168,7 +168,7 @@ async fn a_grants_index_drops_its_expired_tokens_and_an_earlier_versions_set_sti
     assert_eq!(left.len(), 6, "{left:?}");
 
     // A grant whose index an earlier version wrote as a plain set, and whose refresh token
-    // records nothing of the grant, rotates and revokes.
+    // records nothing of the grant, rotates and revokes once the start-up migration ran.
     let record = code_record_in(&store, now).await;
     let code = Digest::of("another code");
     store.put_code(&code, &record, 60).await.unwrap();
@@ -184,6 +184,10 @@ async fn a_grants_index_drops_its_expired_tokens_and_an_earlier_versions_set_sti
         .hdel(&spent, &["listed", "kept", "pruned"])
         .await
         .unwrap();
+    let migrated = store.migrate().await.unwrap();
+    assert_eq!(migrated.grants, 1, "{migrated:?}");
+    let index_ttl: i64 = conn.ttl(&index).await.unwrap();
+    assert!((590..=600).contains(&index_ttl), "{index_ttl}");
     let next = issuance("g2", &record, 600);
     let rotated = store.rotate_refresh(&first.refresh_digest, &next, "s", now, 10);
     assert_eq!(rotated.await.unwrap(), Rotation::Rotated);
@@ -192,7 +196,13 @@ async fn a_grants_index_drops_its_expired_tokens_and_an_earlier_versions_set_sti
         .query_async(&mut conn)
         .await
         .unwrap();
-    assert_eq!(kind, "set");
+    assert_eq!(kind, "zset");
+    let tokens: Vec<String> = conn.zrevrange(&index, 0, -1).await.unwrap();
+    assert_eq!(tokens.len(), 4, "{tokens:?}");
+    assert!(
+        tokens[0].ends_with(&next.refresh_digest.as_hex()),
+        "the newest refresh token first: {tokens:?}"
+    );
     store.revoke_grant("g2").await.unwrap();
     for token in [&first.access_digest, &next.access_digest] {
         assert!(store.access_token(token).await.unwrap().is_none());
@@ -504,14 +514,15 @@ async fn a_pending_group_drops_expired_requests_on_its_writes_and_never_for_them
 }
 
 #[tokio::test]
-async fn what_earlier_versions_indexed_is_still_revoked_and_ended() {
+async fn what_earlier_versions_indexed_is_listed_revoked_and_ended_once_migrated() {
     let server = RedisServer::shared();
     let settings = redis_settings(&server.url(), 1000);
     let store = RedisStore::new(&settings).unwrap();
     let p = settings.key_prefix.clone();
     let now = SystemClock.now();
     let mut conn = raw(&server).await;
-    // Earlier versions indexed a grant under plain sets: moves one there, as they left it.
+    // Earlier versions indexed grants and sessions under plain sets: moves some there, as they
+    // left them.
     let grant = |id: &'static str| {
         let store = &store;
         async move {
@@ -528,32 +539,26 @@ async fn what_earlier_versions_indexed_is_still_revoked_and_ended() {
     let sub = record.claims.sub().to_owned();
     let _: () = conn.del(format!("{p}user-issued:{sub}")).await.unwrap();
     let _: () = conn
-        .sadd(format!("{p}userissued:{sub}"), format!("{p}grant:g-user"))
+        .sadd(
+            format!("{p}userissued:{sub}"),
+            &[format!("{p}grant:g-user"), format!("{p}grant:gone")],
+        )
         .await
         .unwrap();
-    assert_eq!(store.revoke_user(&sub).await.unwrap(), 1);
-    assert!(store
-        .access_token(&by_user.access_digest)
-        .await
-        .unwrap()
-        .is_none());
 
     let (record, by_client) = grant("g-client").await;
-    let client = record.client_id.as_str();
+    let client = record.client_id.clone();
     let _: () = conn
-        .del(format!("{p}client-issued:{client}"))
+        .del(format!("{p}client-issued:{}", client.as_str()))
         .await
         .unwrap();
     let _: () = conn
-        .sadd(format!("{p}issued:{client}"), format!("{p}grant:g-client"))
+        .sadd(
+            format!("{p}issued:{}", client.as_str()),
+            format!("{p}grant:g-client"),
+        )
         .await
         .unwrap();
-    store.revoke_client(&record.client_id).await.unwrap();
-    assert!(store
-        .access_token(&by_client.access_digest)
-        .await
-        .unwrap()
-        .is_none());
 
     let session = Digest::of("a session cookie");
     store
@@ -568,12 +573,94 @@ async fn what_earlier_versions_indexed_is_still_revoked_and_ended() {
         )
         .await
         .unwrap();
-    assert_eq!(store.end_sessions("ada").await.unwrap().count, 1);
-    assert!(store.session(&session).await.unwrap().is_none());
+
+    // Start-up brings them to the current format, once.
+    let migrated = store.migrate().await.unwrap();
+    assert_eq!(migrated.indexes, 3, "{migrated:?}");
+    assert_eq!(store.migrate().await.unwrap(), Default::default());
+    let format: u64 = conn.get(format!("{p}format")).await.unwrap();
+    assert_eq!(format, sso_bridge::store::redis::FORMAT);
     for earlier in ["userissued:", "issued:", "usersess:"] {
         let left: Vec<String> = conn.keys(format!("{p}{earlier}*")).await.unwrap();
         assert!(left.is_empty(), "{left:?}");
     }
+    let mut named: Vec<String> = conn
+        .zrange(format!("{p}user-issued:{sub}"), 0, -1)
+        .await
+        .unwrap();
+    named.sort();
+    let expected = [format!("{p}grant:g-client"), format!("{p}grant:g-user")];
+    assert_eq!(named, expected, "what is gone is dropped");
+    let sessions_ttl: i64 = conn.ttl(format!("{p}user-sessions:ada")).await.unwrap();
+    assert!((2990..=3000).contains(&sessions_ttl), "{sessions_ttl}");
+
+    let mut grants: Vec<String> = store
+        .user_grants(&sub)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|g| g.grant_id)
+        .collect();
+    grants.sort();
+    assert_eq!(grants, ["g-client", "g-user"]);
+    store.revoke_client(&client).await.unwrap();
+    assert!(store
+        .access_token(&by_client.access_digest)
+        .await
+        .unwrap()
+        .is_none());
+    assert_eq!(store.revoke_user(&sub).await.unwrap(), 1);
+    assert!(store
+        .access_token(&by_user.access_digest)
+        .await
+        .unwrap()
+        .is_none());
+
+    let listed = store.user_sessions("ada").await.unwrap();
+    assert_eq!(listed.len(), 1);
+    assert_eq!(listed[0].0, session);
+    assert_eq!(store.end_sessions("ada").await.unwrap().count, 1);
+    assert!(store.session(&session).await.unwrap().is_none());
+}
+
+#[tokio::test]
+async fn nodes_starting_together_migrate_once_and_a_store_that_is_down_stops_start_up() {
+    let server = RedisServer::shared();
+    let settings = redis_settings(&server.url(), 1000);
+    let p = settings.key_prefix.clone();
+    let mut conn = raw(&server).await;
+    let mut batch = redis::pipe();
+    for i in 0..3000 {
+        let session = format!("{p}sess:s{i}");
+        batch
+            .set_ex(&session, "{}", 600)
+            .ignore()
+            .sadd(format!("{p}usersess:u{}", i % 1500), &session)
+            .ignore();
+    }
+    let _: () = batch.query_async(&mut conn).await.unwrap();
+
+    let nodes: Vec<RedisStore> = (0..4)
+        .map(|_| RedisStore::new(&settings).unwrap())
+        .collect();
+    let migrated = futures::future::join_all(nodes.iter().map(|node| node.migrate())).await;
+    let merged: u64 = migrated.into_iter().map(|m| m.unwrap().indexes).sum();
+    assert_eq!(merged, 1500, "each index is merged once");
+    let left: Vec<String> = conn.keys(format!("{p}usersess:*")).await.unwrap();
+    assert!(left.is_empty(), "{left:?}");
+    let lock: bool = conn.exists(format!("{p}format:lock")).await.unwrap();
+    assert!(!lock, "the lock is let go");
+    let named: Vec<String> = conn
+        .zrange(format!("{p}user-sessions:u7"), 0, -1)
+        .await
+        .unwrap();
+    assert_eq!(named.len(), 2, "{named:?}");
+
+    // Nothing listens on a port that was free a moment ago.
+    let port = crate::support::ports::free_port();
+    let down = RedisStore::new(&redis_settings(&format!("redis://127.0.0.1:{port}"), 500)).unwrap();
+    let started = Instant::now();
+    assert_unavailable(down.migrate().await, started);
 }
 
 #[tokio::test]
@@ -764,12 +851,13 @@ async fn records_written_before_the_typed_store_read_back_under_the_same_keys() 
     let last_used = store.last_used(&client).await.unwrap();
     assert_eq!(last_used, Some(1_700_000_000));
 
-    // The audit log was one sorted set: its events move to the indexed log at the next append.
+    // The audit log was one sorted set: its events move to the lists at start-up.
     let audit = r#"{"id":"a1","at":1700000000,"action":"lockout","actor":"ada","client_id":null,"address":"192.0.2.1","success":false,"detail":"too many attempts"}"#;
     let _: i64 = conn
         .zadd(format!("{p}audit"), audit, 1_700_000_000)
         .await
         .unwrap();
+    store.migrate().await.unwrap();
     let next = audit_event("a2", 1_700_000_100, "grace");
     store.append_audit(&next, 86_400, 100).await.unwrap();
     let page = store
