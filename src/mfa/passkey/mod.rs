@@ -149,7 +149,16 @@ fn read_answer<T: serde::de::DeserializeOwned>(answer: &str) -> Result<T, Passke
     if answer.len() > ANSWER_MAX {
         return Err(PasskeyError::TooLarge);
     }
-    serde_json::from_str(answer).map_err(|e| PasskeyError::Malformed(e.to_string()))
+    // Where and how it failed, never serde's message: that quotes the posted text, which would
+    // then reach the audit log as the refusal's reason.
+    serde_json::from_str(answer).map_err(|e| {
+        PasskeyError::Malformed(format!(
+            "{:?} error at line {} column {}",
+            e.classify(),
+            e.line(),
+            e.column()
+        ))
+    })
 }
 
 /// Whether a refusal is a wrong answer (counted as a failed attempt) rather than a fault.

@@ -24,7 +24,7 @@ use poem::{handler, Response};
 use serde::Deserialize;
 
 /// The add form: a name and the authenticator's answer.
-#[derive(Debug, Deserialize)]
+#[derive(Deserialize)]
 pub struct AddForm {
     #[serde(default)]
     csrf_token: Option<String>,
@@ -53,13 +53,18 @@ fn ceremony_key(signed: &Signed) -> String {
         .to_owned()
 }
 
-/// The ceremony's page, with a new challenge for each showing.
+/// The ceremony's page, with a new challenge for each showing; the re-check instead when the
+/// sign-in is not fresh. Every way to a new ceremony comes through here, the form's refusals
+/// included, so a stale session can never be handed one.
 async fn add_page(
     state: &AppState,
     signed: &Signed,
     error: Option<Text>,
     status: StatusCode,
 ) -> Result<Response, PageError> {
+    if let Some(confirm_first) = reauth::ask(state, signed, Change::AddPasskey) {
+        return Ok(confirm_first);
+    }
     i18n::return_to(ADD_PASSKEY_PATH);
     let sub = signed.session.claims.sub();
     let display = signed.session.claims.get("name").unwrap_or(sub);
@@ -94,15 +99,12 @@ async fn add_page(
 /// `GET /account/passkeys/add`: the ceremony's page.
 #[handler]
 pub async fn add_show(Data(state): Data<&AppState>, signed: Signed) -> Result<Response, PageError> {
-    if let Some(confirm_first) = reauth::ask(state, &signed, Change::AddPasskey) {
-        return Ok(confirm_first);
-    }
     add_page(state, &signed, None, StatusCode::OK).await
 }
 
 /// `POST /account/passkeys/add`: the authenticator's answer, stored under the name given. The
 /// ceremony exists only if its page was shown after a fresh sign-in, so the answer needs no
-/// re-check of its own.
+/// re-check of its own; a refused answer gets a new ceremony only through [`add_page`].
 #[handler]
 pub async fn add(
     jar: &CookieJar,
@@ -129,20 +131,9 @@ pub async fn add(
             ))
         }
         Err(e) => match passkey_refusal(&e) {
-            // A new ceremony, which a stale sign-in must confirm first.
             Some(_) if matches!(e, PasskeyError::NoCeremony) => {
-                match reauth::ask(state, &signed, Change::AddPasskey) {
-                    Some(confirm_first) => Ok(confirm_first),
-                    None => {
-                        add_page(
-                            state,
-                            &signed,
-                            Some(Text::new("passkey-expired")),
-                            StatusCode::BAD_REQUEST,
-                        )
-                        .await
-                    }
-                }
+                let expired = Some(Text::new("passkey-expired"));
+                add_page(state, &signed, expired, StatusCode::BAD_REQUEST).await
             }
             Some((message, status)) => {
                 add_page(state, &signed, Some(Text::new(message)), status).await

@@ -186,6 +186,26 @@ async fn a_stale_sign_in_re_checks_first_and_the_carried_id_cannot_be_swapped() 
     assert!(passkey::list(&app.state, "alan").await.unwrap().is_empty());
 }
 
+#[tokio::test]
+async fn a_stale_sign_in_gets_the_re_check_not_a_new_ceremony_from_a_refused_add_form() {
+    let app = spawn_app_on_localhost(Backends::Embedded, &[]).await;
+    let browser = signed_in(&app, "alan").await;
+    app.clock.advance(6 * 60);
+
+    // A name that cannot be stored, or an answer that cannot be read: neither may start a
+    // ceremony whose answer would then be taken without the re-check.
+    for fields in [
+        [("name", ""), ("credential", "")],
+        [("name", "Laptop"), ("credential", "{not json")],
+    ] {
+        let refused = post(&app, &browser, "/account/passkeys/add", &fields).await;
+        assert_eq!(refused.status(), StatusCode::SEE_OTHER);
+        let to = location(&refused);
+        assert!(to.starts_with("/account/confirm?next=add_passkey"), "{to}");
+    }
+    assert!(passkey::list(&app.state, "alan").await.unwrap().is_empty());
+}
+
 /// Posts `user`'s password at `/account/login` in `browser`; answers the response.
 async fn password_at_account(app: &TestApp, browser: &Client, user: &str) -> Response {
     let page = browser.get(app.url("/account/login")).send().await.unwrap();

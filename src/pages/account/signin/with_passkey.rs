@@ -27,7 +27,7 @@ pub(super) fn passkey_key(login: &str) -> String {
 }
 
 /// The passkey form of the second step.
-#[derive(Debug, Deserialize)]
+#[derive(Deserialize)]
 pub struct PasskeyStepForm {
     #[serde(default)]
     csrf_token: String,
