@@ -62,7 +62,8 @@ for _, key in ipairs(KEYS) do
       if #members > 0 then
         -- A later expiry already there is kept, and the index is never shortened.
         zadd(target, 'GT', members)
-        if redis.call('TTL', target) < longest then
+        -- Members that never expire give no lifetime: EXPIRE 0 would delete the index.
+        if longest > 0 and redis.call('TTL', target) < longest then
           redis.call('EXPIRE', target, longest)
         end
       end
@@ -73,7 +74,9 @@ for _, key in ipairs(KEYS) do
       redis.call('DEL', key)
       if #members > 0 then
         zadd(key, nil, members)
-        redis.call('EXPIRE', key, math.max(ttl, longest))
+        if math.max(ttl, longest) > 0 then
+          redis.call('EXPIRE', key, math.max(ttl, longest))
+        end
       end
       converted = converted + 1
     end

@@ -114,8 +114,9 @@ async fn removing_every_passkey_of_a_person_frees_their_credential_ids(s: Subjec
 
 async fn a_ceremony_state_is_taken_once_and_expires(s: Subject) {
     let (key, ttl) = (format!("flow:{}", random_id(8)), s.short_ttl());
-    s.store.put_ceremony(&key, "first", ttl).await.unwrap();
-    s.store.put_ceremony(&key, "second", ttl).await.unwrap();
+    // Long enough that a stalled machine still finds it; the short one is for the expiry below.
+    s.store.put_ceremony(&key, "first", 60).await.unwrap();
+    s.store.put_ceremony(&key, "second", 60).await.unwrap();
 
     let takers = (0..10).map(|_| {
         let (store, key) = (s.store.clone(), key.clone());

@@ -201,9 +201,11 @@ async fn a_rotation_whose_writer_went_away_is_answered_all_the_same() {
     load_rotation(&store, &record).await;
     // Redis holds every script call for a while: the first request writes the call of all
     // three, then goes away (its client hung up) before the answer.
+    // The pause is long beside the writer's 100 ms, so a stalled test thread still sees it go
+    // first, and short beside the store's 3 s, which the other two wait out.
     let _: () = redis::cmd("CLIENT")
         .arg("PAUSE")
-        .arg(400)
+        .arg(1500)
         .arg("WRITE")
         .query_async(&mut conn)
         .await
@@ -233,8 +235,10 @@ async fn a_rotation_whose_writer_went_away_is_answered_all_the_same() {
 #[tokio::test]
 async fn when_redis_is_down_every_waiting_rotation_is_unavailable_and_none_hangs() {
     let mut server = RedisServer::start();
-    let timeout = Duration::from_millis(400);
-    let store = RedisStore::new(&redis_settings(&server.url(), 400)).unwrap();
+    // Five calls' worth of rotations waiting in turn would take five timeouts; each may take
+    // two, and a loaded machine a second more.
+    let timeout = Duration::from_millis(1000);
+    let store = RedisStore::new(&redis_settings(&server.url(), 1000)).unwrap();
     let now = SystemClock.now();
     let record = code_record_in(&store, now).await;
     let begun = begun(&store, &record, "g1", 600).await;
@@ -247,7 +251,7 @@ async fn when_redis_is_down_every_waiting_rotation_is_unavailable_and_none_hangs
     let mut conn = raw(&server).await;
     let _: () = redis::cmd("CLIENT")
         .arg("PAUSE")
-        .arg(5000)
+        .arg(10000)
         .arg("ALL")
         .query_async(&mut conn)
         .await
@@ -266,7 +270,10 @@ async fn when_redis_is_down_every_waiting_rotation_is_unavailable_and_none_hangs
             "{outcome:?}"
         );
         // Its wait, then its own call: each bounded by the store timeout.
-        assert!(*took < 2 * timeout + Duration::from_millis(400), "{took:?}");
+        assert!(
+            *took < 2 * timeout + Duration::from_millis(1000),
+            "{took:?}"
+        );
     }
 
     // ...and one that is gone.
