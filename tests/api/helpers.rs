@@ -11,7 +11,7 @@ use reqwest::{Client, Response, StatusCode};
 use sha2::{Digest, Sha256};
 use sso_bridge::clock::OffsetClock;
 use sso_bridge::config::Settings;
-use sso_bridge::startup::Application;
+use sso_bridge::startup::{Application, StartupError};
 use sso_bridge::state::AppState;
 use std::collections::HashMap;
 use std::future::Future;
@@ -201,6 +201,32 @@ async fn spawn(
     spawn_at("127.0.0.1", backends, extra, tweak).await
 }
 
+/// Builds the app. The port was free when chosen, but another socket can take it before the
+/// app binds it (an outgoing connection's ephemeral port comes from the same range), so a port
+/// in use is replaced by another, in the listen address and in a base address that named it.
+async fn build_on_a_free_port(mut settings: Settings, clock: &OffsetClock) -> Application {
+    let mut tries = 5;
+    loop {
+        match Application::build_with_clock(settings.clone(), Arc::new(clock.clone())).await {
+            Ok(app) => return app,
+            Err(StartupError::Listen { source, .. })
+                if source.kind() == std::io::ErrorKind::AddrInUse && tries > 1 =>
+            {
+                tries -= 1;
+                let (taken, port) = (settings.server.listen.port(), free_port());
+                settings.server.listen.set_port(port);
+                if let Some(base) = settings.server.base_url.as_mut() {
+                    if base.port() == Some(taken) {
+                        base.set_port(Some(port))
+                            .expect("a base address with a port");
+                    }
+                }
+            }
+            Err(e) => panic!("app builds: {e:?}"),
+        }
+    }
+}
+
 /// Starts an app whose base address names `host` (which must reach the loopback address).
 async fn spawn_at(
     host: &str,
@@ -220,9 +246,7 @@ async fn spawn_at(
         settings.server.base_url = Some(url::Url::parse(&format!("http://{host}:{port}")).unwrap());
     }
     tweak(&mut settings);
-    let app = Application::build_with_clock(settings, Arc::new(clock.clone()))
-        .await
-        .expect("app builds");
+    let app = build_on_a_free_port(settings, &clock).await;
     let state = app.state().clone();
     let base = format!("http://{host}:{}", app.port());
     let metrics_port = app.metrics_port();
