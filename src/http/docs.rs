@@ -1,34 +1,89 @@
-//! `/docs`: the OpenAPI document in Swagger UI, served from the binary with the security
-//! headers of the pages. Swagger UI runs from inline scripts, so its policy allows exactly
-//! those (by their SHA-256 digests) and nothing from elsewhere; it may fetch only this service,
-//! and no page may frame it.
+//! `/openapi.json` and `/docs`: the OpenAPI document, and the document in Swagger UI served
+//! from the binary with the security headers of the pages. Swagger UI runs from inline scripts,
+//! so its policy allows exactly those (by their SHA-256 digests) and nothing from elsewhere; it
+//! may fetch only this service, and no page may frame it.
+//!
+//! Both are made when first asked for, not as the service starts: the page carries Swagger UI's
+//! bundle (over a megabyte, put together by copying it several times), which a node that nobody
+//! reads the documentation on would otherwise build and hold for nothing.
 
+use super::openapi;
 use crate::web::respond::PAGE_HEADERS;
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 use poem::http::{header, StatusCode};
+use poem::web::Data;
 use poem::{handler, Endpoint, EndpointExt, Response};
 use sha2::{Digest, Sha256};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
-/// The page and its content security policy, made once.
+/// The documentation of the APIs as served at `issuer`, each part made once, when first asked
+/// for.
 #[derive(Clone)]
-struct Docs {
-    html: Arc<str>,
-    policy: Arc<str>,
+pub struct ApiDocs(Arc<Parts>);
+
+struct Parts {
+    issuer: String,
+    spec: OnceLock<bytes::Bytes>,
+    page: OnceLock<Page>,
 }
 
-/// The endpoint serving `html` (Swagger UI's page).
-pub fn endpoint(html: String) -> impl Endpoint {
-    let policy = policy(&html);
-    docs.data(Docs {
-        html: html.into(),
-        policy: policy.into(),
-    })
+/// The Swagger UI page and its content security policy.
+struct Page {
+    html: bytes::Bytes,
+    policy: String,
+}
+
+impl ApiDocs {
+    /// The documentation naming `issuer` as the APIs' server.
+    pub fn new(issuer: String) -> Self {
+        Self(Arc::new(Parts {
+            issuer,
+            spec: OnceLock::new(),
+            page: OnceLock::new(),
+        }))
+    }
+
+    /// `/openapi.json`.
+    pub fn spec_endpoint(&self) -> impl Endpoint {
+        spec.data(self.clone())
+    }
+
+    /// `/docs`.
+    pub fn page_endpoint(&self) -> impl Endpoint {
+        page.data(self.clone())
+    }
+
+    fn spec(&self) -> bytes::Bytes {
+        let parts = &self.0;
+        parts
+            .spec
+            .get_or_init(|| openapi::service(&parts.issuer).spec().into())
+            .clone()
+    }
+
+    fn page(&self) -> &Page {
+        let parts = &self.0;
+        parts.page.get_or_init(|| {
+            let html = openapi::service(&parts.issuer).swagger_ui_html();
+            Page {
+                policy: policy(&html),
+                html: html.into(),
+            }
+        })
+    }
 }
 
 #[handler]
-fn docs(poem::web::Data(page): poem::web::Data<&Docs>) -> Response {
+fn spec(Data(docs): Data<&ApiDocs>) -> Response {
+    Response::builder()
+        .content_type("application/json")
+        .body(docs.spec())
+}
+
+#[handler]
+fn page(Data(docs): Data<&ApiDocs>) -> Response {
+    let page = docs.page();
     let mut builder = Response::builder()
         .status(StatusCode::OK)
         .content_type("text/html; charset=utf-8");
@@ -38,8 +93,8 @@ fn docs(poem::web::Data(page): poem::web::Data<&Docs>) -> Response {
         }
     }
     builder
-        .header(header::CONTENT_SECURITY_POLICY, page.policy.as_ref())
-        .body(page.html.to_string())
+        .header(header::CONTENT_SECURITY_POLICY, page.policy.as_str())
+        .body(page.html.clone())
 }
 
 /// The policy of a page whose only scripts are its inline ones: each allowed by its digest.

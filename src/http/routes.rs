@@ -1,6 +1,7 @@
 //! The router: pages, APIs, docs, assets.
 
 use super::cors::Cors;
+use super::docs::ApiDocs;
 use super::openapi;
 use super::probes::{self, HEALTH_PATH, METRICS_PATH, READY_PATH};
 use crate::oidc::discovery::paths;
@@ -64,8 +65,7 @@ fn body_limit(req: &Request) -> Limit {
 /// Every route of the service, with its middleware.
 pub fn routes(state: AppState) -> impl Endpoint {
     let api = openapi::service(&state.settings.issuer());
-    let spec = api.spec_endpoint();
-    let docs = super::docs::endpoint(api.swagger_ui_html());
+    let docs = ApiDocs::new(state.settings.issuer());
     let api = api.with(
         SetHeader::new()
             .overriding(header::CACHE_CONTROL, "no-store")
@@ -170,8 +170,8 @@ pub fn routes(state: AppState) -> impl Endpoint {
         .at(PASSKEY_SCRIPT_PATH, get(passkey_script))
         .at(HEALTH_PATH, get(probes::health))
         .at(READY_PATH, get(probes::ready))
-        .at("/openapi.json", spec)
-        .at("/docs", docs)
+        .at("/openapi.json", docs.spec_endpoint())
+        .at("/docs", docs.page_endpoint())
         .nest("/", api)
         // Inside the cookie manager, which drops the cookies a handler set when it answers
         // an error: a page error becomes a page before it gets there.

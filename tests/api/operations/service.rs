@@ -178,6 +178,9 @@ async fn the_openapi_document_and_the_docs_page_are_served_without_internet() {
     for path in ["/oauth/token", "/oauth/userinfo", "/admin/api/apps"] {
         assert!(spec["paths"].get(path).is_some(), "{path}");
     }
+    // Made when first asked for: it names this node as the APIs' server, and stays the same.
+    assert_eq!(spec["servers"][0]["url"], app.url(""), "{}", spec["servers"]);
+    assert_eq!(app.get_json("/openapi.json").await, spec);
     let docs = app.api.get(app.url("/docs")).send().await.unwrap();
     assert_eq!(docs.status(), StatusCode::OK);
     // The pages' protections: no framing, and only its own inline scripts may run.
@@ -196,6 +199,8 @@ async fn the_openapi_document_and_the_docs_page_are_served_without_internet() {
     assert_eq!(header("x-content-type-options"), "nosniff");
     let html = docs.text().await.unwrap();
     assert!(html.contains("swagger"));
+    let again = app.api.get(app.url("/docs")).send().await.unwrap();
+    assert_eq!(again.text().await.unwrap(), html);
     assert!(
         !html.contains("src=\"http"),
         "the docs page must not load scripts from elsewhere"
