@@ -179,7 +179,12 @@ async fn the_openapi_document_and_the_docs_page_are_served_without_internet() {
         assert!(spec["paths"].get(path).is_some(), "{path}");
     }
     // Made when first asked for: it names this node as the APIs' server, and stays the same.
-    assert_eq!(spec["servers"][0]["url"], app.url(""), "{}", spec["servers"]);
+    assert_eq!(
+        spec["servers"][0]["url"],
+        app.url(""),
+        "{}",
+        spec["servers"]
+    );
     assert_eq!(app.get_json("/openapi.json").await, spec);
     let docs = app.api.get(app.url("/docs")).send().await.unwrap();
     assert_eq!(docs.status(), StatusCode::OK);
