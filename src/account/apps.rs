@@ -69,10 +69,11 @@ pub struct Removed {
 }
 
 /// Takes the app `client_id` (as the form sent it) back from the person: forgets their
-/// approval first, so that no new grant begins without asking them again, then revokes every
-/// live grant of theirs for it, and tells the app (back-channel logout) once per session the
-/// grants came from. An app the person has neither a grant nor an approval for is
-/// [`AccountError::NotTheirs`], and nothing changes. Audited.
+/// approval first, so that no new grant begins without asking them again, deletes the codes
+/// issued to it for them and not exchanged yet, then revokes every live grant of theirs for
+/// it, and tells the app (back-channel logout) once per session the grants came from. An app
+/// the person has neither a grant, a code nor an approval for is [`AccountError::NotTheirs`],
+/// and nothing changes. Audited.
 pub async fn remove(
     cx: &impl Context,
     person: Person<'_>,
@@ -82,14 +83,18 @@ pub async fn remove(
     let client = ClientId::parse(client_id.trim()).ok_or(AccountError::NotTheirs("app"))?;
     let store = cx.store();
     let app = store.client(&client).await?.ok_or(not_theirs)?;
+    // In this order, so that nothing the app could still obtain outlives the removal: without
+    // the approval no new code is issued without asking; without the codes not exchanged yet
+    // (a sign-in a moment ago) no new grant begins; then every grant there is ends.
+    let approved = store.delete_consent(person.sub, &client).await?;
+    let codes = store.revoke_user_codes(person.sub, &client).await?;
     let grants: Vec<_> = store
         .user_grants(person.sub)
         .await?
         .into_iter()
         .filter(|g| g.refresh.client_id == client)
         .collect();
-    let approved = store.delete_consent(person.sub, &client).await?;
-    if !approved && grants.is_empty() {
+    if !approved && codes == 0 && grants.is_empty() {
         return Err(AccountError::NotTheirs("app"));
     }
     let mut sessions = BTreeSet::new();
@@ -102,7 +107,9 @@ pub async fn remove(
     }
     store.forget_app_use(person.sub, &client).await?;
     let count = grants.len() as u64;
-    let detail = format!("removed by the person: {count} grants revoked, approval forgotten");
+    let detail = format!(
+        "removed by the person: {count} grants and {codes} unused codes revoked, approval forgotten"
+    );
     let event = person.event(Action::AppRemoved, Some(&client), detail);
     cx.events().publish(event).await;
     Ok(Removed {

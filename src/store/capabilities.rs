@@ -126,6 +126,9 @@ pub trait GrantStore: Send + Sync {
     /// Deletes every code and every access and refresh token issued to the user `sub`, for
     /// every app; answers how many grants (token families) were still live. Idempotent.
     async fn revoke_user(&self, sub: &str) -> Result<u64, StoreError>;
+    /// Deletes every code issued to the user `sub` for the app `client` and not exchanged yet,
+    /// leaving their tokens alone; answers how many. Idempotent.
+    async fn revoke_user_codes(&self, sub: &str, client: &ClientId) -> Result<u64, StoreError>;
     /// Deletes every token of the grants begun in the SSO session `sid` and its codes not yet
     /// redeemed, and forgets the session's index; answers the apps that got tokens in it, each
     /// once, in no particular order. One atomic step: of concurrent calls for one session, one

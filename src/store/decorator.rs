@@ -56,6 +56,7 @@ macro_rules! decorate {
             fn revoke_grant(grant_id: &str) -> ();
             fn revoke_client(id: &ClientId) -> ();
             fn revoke_user(sub: &str) -> u64;
+            fn revoke_user_codes(sub: &str, client: &ClientId) -> u64;
             fn revoke_session(sid: &str) -> Vec<ClientId>;
             fn user_grants(sub: &str) -> Vec<UserGrant>;
         });

@@ -247,6 +247,34 @@ impl Grants {
     }
 
     /// Deletes every code and grant of a user; answers how many grants were live.
+    /// Deletes the codes of `sub` for `client` not redeemed yet; answers how many were live. A
+    /// redeemed code is kept, so that a replay of it still revokes its grant.
+    fn revoke_user_codes(&mut self, sub: &str, client: &ClientId, now: UnixTime) -> u64 {
+        let (Some(theirs), Some(apps)) = (self.by_user.get_mut(sub), self.issued.get_mut(client))
+        else {
+            return 0;
+        };
+        let codes = &mut self.codes;
+        let mut revoked = 0;
+        theirs.retain(|item| {
+            let Issued::Code(digest) = item else {
+                return true;
+            };
+            let unredeemed = codes
+                .get(digest)
+                .is_some_and(|code| code.value.consumed_by.is_none());
+            if !apps.contains(item) || !unredeemed {
+                return true;
+            }
+            apps.remove(item);
+            if codes.remove(digest).is_some_and(|code| code.live(now)) {
+                revoked += 1;
+            }
+            false
+        });
+        revoked
+    }
+
     fn revoke_user(&mut self, sub: &str, now: UnixTime) -> u64 {
         let Some(issued) = self.by_user.remove(sub) else {
             return 0;
@@ -390,6 +418,11 @@ impl GrantStore for MemoryStore {
     async fn revoke_user(&self, sub: &str) -> Result<u64, StoreError> {
         let (mut state, now) = self.lock();
         Ok(state.grants.revoke_user(sub, now))
+    }
+
+    async fn revoke_user_codes(&self, sub: &str, client: &ClientId) -> Result<u64, StoreError> {
+        let (mut state, now) = self.lock();
+        Ok(state.grants.revoke_user_codes(sub, client, now))
     }
 
     async fn revoke_session(&self, sid: &str) -> Result<Vec<ClientId>, StoreError> {

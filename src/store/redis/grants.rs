@@ -29,7 +29,12 @@ use tokio::time::Instant;
 
 impl Keys {
     fn code(&self, code: &Digest) -> String {
-        format!("{}code:{}", self.prefix, code.as_hex())
+        format!("{}{}", self.code_prefix(), code.as_hex())
+    }
+
+    /// What a code's digest is appended to, to name its key (also passed to the scripts).
+    fn code_prefix(&self) -> String {
+        format!("{}code:", self.prefix)
     }
 
     fn access(&self, token: &Digest) -> String {
@@ -381,6 +386,16 @@ impl GrantStore for RedisStore {
     async fn revoke_user(&self, sub: &str) -> Result<u64, StoreError> {
         let mut call = self.scripts.revoke_user.key(self.keys.user_issued(sub));
         call.arg(self.keys.grant_prefix());
+        self.call(Request::Script(&call)).await
+    }
+
+    async fn revoke_user_codes(&self, sub: &str, client: &ClientId) -> Result<u64, StoreError> {
+        let mut call = self
+            .scripts
+            .revoke_user_codes
+            .key(self.keys.user_issued(sub));
+        call.key(self.keys.issued(client))
+            .arg(self.keys.code_prefix());
         self.call(Request::Script(&call)).await
     }
 

@@ -33,6 +33,7 @@ const REVOKE_USER: &str = concat!(
     include_str!("../lua/common.lua"),
     include_str!("../lua/revoke_user.lua")
 );
+const REVOKE_USER_CODES: &str = include_str!("../lua/revoke_user_codes.lua");
 const REVOKE_SESSION: &str = concat!(
     include_str!("../lua/common.lua"),
     include_str!("../lua/revoke_session.lua")
@@ -77,6 +78,8 @@ pub(super) struct Scripts {
     pub(super) revoke_client: Script,
     /// Revokes every code and grant of a user: see `revoke_user.lua`.
     pub(super) revoke_user: Script,
+    /// Revokes the codes of a user for one app: see `revoke_user_codes.lua`.
+    pub(super) revoke_user_codes: Script,
     /// Revokes what an SSO session gave: see `revoke_session.lua`.
     pub(super) revoke_session: Script,
     /// Stores a session and indexes it under its user: see `put_session.lua`.
@@ -131,6 +134,7 @@ impl Scripts {
             put_code: Script::new(PUT_CODE),
             revoke_client: Script::new(REVOKE_CLIENT),
             revoke_user: Script::new(REVOKE_USER),
+            revoke_user_codes: Script::new(REVOKE_USER_CODES),
             revoke_session: Script::new(REVOKE_SESSION),
             put_session: Script::new(PUT_SESSION),
             end_sessions: Script::new(END_SESSIONS),

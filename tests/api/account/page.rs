@@ -328,6 +328,60 @@ async fn removing_an_app_revokes_the_persons_tokens_forgets_the_approval_and_tel
 }
 
 #[tokio::test]
+async fn a_code_issued_a_moment_before_the_app_is_removed_is_not_exchanged() {
+    let app = spawn_app(Backends::Real).await;
+    let payroll = app.register("https://payroll.example.com/cb", false).await;
+    let ken = sign_in(&app, &payroll, "ken").await;
+    // Signed in and approved: the next authorization answers a code at once, which the app
+    // has not exchanged yet when ken takes the app back.
+    let pkce = Pkce::new();
+    let issued = app
+        .authorize(
+            &ken.browser,
+            &[
+                ("client_id", payroll.client_id.as_str()),
+                ("redirect_uri", payroll.redirect_uri.as_str()),
+                ("response_type", "code"),
+                ("scope", "openid profile email"),
+                ("code_challenge", &pkce.challenge),
+                ("code_challenge_method", "S256"),
+            ],
+        )
+        .await;
+    assert_eq!(issued.status(), StatusCode::FOUND);
+    let code = query(&location(&issued))["code"].clone();
+
+    let removed = post(
+        &app,
+        &ken.browser,
+        "/account/apps/revoke",
+        &[("client_id", &payroll.client_id)],
+    )
+    .await;
+    assert_eq!(location(&removed), "/account?done=app_removed");
+
+    let exchange = app
+        .token(
+            &payroll,
+            &[
+                ("grant_type", "authorization_code"),
+                ("code", code.as_str()),
+                ("redirect_uri", payroll.redirect_uri.as_str()),
+                ("code_verifier", pkce.verifier.as_str()),
+            ],
+        )
+        .await;
+    assert_eq!(exchange.status(), StatusCode::BAD_REQUEST);
+    let body: Value = exchange.json().await.unwrap();
+    assert_eq!(body["error"], "invalid_grant", "{body}");
+    let removed = audited(&app, "app_removed").await;
+    assert_eq!(
+        removed[0]["detail"],
+        "removed by the person: 1 grants and 1 unused codes revoked, approval forgotten"
+    );
+}
+
+#[tokio::test]
 async fn ending_sessions_signs_those_browsers_out_and_revokes_what_they_gave() {
     let app = spawn_app(Backends::Real).await;
     let payroll = app.register("https://payroll.example.com/cb", false).await;

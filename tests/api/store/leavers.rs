@@ -1,5 +1,6 @@
 //! Everything of one person at once, on both backends: ending a user's SSO sessions and
-//! revoking every code and token issued to them, for every app (sign-out everywhere).
+//! revoking every code and token issued to them, for every app (sign-out everywhere); and the
+//! codes of one app, when the person takes it back on their account page.
 
 use super::fixtures::{any_token_left, code_record, issuance, register, session_record, Subject};
 use sso_bridge::clock::UnixTime;
@@ -12,6 +13,7 @@ on_both_backends!(
     ending_a_users_sessions_ends_every_one_of_theirs_and_no_one_elses,
     a_session_id_written_again_for_someone_else_is_not_ended_with_the_first_user,
     revoking_a_user_deletes_their_codes_and_tokens_for_every_app_and_nothing_else,
+    revoking_a_users_codes_for_one_app_leaves_its_grants_their_other_apps_and_other_people,
 );
 
 /// A code of `sub` for `client`.
@@ -116,4 +118,56 @@ async fn revoking_a_user_deletes_their_codes_and_tokens_for_every_app_and_nothin
     assert!(any_token_left(&s, &others).await);
     assert!(s.store.code(&others_code).await.unwrap().is_some());
     assert_eq!(s.store.revoke_user("ada").await.unwrap(), 0);
+}
+
+async fn revoking_a_users_codes_for_one_app_leaves_its_grants_their_other_apps_and_other_people(
+    s: Subject,
+) {
+    let (payroll, wiki) = (ClientId::generate(), ClientId::generate());
+    register(s.store.as_ref(), &payroll).await;
+    register(s.store.as_ref(), &wiki).await;
+    let granted = grant_of(&s, "ada", &payroll).await;
+    let put = |sub: &'static str, client: &ClientId| {
+        let record = code_of(s.now(), sub, client);
+        let store = std::sync::Arc::clone(&s.store);
+        async move {
+            let code = Digest::of(&random_id(32));
+            store.put_code(&code, &record, 60).await.unwrap();
+            code
+        }
+    };
+    let (first, second) = (put("ada", &payroll).await, put("ada", &payroll).await);
+    let wikis = put("ada", &wiki).await;
+    let graces = put("grace", &payroll).await;
+    // Exchanged already: kept, so that a replay still revokes what it started.
+    let exchanged = put("ada", &payroll).await;
+    let record = code_of(s.now(), "ada", &payroll);
+    let started = issuance(&random_id(8), &record, 3600);
+    s.store.code_to_redeem(&exchanged).await.unwrap();
+    let redeemed = s.store.redeem_code(&exchanged, &started).await.unwrap();
+    assert_eq!(redeemed, Redemption::Issued);
+
+    assert_eq!(s.store.revoke_user_codes("ada", &payroll).await.unwrap(), 2);
+
+    for gone in [&first, &second] {
+        assert_eq!(s.store.code(gone).await.unwrap(), None);
+        s.store.code_to_redeem(gone).await.unwrap();
+        let late = issuance(&random_id(8), &code_of(s.now(), "ada", &payroll), 3600);
+        let redeemed = s.store.redeem_code(gone, &late).await.unwrap();
+        assert_eq!(redeemed, Redemption::NotFound);
+        assert!(!any_token_left(&s, &late).await);
+    }
+    assert!(s.store.code(&wikis).await.unwrap().is_some());
+    assert!(s.store.code(&graces).await.unwrap().is_some());
+    assert!(any_token_left(&s, &granted).await);
+    assert!(any_token_left(&s, &started).await);
+    let replay = issuance(&random_id(8), &code_of(s.now(), "ada", &payroll), 3600);
+    let replayed = s.store.redeem_code(&exchanged, &replay).await.unwrap();
+    assert_eq!(replayed, Redemption::Replayed);
+    assert!(!any_token_left(&s, &started).await);
+    assert_eq!(s.store.revoke_user_codes("ada", &payroll).await.unwrap(), 0);
+    assert_eq!(
+        s.store.revoke_user_codes("nobody", &payroll).await.unwrap(),
+        0
+    );
 }
