@@ -133,7 +133,8 @@ async fn publish(cx: &impl Context, at: Where<'_>, who: &str, outcome: SignInOut
 
 /// Starts the SSO session of someone who signed in with a password, under a fresh id (an id
 /// planted before sign-in is never promoted): the session the browser held before
-/// (`replaced`) ends. Answers the new session's cookie value and record.
+/// (`replaced`) ends, as a sign-out when it was someone else's. Answers the new session's
+/// cookie value and record.
 pub async fn start_session(
     cx: &impl Context,
     replaced: Option<&str>,
@@ -143,7 +144,17 @@ pub async fn start_session(
     signed_in_as: Option<String>,
 ) -> Result<(String, SessionRecord), StoreError> {
     if let Some(old) = replaced {
-        session::destroy(cx, old).await?;
+        // Someone else signing in on this browser ends the session they replace as signing
+        // out would: its grants are revoked and its apps told, so that an app still showing
+        // the person before does not go on as them. The same person signing in again keeps
+        // what their apps hold.
+        let previous = session::load(cx, Some(old)).await?;
+        match previous {
+            Some(previous) if previous.claims.sub() != claims.sub() => {
+                session::end(cx, old).await?;
+            }
+            _ => session::destroy(cx, old).await?,
+        }
     }
     session::create(cx, claims, amr, device, signed_in_as).await
 }

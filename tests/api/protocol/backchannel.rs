@@ -336,6 +336,81 @@ async fn an_rp_initiated_logout_tells_each_app_of_the_session_once_and_revokes_i
     assert_eq!(slow.received().len() + quick.received().len(), 2);
 }
 
+/// In `browser`, signs `user` in to `reg` with `prompt=login` (a sign-in even when the browser
+/// has a session) and exchanges the code: the tokens.
+async fn tokens_after_prompt_login(
+    app: &Service,
+    browser: &Client,
+    reg: &Registered,
+    user: &str,
+) -> Value {
+    let pkce = Pkce::new();
+    let params = [
+        ("client_id", reg.client_id.as_str()),
+        ("redirect_uri", reg.redirect_uri.as_str()),
+        ("response_type", "code"),
+        ("scope", "openid profile"),
+        ("prompt", "login"),
+        ("code_challenge", pkce.challenge.as_str()),
+        ("code_challenge_method", "S256"),
+    ];
+    let page = app.authorize(browser, &params).await.text().await.unwrap();
+    assert!(page.contains("name=\"password\""), "{page}");
+    let pw = app.password(user);
+    let after = app
+        .submit(browser, &page, &[("username", user), ("password", &pw)])
+        .await;
+    let mut next = location(&after);
+    if !next.starts_with(&reg.redirect_uri) {
+        let consent = browser.get(&next).send().await.unwrap();
+        let consent = consent.text().await.unwrap();
+        next = location(
+            &app.submit(browser, &consent, &[("decision", "approve")])
+                .await,
+        );
+    }
+    app.exchange(reg, &query(&next)["code"], &pkce.verifier)
+        .await
+}
+
+#[tokio::test]
+async fn someone_else_signing_in_on_the_same_browser_ends_the_session_they_replace() {
+    let app = spawn_app(Backends::Embedded).await;
+    let receiver = Receiver::start(&[Answer::Status(204)]).await;
+    let reg = app_told_at(&app, &receiver, CB).await;
+    let browser = app.browser();
+    let alans = tokens_in(&app, &browser, &reg, "alan").await;
+    let alans_sid = id_claims(&alans)["sid"].as_str().unwrap().to_owned();
+
+    let kens = tokens_after_prompt_login(&app, &browser, &reg, "ken").await;
+
+    // The app is told alan's session ended, and his tokens stop working: the browser is
+    // ken's now.
+    let got = receiver.wait_for(1, SOON).await;
+    assert_eq!(got.len(), 1);
+    let claims = verified(&app, &got[0], &reg.client_id).await;
+    assert_eq!(claims["sub"], "alan");
+    assert_eq!(claims["sid"], alans_sid.as_str());
+    let access = alans["access_token"].as_str().unwrap();
+    assert_eq!(
+        app.userinfo(access).await.status(),
+        StatusCode::UNAUTHORIZED
+    );
+    let refused = app
+        .refresh(&reg, alans["refresh_token"].as_str().unwrap())
+        .await;
+    assert_eq!(refused.status(), StatusCode::BAD_REQUEST);
+    let access = kens["access_token"].as_str().unwrap();
+    assert_eq!(app.userinfo(access).await.status(), StatusCode::OK);
+
+    // Ken signing in again on it keeps what his apps hold, and the app is told nothing.
+    let again = tokens_after_prompt_login(&app, &browser, &reg, "ken").await;
+    assert_ne!(again["access_token"], kens["access_token"]);
+    assert_eq!(app.userinfo(access).await.status(), StatusCode::OK);
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    assert_eq!(receiver.received().len(), 1);
+}
+
 #[tokio::test]
 async fn signing_out_of_the_admin_screen_tells_the_apps_of_that_session() {
     let app = spawn_app(Backends::Embedded).await;
