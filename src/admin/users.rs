@@ -7,10 +7,12 @@ use crate::apps::Actor;
 use crate::backchannel;
 use crate::clock::UnixTime;
 use crate::directory::DirectoryError;
+use crate::domain::ClientId;
 use crate::events::Event;
 use crate::mfa::{enrolment, MfaError};
 use crate::state::AppState;
 use crate::store::StoreError;
+use std::collections::HashSet;
 
 /// What removing a user's second factor ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,7 +71,8 @@ pub struct SignedOut {
 
 /// Signs the user `name` (the name they sign in with, or their subject) out everywhere: ends
 /// every SSO session and admin sign-in (admin API tokens included) and revokes every code,
-/// access and refresh token of every app. Audited.
+/// access and refresh token of every app. The apps are told (back-channel logout) of each
+/// session, and of each grant whose session had ended before. Audited.
 ///
 /// Sessions and tokens are found through the store's per-user index; those issued before it
 /// existed are not, and expire on their own.
@@ -79,10 +82,26 @@ pub async fn sign_out_everywhere(
     name: &str,
 ) -> Result<SignedOut, RevokeError> {
     let sub = subject_of(state, name.trim()).await?;
+    // Which app holds a grant from which session, read before they go: an app whose grant
+    // outlived its session is told as well as those of the sessions still live.
+    let held: HashSet<(ClientId, Option<String>)> = state
+        .store
+        .user_grants(&sub)
+        .await?
+        .into_iter()
+        .map(|grant| (grant.refresh.client_id, grant.refresh.sid))
+        .collect();
     let grants = state.store.revoke_user(&sub).await?;
     // Then the sessions: a code one of them was handed meanwhile, redeemed or not, is revoked
     // with it; the apps that got tokens in them are told (back-channel logout).
-    let sessions = backchannel::end_sessions(state, &sub).await?.count;
+    let ended = backchannel::end_sessions(state, &sub).await?;
+    for (client, sid) in &held {
+        let told = sid.as_ref().is_some_and(|sid| ended.sids.contains(sid));
+        if !told {
+            backchannel::grant_ended(state, client, &sub, sid.as_deref()).await?;
+        }
+    }
+    let sessions = ended.count;
     let admin_sessions = state.store.end_admin_sessions(&sub).await?;
     let event = Event::SignedOutEverywhere {
         by: actor.sub.to_owned(),

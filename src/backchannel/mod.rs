@@ -6,8 +6,8 @@
 //!   it are revoked, and every app that got tokens in it and has a `backchannel_logout_uri` is
 //!   queued a logout naming the person (`sub`) and the session (`sid`).
 //! - When a person's grant for an app ends without their session ending (a refresh refused, an
-//!   app's access removed), [`grant_ended`] queues that app a logout naming the session the
-//!   grant came from.
+//!   app's access removed, a person signed out everywhere after the session had ended),
+//!   [`grant_ended`] queues that app a logout naming the session the grant came from.
 //!
 //! Queuing is a store write; the request that caused it never waits for the app. The queue is
 //! kept in the store, so any node, or this one after a restart, delivers it: [`deliver`] is

@@ -478,6 +478,50 @@ async fn signing_a_person_out_everywhere_tells_the_apps_of_each_of_their_session
     assert_eq!(receiver.received().len(), 2);
 }
 
+#[tokio::test]
+async fn signing_a_person_out_everywhere_tells_an_app_whose_grant_outlived_its_session() {
+    let app = spawn_app_with(
+        Backends::Embedded,
+        &[("SSO_BRIDGE__SESSION__TTL_SECS", "600".into())],
+    )
+    .await;
+    let receiver = Receiver::start(&[Answer::Status(200)]).await;
+    let reg = app_told_at(&app, &receiver, CB).await;
+    let tokens = tokens_in(&app, &app.browser(), &reg, "alan").await;
+    let sid = id_claims(&tokens)["sid"].as_str().unwrap().to_owned();
+    // The session is over; the grant, refreshed since, is not.
+    app.clock.advance(900);
+    let refreshed = app
+        .refresh(&reg, tokens["refresh_token"].as_str().unwrap())
+        .await;
+    assert_eq!(refreshed.status(), StatusCode::OK);
+    let refreshed: Value = refreshed.json().await.unwrap();
+
+    let r = app
+        .api
+        .post(app.url("/admin/api/users/alan/revoke"))
+        .bearer_auth(app.superadmin_token().await)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::OK);
+    let body: Value = r.json().await.unwrap();
+    assert_eq!(body["sessions_ended"], 0);
+    assert_eq!(body["grants_revoked"], 1);
+
+    let got = receiver.wait_for(1, SOON).await;
+    assert_eq!(got.len(), 1);
+    let claims = verified(&app, &got[0], &reg.client_id).await;
+    assert_eq!(claims["sub"], "alan");
+    assert_eq!(claims["sid"], sid.as_str());
+    let refused = app
+        .refresh(&reg, refreshed["refresh_token"].as_str().unwrap())
+        .await;
+    assert_eq!(refused.status(), StatusCode::BAD_REQUEST);
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    assert_eq!(receiver.received().len(), 1);
+}
+
 /// An app on a private `slapd`, its sessions confirmed by the directory after `recheck` s.
 async fn app_on(slapd: &Slapd, recheck: &str) -> TestApp {
     spawn_app_with(
