@@ -51,9 +51,10 @@ pub enum ReauthError {
     /// refused sign-in.
     #[error("wrong password or passkey")]
     Wrong,
-    /// The passkey request expired or was answered already: nothing was checked.
-    #[error("the passkey request expired")]
-    Expired,
+    /// No passkey answer could be checked: the request expired or was answered already, or the
+    /// answer was missing or too large. Nothing was checked.
+    #[error("the passkey answer was not checked: {0}")]
+    Unchecked(PasskeyError),
     /// Too many attempts for the account or the address: nothing was checked.
     #[error("too many attempts")]
     Locked,
@@ -116,8 +117,8 @@ pub async fn with_passkey(
             return Err(ReauthError::Wrong)
         }
         Err(CodeError::Unchecked(MfaError::Passkey(
-            PasskeyError::NoCeremony | PasskeyError::NoAnswer | PasskeyError::TooLarge,
-        ))) => return Err(ReauthError::Expired),
+            e @ (PasskeyError::NoCeremony | PasskeyError::NoAnswer | PasskeyError::TooLarge),
+        ))) => return Err(ReauthError::Unchecked(e)),
         Err(CodeError::Unchecked(e)) => return Err(e.into()),
     }
     Ok(session::reauthenticated(cx, cookie, session.clone()).await?)

@@ -13,7 +13,7 @@ use crate::account::reauth::{self, ReauthError, Reproof};
 use crate::domain::Digest;
 use crate::events::Place;
 use crate::mfa::{passkey, MfaError};
-use crate::pages::second_factor::second_factor_prompt;
+use crate::pages::second_factor::{passkey_refusal, second_factor_prompt};
 use crate::signin::Where;
 use crate::state::AppState;
 use crate::web::errors::PageError;
@@ -284,7 +284,12 @@ pub async fn confirm(
     let (message, status) = match proved {
         Ok(_) => return go_on(state, &signed, form.next, pending).await,
         Err(ReauthError::Wrong) => (Text::new(wrong), StatusCode::UNAUTHORIZED),
-        Err(ReauthError::Expired) => (Text::new("passkey-expired"), StatusCode::BAD_REQUEST),
+        Err(ReauthError::Unchecked(e)) => {
+            // Said as the sign-in's passkey step says it: expired, no answer, or too large.
+            let (message, status) =
+                passkey_refusal(&e).unwrap_or(("passkey-expired", StatusCode::BAD_REQUEST));
+            (Text::new(message), status)
+        }
         Err(ReauthError::Locked) => (messages::locked(), StatusCode::TOO_MANY_REQUESTS),
         Err(ReauthError::Unusable(account)) => {
             (messages::account_state(account), StatusCode::FORBIDDEN)

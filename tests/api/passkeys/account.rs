@@ -293,8 +293,19 @@ async fn with_passwordless_on_the_account_sign_in_offers_a_passkey_alone() {
         .unwrap();
     let page = page.text().await.unwrap();
     assert!(!page.contains(r#"name="password""#), "{page}");
-    let (options, form) = passkey_form(&page).expect("the re-check asks for the passkey");
+    let (_, form) = passkey_form(&page).expect("the re-check asks for the passkey");
     assert_eq!(form.action, app.url("/account/confirm"));
+    // No answer (the person cancelled the browser's prompt) is said as such, with a new
+    // request to answer.
+    let unanswered = post_passkey(&browser, &page, "").await;
+    assert_eq!(unanswered.status(), StatusCode::BAD_REQUEST);
+    let page = unanswered.text().await.unwrap();
+    let said = page
+        .split("id=\"reauth-error\">")
+        .nth(1)
+        .unwrap_or_default();
+    assert!(said.starts_with("No passkey answer arrived"), "{page}");
+    let (options, _) = passkey_form(&page).expect("asked again");
     let done = post_passkey(&browser, &page, &auth.assert(&options)).await;
     assert_eq!(location(&done), "/account?done=passkey_renamed");
     assert_eq!(id_of(&app, "alan", "Work").await, id);
