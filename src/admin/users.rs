@@ -96,7 +96,7 @@ pub async fn sign_out_everywhere(
     // with it; the apps that got tokens in them are told (back-channel logout).
     let ended = backchannel::end_sessions(state, &sub).await?;
     for (client, sid) in &held {
-        let told = sid.as_ref().is_some_and(|sid| ended.sids.contains(sid));
+        let told = sid.as_deref().is_some_and(|sid| ended.includes(sid));
         if !told {
             backchannel::grant_ended(state, client, &sub, sid.as_deref()).await?;
         }

@@ -95,13 +95,23 @@ pub async fn destroy(cx: &impl Context, cookie: &str) -> Result<(), StoreError> 
 /// ([`backchannel::session_ended`]). Answers the session as it was, if it was live.
 pub async fn end(cx: &impl Context, cookie: &str) -> Result<Option<SessionRecord>, StoreError> {
     let record = load(cx, Some(cookie)).await?;
+    end_loaded(cx, cookie, record.as_ref()).await?;
+    Ok(record)
+}
+
+/// [`end`] for a session already read (`record`, as [`load`] answered it for `cookie`).
+pub async fn end_loaded(
+    cx: &impl Context,
+    cookie: &str,
+    record: Option<&SessionRecord>,
+) -> Result<(), StoreError> {
     destroy(cx, cookie).await?;
-    if let Some(record) = &record {
+    if let Some(record) = record {
         if let Some(sid) = &record.sid {
             backchannel::session_ended(cx, record.claims.sub(), sid).await?;
         }
     }
-    Ok(record)
+    Ok(())
 }
 
 /// Notes that the person of a session proved themselves again just now (a re-check before a

@@ -100,11 +100,7 @@ pub async fn current(
         let ended = backchannel::end_sessions(cx, &sub).await?;
         // A session written before the per-user index existed is not in it.
         destroy(cx, cookie).await?;
-        if let Some(sid) = record
-            .sid
-            .as_deref()
-            .filter(|s| !ended.sids.iter().any(|e| e == s))
-        {
+        if let Some(sid) = record.sid.as_deref().filter(|sid| !ended.includes(sid)) {
             backchannel::session_ended(cx, &sub, sid).await?;
         }
         tracing::info!(

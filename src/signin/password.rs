@@ -151,7 +151,7 @@ pub async fn start_session(
         let previous = session::load(cx, Some(old)).await?;
         match previous {
             Some(previous) if previous.claims.sub() != claims.sub() => {
-                session::end(cx, old).await?;
+                session::end_loaded(cx, old, Some(&previous)).await?;
             }
             _ => session::destroy(cx, old).await?,
         }

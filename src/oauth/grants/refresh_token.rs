@@ -70,7 +70,7 @@ pub async fn exchange(
         cx.store().end_admin_sessions(&record.sub).await?;
         // This app is told too, when the session its grant came from was not among them.
         let sid = record.sid.as_deref();
-        if sid.is_none_or(|sid| !ended.sids.iter().any(|e| e == sid)) {
+        if sid.is_none_or(|sid| !ended.includes(sid)) {
             backchannel::grant_ended(cx, &client.client_id, &record.sub, sid).await?;
         }
         tracing::info!(sub = ?Escaped(&record.sub), "refresh refused: user no longer in the directory, or disabled or expired there; their sessions ended");

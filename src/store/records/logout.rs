@@ -32,3 +32,10 @@ pub struct EndedSessions {
     /// The public ids of those that had one (sessions written before public ids had none).
     pub sids: Vec<String>,
 }
+
+impl EndedSessions {
+    /// Whether the session with the public id `sid` was among them (its apps were told).
+    pub fn includes(&self, sid: &str) -> bool {
+        self.sids.iter().any(|ended| ended == sid)
+    }
+}

@@ -82,6 +82,17 @@ fn id_claims(tokens: &Value) -> Value {
 /// In `browser`, signs `user` in to `reg` (or single sign-on, once signed in) and exchanges the
 /// code: the tokens.
 async fn tokens_in(app: &Service, browser: &Client, reg: &Registered, user: &str) -> Value {
+    tokens_asking(app, browser, reg, user, &[]).await
+}
+
+/// [`tokens_in`], the authorization request carrying `asked` as well (`prompt=login`, ...).
+async fn tokens_asking(
+    app: &Service,
+    browser: &Client,
+    reg: &Registered,
+    user: &str,
+    asked: &[(&str, &str)],
+) -> Value {
     let pkce = Pkce::new();
     let extra = [
         ("code_challenge", pkce.challenge.as_str()),
@@ -95,6 +106,7 @@ async fn tokens_in(app: &Service, browser: &Client, reg: &Registered, user: &str
         ("state", "s"),
     ];
     params.extend_from_slice(&extra);
+    params.extend_from_slice(asked);
     let first = app.authorize(browser, &params).await;
     let location = if first.status() == StatusCode::FOUND {
         location(&first)
@@ -128,6 +140,19 @@ async fn tokens_in(app: &Service, browser: &Client, reg: &Registered, user: &str
     };
     let code = query(&location)["code"].clone();
     app.exchange(reg, &code, &pkce.verifier).await
+}
+
+/// Has a superadmin sign `user` out everywhere through the admin API; answers what it says.
+async fn signed_out_everywhere(app: &Service, user: &str) -> Value {
+    let r = app
+        .api
+        .post(app.url(&format!("/admin/api/users/{user}/revoke")))
+        .bearer_auth(app.superadmin_token().await)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::OK);
+    r.json().await.unwrap()
 }
 
 async fn signed_in(app: &Service, browser: &Client, reg: &Registered) -> bool {
@@ -336,43 +361,6 @@ async fn an_rp_initiated_logout_tells_each_app_of_the_session_once_and_revokes_i
     assert_eq!(slow.received().len() + quick.received().len(), 2);
 }
 
-/// In `browser`, signs `user` in to `reg` with `prompt=login` (a sign-in even when the browser
-/// has a session) and exchanges the code: the tokens.
-async fn tokens_after_prompt_login(
-    app: &Service,
-    browser: &Client,
-    reg: &Registered,
-    user: &str,
-) -> Value {
-    let pkce = Pkce::new();
-    let params = [
-        ("client_id", reg.client_id.as_str()),
-        ("redirect_uri", reg.redirect_uri.as_str()),
-        ("response_type", "code"),
-        ("scope", "openid profile"),
-        ("prompt", "login"),
-        ("code_challenge", pkce.challenge.as_str()),
-        ("code_challenge_method", "S256"),
-    ];
-    let page = app.authorize(browser, &params).await.text().await.unwrap();
-    assert!(page.contains("name=\"password\""), "{page}");
-    let pw = app.password(user);
-    let after = app
-        .submit(browser, &page, &[("username", user), ("password", &pw)])
-        .await;
-    let mut next = location(&after);
-    if !next.starts_with(&reg.redirect_uri) {
-        let consent = browser.get(&next).send().await.unwrap();
-        let consent = consent.text().await.unwrap();
-        next = location(
-            &app.submit(browser, &consent, &[("decision", "approve")])
-                .await,
-        );
-    }
-    app.exchange(reg, &query(&next)["code"], &pkce.verifier)
-        .await
-}
-
 #[tokio::test]
 async fn someone_else_signing_in_on_the_same_browser_ends_the_session_they_replace() {
     let app = spawn_app(Backends::Embedded).await;
@@ -382,7 +370,9 @@ async fn someone_else_signing_in_on_the_same_browser_ends_the_session_they_repla
     let alans = tokens_in(&app, &browser, &reg, "alan").await;
     let alans_sid = id_claims(&alans)["sid"].as_str().unwrap().to_owned();
 
-    let kens = tokens_after_prompt_login(&app, &browser, &reg, "ken").await;
+    let kens = tokens_asking(&app, &browser, &reg, "ken", &[("prompt", "login")]).await;
+    // The sign-in page was shown again, and ken signed in on it.
+    assert_eq!(id_claims(&kens)["sub"], "ken");
 
     // The app is told alan's session ended, and his tokens stop working: the browser is
     // ken's now.
@@ -404,7 +394,8 @@ async fn someone_else_signing_in_on_the_same_browser_ends_the_session_they_repla
     assert_eq!(app.userinfo(access).await.status(), StatusCode::OK);
 
     // Ken signing in again on it keeps what his apps hold, and the app is told nothing.
-    let again = tokens_after_prompt_login(&app, &browser, &reg, "ken").await;
+    let again = tokens_asking(&app, &browser, &reg, "ken", &[("prompt", "login")]).await;
+    assert_eq!(id_claims(&again)["sub"], "ken");
     assert_ne!(again["access_token"], kens["access_token"]);
     assert_eq!(app.userinfo(access).await.status(), StatusCode::OK);
     tokio::time::sleep(Duration::from_secs(2)).await;
@@ -449,15 +440,7 @@ async fn signing_a_person_out_everywhere_tells_the_apps_of_each_of_their_session
     // Someone else's session is no business of this.
     tokens_in(&app, &app.browser(), &reg, "ken").await;
 
-    let r = app
-        .api
-        .post(app.url("/admin/api/users/alan/revoke"))
-        .bearer_auth(app.superadmin_token().await)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(r.status(), StatusCode::OK);
-    let body: Value = r.json().await.unwrap();
+    let body = signed_out_everywhere(&app, "alan").await;
     assert_eq!(body["sessions_ended"], 2);
     assert_eq!(body["grants_revoked"], 2);
 
@@ -497,15 +480,7 @@ async fn signing_a_person_out_everywhere_tells_an_app_whose_grant_outlived_its_s
     assert_eq!(refreshed.status(), StatusCode::OK);
     let refreshed: Value = refreshed.json().await.unwrap();
 
-    let r = app
-        .api
-        .post(app.url("/admin/api/users/alan/revoke"))
-        .bearer_auth(app.superadmin_token().await)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(r.status(), StatusCode::OK);
-    let body: Value = r.json().await.unwrap();
+    let body = signed_out_everywhere(&app, "alan").await;
     assert_eq!(body["sessions_ended"], 0);
     assert_eq!(body["grants_revoked"], 1);
 
