@@ -18,9 +18,15 @@
 -- finds at KEYS[8] and ARGV[#ARGV].
 
 -- Deletes every token named by a grant's index, then the index; answers 1 if the index was
--- still there (the grant was live), else 0.
+-- still there (the grant was live), else 0. A refresh token names the access token issued with
+-- it (its `access` field, see `issue`), which goes with it; any other member is a token itself.
 local function revoke(index)
-  for _, key in ipairs(redis.call('ZRANGE', index, 0, -1)) do
+  for _, key in ipairs(redis.call('LRANGE', index, 0, -1)) do
+    -- An access token member is a string: HGET refuses it, and nothing is linked from it.
+    local access = redis.pcall('HGET', key, 'access')
+    if type(access) == 'string' then
+      redis.call('DEL', access)
+    end
     redis.call('DEL', key)
   end
   return redis.call('DEL', index)
@@ -134,13 +140,36 @@ end
 -- (seconds): a grant refreshed every few minutes drops them on every rotation.
 local PRUNE_EVERY = 60
 
+-- How many expired tokens, at most, one rotation drops from the head of its grant's index: a
+-- grant refreshed again after a long pause drops the rest at its next rotations, each step
+-- bounded.
+local PRUNE_BATCH = 200
+
+-- Drops the tokens at the head of the grant index `key` that have expired: the oldest first,
+-- up to the first still live (EXISTS reads a key past its TTL as gone).
+local function prune(key)
+  local gone = 0
+  for _, member in ipairs(redis.call('LRANGE', key, 0, PRUNE_BATCH - 1)) do
+    if redis.call('EXISTS', member) == 1 then
+      break
+    end
+    gone = gone + 1
+  end
+  if gone > 0 then
+    redis.call('LTRIM', key, gone, -1)
+  end
+end
+
 -- Writes the access and refresh tokens of the issuance in KEYS/ARGV at offsets `k` and `a`, and
 -- indexes both under their grant, and the grant under its client, its user and its session
--- (`session`, the key of its index, or nil; `client` names the app there). The grant's index is a sorted set
--- of its tokens by expiry, which drops what has expired as the grant is refreshed, so a grant
--- refreshed for months keeps an index of what is still live. It lives at least as long as the
--- longest token written to it and is never shortened, so revoking a grant always finds every
--- live token of the family.
+-- (`session`, the key of its index, or nil; `client` names the app there). The grant's index is a
+-- list of its refresh tokens in the order they were issued, each naming the access token issued
+-- with it (`access`), which it outlives; an access token that may outlive its refresh token is
+-- listed itself, before it. The list is an append, where a sorted set by expiry cost Redis a
+-- dictionary and a skip list entry per token, and its head is the oldest, so it drops what has
+-- expired as the grant is refreshed: a grant refreshed for months keeps an index of what is
+-- still live. It lives at least as long as the longest token written to it and is never
+-- shortened, so revoking a grant always finds every live token of the family.
 --
 -- `marks`: nil for a grant just begun; for a refresh, what the spent token recorded of its
 -- grant, each a time on the server's clock as the text it was stored as, or nil where it
@@ -158,11 +187,12 @@ local function issue(marks, k, a, session, client)
   local access_ttl, refresh_ttl = ARGV[a + 3] + 0, ARGV[a + 5] + 0
   local keep = math.max(access_ttl, refresh_ttl)
   redis.call('SET', KEYS[k + 2], ARGV[a + 2], 'EX', ARGV[a + 3])
-  local now, micro = server_now()
-  -- Scored to the microsecond: each token sorts after those written before it, so an insert
-  -- lands at the end of its run instead of among hundreds of equal scores compared by name.
-  redis.call('ZADD', KEYS[k + 4], string.format('%d.%06d', now + access_ttl, micro),
-    KEYS[k + 2], string.format('%d.%06d', now + refresh_ttl, micro), KEYS[k + 3])
+  local now = server_now()
+  if access_ttl > refresh_ttl then
+    redis.call('RPUSH', KEYS[k + 4], KEYS[k + 2], KEYS[k + 3])
+  else
+    redis.call('RPUSH', KEYS[k + 4], KEYS[k + 3])
+  end
   local listed, kept, pruned
   -- Whether the grant's entries were written or moved ahead now.
   local relisted = not marks
@@ -177,7 +207,7 @@ local function issue(marks, k, a, session, client)
     if marks.pruned and now - marks.pruned < PRUNE_EVERY then
       pruned = marks.pruned
     else
-      redis.call('ZREMRANGEBYSCORE', KEYS[k + 4], '-inf', text(now))
+      prune(KEYS[k + 4])
     end
     kept = marks.kept
     if not kept or kept + 0 < now + keep then
@@ -200,7 +230,7 @@ local function issue(marks, k, a, session, client)
     lengthen(session, listed - now, now)
   end
   -- The new refresh token's key is fresh (a random 256-bit token's digest): nothing to clear.
-  redis.call('HSET', KEYS[k + 3], 'data', ARGV[a + 4], 'grant', ARGV[a + 1], 'listed', text(listed),
-    'kept', text(kept), 'pruned', text(pruned or now))
+  redis.call('HSET', KEYS[k + 3], 'data', ARGV[a + 4], 'grant', ARGV[a + 1], 'access', KEYS[k + 2],
+    'listed', text(listed), 'kept', text(kept), 'pruned', text(pruned or now))
   redis.call('EXPIRE', KEYS[k + 3], ARGV[a + 5])
 end

@@ -5,9 +5,10 @@
 local found = {}
 for _, key in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
   if string.sub(key, 1, #ARGV[1]) == ARGV[1] then
-    -- Scored by expiry: the newest refresh token comes first.
-    local tokens = redis.call('ZREVRANGE', key, 0, -1)
-    for _, token in ipairs(tokens) do
+    -- In the order they were issued: the newest refresh token comes last.
+    local tokens = redis.call('LRANGE', key, 0, -1)
+    for i = #tokens, 1, -1 do
+      local token = tokens[i]
       if string.sub(token, 1, #ARGV[2]) == ARGV[2] then
         local data = redis.call('HGET', token, 'data')
         if data then

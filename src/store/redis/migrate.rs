@@ -6,7 +6,8 @@
 //! | `{p}format` | string | the format the store was brought to ([`FORMAT`]) |
 //! | `{p}format:lock` | string, EX | the node bringing it there (a random token) |
 //!
-//! What it converts (format 1 is whatever an earlier version left; 2 is the current one):
+//! What it converts (format 1 is whatever the first versions left; format 2 kept grant indexes
+//! as sorted sets; 3 is the current one):
 //!
 //! - the audit log of earlier versions, sorted sets of ids by cursor (`{p}audit:log`,
 //!   `{p}audit:by:…`), and the first versions' single sorted set of event JSON (`{p}audit`),
@@ -14,8 +15,8 @@
 //!   already in the lists (`move_indexed_audit.lua`, then `move_earlier_audit.lua`);
 //! - the plain-set indexes `{p}issued:<client id>`, `{p}userissued:<sub>` and `{p}usersess:<sub>`,
 //!   merged into `{p}client-issued:…`, `{p}user-issued:…` and `{p}user-sessions:…`, and grant
-//!   indexes kept as plain sets, turned into sorted sets (`migrate_indexes.lua`, one SCAN page per
-//!   script).
+//!   indexes kept as plain sets or sorted sets, turned into lists, the soonest token to expire
+//!   first (`migrate_indexes.lua`, one SCAN page per script).
 //!
 //! Several nodes starting at once: the first to set the lock runs the migration and renews the
 //! lock as it goes; the others wait until the format is recorded, or take over when the lock
@@ -24,7 +25,7 @@
 //! Every round trip is bounded by the store timeout: a store that does not answer stops start-up.
 //!
 //! The step is removed in [`REMOVED_IN`], with the formats it converts: a store still holding
-//! them must be brought to format 2 by a version before that one first.
+//! them must be brought to the current format by a version before that one first.
 
 use super::audit::LISTS;
 use super::{Keys, RedisStore, Request};
@@ -35,7 +36,7 @@ use redis;
 use std::time::Duration;
 
 /// The format this version reads and writes.
-pub const FORMAT: u64 = 2;
+pub const FORMAT: u64 = 3;
 
 /// The version of sso-bridge that removes this migration: the next minor version after 0.1.0.
 pub const REMOVED_IN: &str = "0.2.0";
@@ -63,7 +64,7 @@ pub struct Migrated {
     pub audit_events: u64,
     /// Plain-set indexes merged into their sorted sets.
     pub indexes: u64,
-    /// Grant indexes turned into sorted sets.
+    /// Grant indexes turned into lists.
     pub grants: u64,
 }
 

@@ -23,8 +23,8 @@
 //! | `{p}clients` | hash | client id → client JSON |
 //! | `{p}code:<hex>` | hash, EXPIRE | `data` (code JSON), `consumed_by` (grant id) |
 //! | `{p}at:<hex>` | string, EX | access token JSON |
-//! | `{p}rt:<hex>` | hash, EXPIRE | `data`, `grant`, `listed`, `kept`, `pruned` (see `common.lua`), `rotated_at`, `sealed` |
-//! | `{p}grant:<id>` | sorted set, EXPIRE | full keys of the grant's access and refresh tokens, by expiry |
+//! | `{p}rt:<hex>` | hash, EXPIRE | `data`, `grant`, `access` (the full key of the access token issued with it), `listed`, `kept`, `pruned` (see `common.lua`), `rotated_at`, `sealed` |
+//! | `{p}grant:<id>` | list, EXPIRE | full keys of the grant's refresh tokens (and of an access token that may outlive its refresh token), in the order they were issued |
 //! | `{p}client-issued:<client id>` | sorted set, EXPIRE | full keys of the client's codes not yet redeemed and grant indexes, by expiry |
 //! | `{p}user-issued:<sub>` | sorted set, EXPIRE | full keys of the user's codes not yet redeemed and grant indexes, by expiry |
 //! | `{p}session-issued:<sid>` | hash, EXPIRE | `g<grant id>`, `c<code key>` → client id: the grants begun and codes not yet redeemed in an SSO session |

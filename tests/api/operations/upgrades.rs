@@ -13,8 +13,9 @@ use std::time::Duration;
 const CB: &str = "https://app.example.com/callback";
 
 /// Rewrites what a node of this version stored under `p` in the formats earlier versions kept:
-/// the per-app, per-person and session indexes and the grant indexes as plain sets, the audit
-/// log as one sorted set of event JSON by time. Answers how many audit events it holds.
+/// the per-app, per-person and session indexes and the grant indexes (of both tokens) as plain
+/// sets, the audit log as one sorted set of event JSON by time. Answers how many audit events it
+/// holds.
 async fn as_earlier_versions_kept_it(conn: &mut MultiplexedConnection, p: &str) -> usize {
     for (now, then) in [
         ("client-issued:", "issued:"),
@@ -24,7 +25,19 @@ async fn as_earlier_versions_kept_it(conn: &mut MultiplexedConnection, p: &str) 
     ] {
         let keys: Vec<String> = conn.keys(format!("{p}{now}*")).await.unwrap();
         for key in keys {
-            let members: Vec<String> = conn.zrange(&key, 0, -1).await.unwrap();
+            let mut members: Vec<String> = if now == "grant:" {
+                conn.lrange(&key, 0, -1).await.unwrap()
+            } else {
+                conn.zrange(&key, 0, -1).await.unwrap()
+            };
+            if now == "grant:" {
+                // Earlier versions named each access token in the grant's index itself.
+                for refresh in members.clone() {
+                    let access: Option<String> = conn.hget(&refresh, "access").await.unwrap();
+                    members.extend(access);
+                    let _: () = conn.hdel(&refresh, "access").await.unwrap();
+                }
+            }
             let ttl: i64 = conn.ttl(&key).await.unwrap();
             let earlier = format!("{p}{then}{}", &key[p.len() + now.len()..]);
             let _: () = conn.del(&key).await.unwrap();
@@ -119,4 +132,9 @@ async fn a_node_started_on_a_store_an_earlier_version_wrote_serves_all_it_holds(
         .refresh(&reg, refreshed["refresh_token"].as_str().unwrap())
         .await;
     assert_eq!(after.status(), StatusCode::BAD_REQUEST);
+    // The access tokens issued before and after the upgrade end with the grant.
+    for tokens in [&tokens, &refreshed] {
+        let userinfo = new.userinfo(tokens["access_token"].as_str().unwrap()).await;
+        assert_eq!(userinfo.status(), StatusCode::UNAUTHORIZED);
+    }
 }

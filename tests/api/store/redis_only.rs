@@ -72,6 +72,7 @@ async fn secrets_are_stored_only_as_digests_under_the_key_prefix() {
             "hash" => conn.hvals(key).await.unwrap(),
             "set" => conn.smembers(key).await.unwrap(),
             "zset" => conn.zrange(key, 0, -1).await.unwrap(),
+            "list" => conn.lrange(key, 0, -1).await.unwrap(),
             other => panic!("unexpected key type {other}"),
         };
         dump.push_str(&values.join("\n"));
@@ -127,8 +128,45 @@ async fn a_consumed_code_keeps_its_remaining_ttl_and_the_grant_index_outlives_it
     // The index outlives the longest-lived token, by up to an eighth (it is lengthened ahead).
     let index_ttl = ttl(format!("{p}grant:g1")).await;
     assert!((4990..=5625).contains(&index_ttl), "index TTL {index_ttl}");
-    let members: Vec<String> = conn.zrange(format!("{p}grant:g1"), 0, -1).await.unwrap();
-    assert_eq!(members.len(), 4);
+    // The index lists the refresh tokens as they were issued, each naming its access token,
+    // which it outlives.
+    let members: Vec<String> = conn.lrange(format!("{p}grant:g1"), 0, -1).await.unwrap();
+    let refresh_keys = [&first, &next].map(|i| format!("{p}rt:{}", i.refresh_digest.as_hex()));
+    assert_eq!(members, refresh_keys);
+    for (key, issue) in refresh_keys.iter().zip([&first, &next]) {
+        let access: String = conn.hget(key, "access").await.unwrap();
+        assert_eq!(access, format!("{p}at:{}", issue.access_digest.as_hex()));
+    }
+}
+
+#[tokio::test]
+async fn an_access_token_that_may_outlive_its_refresh_token_is_listed_itself_and_revoked() {
+    let server = RedisServer::shared();
+    let settings = redis_settings(&server.url(), 1000);
+    let store = RedisStore::new(&settings).unwrap();
+    let p = settings.key_prefix.clone();
+    let code = Digest::of("a code");
+    let record = code_record_in(&store, SystemClock.now()).await;
+    store.put_code(&code, &record, 60).await.unwrap();
+    let mut issue = issuance("g1", &record, 900);
+    issue.refresh_ttl = 300;
+    store.redeem_code(&code, &issue).await.unwrap();
+
+    let mut conn = raw(&server).await;
+    let members: Vec<String> = conn.lrange(format!("{p}grant:g1"), 0, -1).await.unwrap();
+    let access = format!("{p}at:{}", issue.access_digest.as_hex());
+    let refresh = format!("{p}rt:{}", issue.refresh_digest.as_hex());
+    assert_eq!(members, [access.clone(), refresh.clone()]);
+    // Once the refresh token is gone, revoking the grant still finds the access token.
+    let _: () = conn.del(&refresh).await.unwrap();
+    store.revoke_grant("g1").await.unwrap();
+    assert!(store
+        .access_token(&issue.access_digest)
+        .await
+        .unwrap()
+        .is_none());
+    let left: bool = conn.exists(format!("{p}grant:g1")).await.unwrap();
+    assert!(!left);
 }
 
 #[tokio::test]
@@ -147,71 +185,98 @@ async fn a_grants_index_drops_its_expired_tokens_and_an_earlier_versions_set_wor
     let first = issuance("g1", &record, 600);
     store.redeem_code(&code, &first).await.unwrap();
     let index = format!("{p}grant:g1");
-    let gone: Vec<(u64, String)> = (0..1000)
-        .map(|i| (now - 1 - i, format!("{p}at:gone{i}")))
-        .collect();
-    let _: () = conn.zadd_multiple(&index, &gone).await.unwrap();
+    let gone: Vec<String> = (0..250).map(|i| format!("{p}rt:gone{i}")).collect();
+    let _: () = conn.lpush(&index, &gone).await.unwrap();
     // Within a minute of the last drop (the grant began just now) they wait for the next.
     let next = issuance("g1", &record, 600);
     let rotated = store.rotate_refresh(&first.refresh_digest, &next, "s", now, 10);
     assert_eq!(rotated.await.unwrap(), Rotation::Rotated);
-    let left: Vec<String> = conn.zrange(&index, 0, -1).await.unwrap();
-    assert_eq!(left.len(), 1004);
-    // A rotation a minute after the last drop (as the spent token records it) drops them all.
-    let spent = format!("{p}rt:{}", next.refresh_digest.as_hex());
-    let pruned: u64 = conn.hget(&spent, "pruned").await.unwrap();
-    let _: () = conn.hset(&spent, "pruned", pruned - 60).await.unwrap();
-    let last = issuance("g1", &record, 600);
-    let rotated = store.rotate_refresh(&next.refresh_digest, &last, "s", now, 10);
-    assert_eq!(rotated.await.unwrap(), Rotation::Rotated);
-    let left: Vec<String> = conn.zrange(&index, 0, -1).await.unwrap();
-    assert_eq!(left.len(), 6, "{left:?}");
-
-    // A grant whose index an earlier version wrote as a plain set, and whose refresh token
-    // records nothing of the grant, rotates and revokes once the start-up migration ran.
-    let record = code_record_in(&store, now).await;
-    let code = Digest::of("another code");
-    store.put_code(&code, &record, 60).await.unwrap();
-    let first = issuance("g2", &record, 600);
-    store.redeem_code(&code, &first).await.unwrap();
-    let index = format!("{p}grant:g2");
-    let members: Vec<String> = conn.zrange(&index, 0, -1).await.unwrap();
-    let _: () = conn.del(&index).await.unwrap();
-    let _: () = conn.sadd(&index, &members).await.unwrap();
-    let _: () = conn.expire(&index, 600).await.unwrap();
-    let spent = format!("{p}rt:{}", first.refresh_digest.as_hex());
-    let _: () = conn
-        .hdel(&spent, &["listed", "kept", "pruned"])
-        .await
-        .unwrap();
-    let migrated = store.migrate().await.unwrap();
-    assert_eq!(migrated.grants, 1, "{migrated:?}");
-    let index_ttl: i64 = conn.ttl(&index).await.unwrap();
-    assert!((590..=600).contains(&index_ttl), "{index_ttl}");
-    let next = issuance("g2", &record, 600);
-    let rotated = store.rotate_refresh(&first.refresh_digest, &next, "s", now, 10);
-    assert_eq!(rotated.await.unwrap(), Rotation::Rotated);
-    let kind: String = redis::cmd("TYPE")
-        .arg(&index)
-        .query_async(&mut conn)
-        .await
-        .unwrap();
-    assert_eq!(kind, "zset");
-    let tokens: Vec<String> = conn.zrevrange(&index, 0, -1).await.unwrap();
-    assert_eq!(tokens.len(), 4, "{tokens:?}");
-    assert!(
-        tokens[0].ends_with(&next.refresh_digest.as_hex()),
-        "the newest refresh token first: {tokens:?}"
-    );
-    store.revoke_grant("g2").await.unwrap();
-    for token in [&first.access_digest, &next.access_digest] {
-        assert!(store.access_token(token).await.unwrap().is_none());
+    let left: Vec<String> = conn.lrange(&index, 0, -1).await.unwrap();
+    assert_eq!(left.len(), 252);
+    // A rotation a minute after the last drop (as the spent token records it) drops them from
+    // the head, 200 at most; the next such rotation drops the rest, up to the first live token.
+    let mut spent = next;
+    // 250 gone and 2 live, then 50 gone and 3 live, then 4 live.
+    for expected in [53, 4] {
+        let key = format!("{p}rt:{}", spent.refresh_digest.as_hex());
+        let pruned: u64 = conn.hget(&key, "pruned").await.unwrap();
+        let _: () = conn.hset(&key, "pruned", pruned - 60).await.unwrap();
+        let successor = issuance("g1", &record, 600);
+        let rotated = store.rotate_refresh(&spent.refresh_digest, &successor, "s", now, 10);
+        assert_eq!(rotated.await.unwrap(), Rotation::Rotated);
+        spent = successor;
+        let left: Vec<String> = conn.lrange(&index, 0, -1).await.unwrap();
+        assert_eq!(left.len(), expected, "{left:?}");
     }
-    assert!(store
-        .refresh_token(&next.refresh_digest)
-        .await
-        .unwrap()
-        .is_none());
+    let left: Vec<String> = conn.lrange(&index, 0, -1).await.unwrap();
+    assert_eq!(
+        left[0],
+        format!("{p}rt:{}", first.refresh_digest.as_hex()),
+        "the oldest live token heads the index"
+    );
+
+    // Grants whose index an earlier version wrote as a plain set (g2) or as a sorted set by
+    // expiry (g3), naming both tokens, and whose refresh token records nothing of the grant
+    // (nor its access token), rotate and revoke once the start-up migration ran.
+    let mut begun = Vec::new();
+    for (grant, earlier) in [("g2", "set"), ("g3", "zset")] {
+        let record = code_record_in(&store, now).await;
+        let code = Digest::of(&format!("the code of {grant}"));
+        store.put_code(&code, &record, 60).await.unwrap();
+        let mut first = issuance(grant, &record, 300);
+        first.refresh_ttl = 600;
+        store.redeem_code(&code, &first).await.unwrap();
+        let index = format!("{p}grant:{grant}");
+        let access = format!("{p}at:{}", first.access_digest.as_hex());
+        let refresh = format!("{p}rt:{}", first.refresh_digest.as_hex());
+        let _: () = conn.del(&index).await.unwrap();
+        if earlier == "set" {
+            let _: () = conn.sadd(&index, &[&refresh, &access]).await.unwrap();
+        } else {
+            let scored = [(now + 600, &refresh), (now + 300, &access)];
+            let _: () = conn.zadd_multiple(&index, &scored).await.unwrap();
+        }
+        let _: () = conn.expire(&index, 600).await.unwrap();
+        let _: () = conn
+            .hdel(&refresh, &["access", "listed", "kept", "pruned"])
+            .await
+            .unwrap();
+        begun.push((grant, record, first, access, refresh));
+    }
+    let migrated = store.migrate().await.unwrap();
+    assert_eq!(migrated.grants, 2, "{migrated:?}");
+    for (grant, record, first, access, refresh) in begun {
+        let index = format!("{p}grant:{grant}");
+        let index_ttl: i64 = conn.ttl(&index).await.unwrap();
+        assert!((590..=600).contains(&index_ttl), "{grant}: {index_ttl}");
+        // The soonest to expire first.
+        let tokens: Vec<String> = conn.lrange(&index, 0, -1).await.unwrap();
+        assert_eq!(tokens, [access, refresh], "{grant}");
+        let next = issuance(grant, &record, 600);
+        let rotated = store.rotate_refresh(&first.refresh_digest, &next, "s", now, 10);
+        assert_eq!(rotated.await.unwrap(), Rotation::Rotated, "{grant}");
+        let tokens: Vec<String> = conn.lrange(&index, 0, -1).await.unwrap();
+        assert_eq!(tokens.len(), 3, "{tokens:?}");
+        assert!(
+            tokens[2].ends_with(&next.refresh_digest.as_hex()),
+            "the newest refresh token last: {tokens:?}"
+        );
+        let listed = store.user_grants(record.claims.sub()).await.unwrap();
+        let newest = listed.iter().find(|g| g.grant_id == grant).unwrap();
+        assert_eq!(newest.refresh.expires_at, next.refresh.expires_at);
+        store.revoke_grant(grant).await.unwrap();
+        for token in [&first.access_digest, &next.access_digest] {
+            assert!(
+                store.access_token(token).await.unwrap().is_none(),
+                "{grant}"
+            );
+        }
+        assert!(store
+            .refresh_token(&next.refresh_digest)
+            .await
+            .unwrap()
+            .is_none());
+    }
 }
 
 #[tokio::test]
