@@ -145,15 +145,28 @@ local PRUNE_EVERY = 60
 -- bounded.
 local PRUNE_BATCH = 200
 
+-- How many of the index's head tokens one read takes: most prunes find a live token among the
+-- first few, and a read of the whole batch would copy 200 keys into Lua for nothing.
+local PRUNE_READ = 16
+
 -- Drops the tokens at the head of the grant index `key` that have expired: the oldest first,
 -- up to the first still live (EXISTS reads a key past its TTL as gone).
 local function prune(key)
   local gone = 0
-  for _, member in ipairs(redis.call('LRANGE', key, 0, PRUNE_BATCH - 1)) do
-    if redis.call('EXISTS', member) == 1 then
+  while gone < PRUNE_BATCH do
+    local want = math.min(PRUNE_READ, PRUNE_BATCH - gone)
+    local heads = redis.call('LRANGE', key, gone, gone + want - 1)
+    local live = false
+    for _, member in ipairs(heads) do
+      if redis.call('EXISTS', member) == 1 then
+        live = true
+        break
+      end
+      gone = gone + 1
+    end
+    if live or #heads < want then
       break
     end
-    gone = gone + 1
   end
   if gone > 0 then
     redis.call('LTRIM', key, gone, -1)
