@@ -246,7 +246,6 @@ impl Grants {
             .collect()
     }
 
-    /// Deletes every code and grant of a user; answers how many grants were live.
     /// Deletes the codes of `sub` for `client` not redeemed yet; answers how many were live. A
     /// redeemed code is kept, so that a replay of it still revokes its grant.
     fn revoke_user_codes(&mut self, sub: &str, client: &ClientId, now: UnixTime) -> u64 {
@@ -275,6 +274,7 @@ impl Grants {
         revoked
     }
 
+    /// Deletes every code and grant of a user; answers how many grants were live.
     fn revoke_user(&mut self, sub: &str, now: UnixTime) -> u64 {
         let Some(issued) = self.by_user.remove(sub) else {
             return 0;
