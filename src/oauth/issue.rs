@@ -7,7 +7,9 @@ use crate::clock::UnixTime;
 use crate::domain::secret::random_id;
 use crate::domain::{Claims, ClientId, ScopeSet, SecretToken, SigningAlg};
 use crate::oidc::id_token::{self, IdTokenFacts};
-use crate::store::{AccessRecord, CodeRecord, Issuance, RefreshRecord, SessionRecord, StoreError};
+use crate::store::{
+    AccessRecord, CodeRecord, Issuance, PendingRequest, RefreshRecord, SessionRecord, StoreError,
+};
 
 /// Who the code is for: the signed-in user's claims and when they last signed in.
 pub struct Subject<'a> {
@@ -40,8 +42,40 @@ pub async fn issue_code(
     request: &AuthorizationRequest,
     subject: Subject<'_>,
 ) -> Result<String, StoreError> {
+    let (code, record, ttl) = new_code(cx, request, subject);
+    cx.store().put_code(&code.digest(), &record, ttl).await?;
+    Ok(code_redirect(cx, request, &code))
+}
+
+/// Ends pending request `request_id` and issues the code that answers it, in one step; answers
+/// the redirect location as [`issue_code`] does, or `None` when the request was already ended
+/// (another form post finished it, or it expired): then no code is issued.
+pub async fn finish_with_code(
+    cx: &impl Context,
+    request_id: &str,
+    pending: &PendingRequest,
+    subject: Subject<'_>,
+) -> Result<Option<String>, StoreError> {
+    let request = &pending.request;
+    let (code, record, ttl) = new_code(cx, request, subject);
+    let digest = code.digest();
+    let store = cx.store();
+    if !store
+        .put_code_finishing(&digest, &record, ttl, request_id, pending)
+        .await?
+    {
+        return Ok(None);
+    }
+    Ok(Some(code_redirect(cx, request, &code)))
+}
+
+/// A fresh code for `request`, its record and its TTL.
+fn new_code(
+    cx: &impl Context,
+    request: &AuthorizationRequest,
+    subject: Subject<'_>,
+) -> (SecretToken, CodeRecord, u64) {
     let ttl = cx.token_settings().code_ttl.as_secs();
-    let code = SecretToken::generate();
     let record = CodeRecord {
         client_id: request.client_id.clone(),
         redirect_uri: request.redirect_uri.clone(),
@@ -54,7 +88,11 @@ pub async fn issue_code(
         amr: subject.amr.to_vec(),
         sid: subject.sid.map(str::to_owned),
     };
-    cx.store().put_code(&code.digest(), &record, ttl).await?;
+    (SecretToken::generate(), record, ttl)
+}
+
+/// Where the browser takes `code` to `request`'s app.
+fn code_redirect(cx: &impl Context, request: &AuthorizationRequest, code: &SecretToken) -> String {
     let issuer = cx.issuer();
     let mut params = vec![("code", code.expose())];
     if let Some(s) = request.state.as_deref() {
@@ -62,7 +100,7 @@ pub async fn issue_code(
     }
     // RFC 9207: tells a client that talks to several servers which one answered.
     params.push(("iss", &issuer));
-    Ok(redirect_with(&request.redirect_uri, &params))
+    redirect_with(&request.redirect_uri, &params)
 }
 
 /// What a new pair of tokens is about.

@@ -5,7 +5,7 @@ use super::signin::signin_page;
 use super::views::{ConsentPage, ScopeView};
 use crate::domain::{ClientRecord, Escaped, Scope};
 use crate::oauth::authorize::error_redirect;
-use crate::oauth::issue::{issue_code, Subject};
+use crate::oauth::issue::{finish_with_code, Subject};
 use crate::oauth::OAuthError;
 use crate::session::pending::{self, PendingRequest};
 use crate::session::{consent, SessionRecord};
@@ -185,11 +185,11 @@ pub async fn decide(
             ))
         }
     };
-    if !pending::finish(state, request_id, pending).await? {
-        return Err(PageError::Expired);
-    }
     let sub = session.claims.sub();
     if !approve {
+        if !pending::finish(state, request_id, pending).await? {
+            return Err(PageError::Expired);
+        }
         tracing::info!(sub = ?Escaped(sub), client_id = %client.client_id, "access denied by user");
         let location = error_redirect(
             &state.settings.issuer(),
@@ -199,9 +199,14 @@ pub async fn decide(
         );
         return Ok(redirect(StatusCode::SEE_OTHER, &location));
     }
+    // Remembered first: the code then goes out with the request's end, in one step. A second
+    // post of the same form remembers the same approval and finds the request ended.
     consent::remember(state, sub, &client.client_id, &request.scopes).await?;
+    let subject = Subject::of(&session);
+    let Some(location) = finish_with_code(state, request_id, pending, subject).await? else {
+        return Err(PageError::Expired);
+    };
     tracing::info!(sub = ?Escaped(sub), client_id = %client.client_id, scopes = %request.scopes, "access approved");
-    let location = issue_code(state, request, Subject::of(&session)).await?;
     Ok(redirect(StatusCode::SEE_OTHER, &location))
 }
 

@@ -10,11 +10,12 @@ use crate::events::Place;
 use crate::mfa::enrolment::{self, Proof};
 use crate::mfa::passkey::{self, PasskeyError};
 use crate::mfa::{self, Due, MfaError};
-use crate::oauth::issue::{issue_code, Subject};
-use crate::session::pending::{self, PendingRequest};
+use crate::oauth::issue::{finish_with_code, Subject};
+use crate::session::pending::PendingRequest;
 use crate::session::{self, consent, SessionRecord, SESSION_COOKIE};
 use crate::signin::{self, CodeError, Where};
 use crate::state::AppState;
+use crate::store::StoreError;
 use crate::web::address::ClientAddr;
 use crate::web::errors::PageError;
 use crate::web::i18n::{self, Text};
@@ -142,23 +143,42 @@ pub async fn proceed(
     pending: &PendingRequest,
     session: &SessionRecord,
 ) -> Result<Response, PageError> {
+    let approved = approved(state, pending, session.claims.sub()).await?;
+    proceed_approved(state, request_id, pending, session, approved).await
+}
+
+/// Whether `sub` already approved what `pending` asks of its app; `prompt=consent` asks again
+/// even when they did.
+pub async fn approved(
+    state: &AppState,
+    pending: &PendingRequest,
+    sub: &str,
+) -> Result<bool, StoreError> {
     let request = &pending.request;
-    let sub = session.claims.sub();
+    Ok(request.oidc.remembered_consent_usable()
+        && consent::covers(state, sub, &request.client_id, &request.scopes).await?)
+}
+
+/// [`proceed`], with whether the user approved the app read beforehand (`approved`).
+pub async fn proceed_approved(
+    state: &AppState,
+    request_id: &str,
+    pending: &PendingRequest,
+    session: &SessionRecord,
+    approved: bool,
+) -> Result<Response, PageError> {
     let client = client_of(state, pending).await?;
     if !client.allows(&session.claims) {
+        let (request, sub) = (&pending.request, session.claims.sub());
         let pending = Some((request_id, pending));
         return super::access::refuse(state, &client, request, sub, None, pending).await;
     }
-    // prompt=consent asks again even when the user approved these scopes before.
-    let approved = request.oidc.remembered_consent_usable()
-        && consent::covers(state, sub, &request.client_id, &request.scopes).await?;
     if approved {
-        if !pending::finish(state, request_id, pending).await? {
-            return Err(PageError::Expired);
-        }
         let subject = Subject::of(session);
-        let location = issue_code(state, request, subject).await?;
-        return Ok(redirect(StatusCode::SEE_OTHER, &location));
+        return match finish_with_code(state, request_id, pending, subject).await? {
+            Some(location) => Ok(redirect(StatusCode::SEE_OTHER, &location)),
+            None => Err(PageError::Expired),
+        };
     }
     let consent_url = respond::url(
         &state.settings,

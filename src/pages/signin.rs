@@ -229,17 +229,20 @@ pub async fn login(
         }
         Err(PasswordError::Unavailable(e)) => return Err(e.into()),
     };
-    signin::succeeded(state, at, passed.claims.sub()).await;
     let name = Some(passed.name.clone());
     let amr = vec![AMR_PWD.to_owned()];
-    signed_in(
-        state,
-        jar,
-        (&passed, amr, name),
-        device,
-        (request_id, pending),
-    )
-    .await
+    // The sign-in is filed while the session starts: neither waits on the other.
+    let (_, response) = tokio::join!(
+        signin::succeeded(state, at, passed.claims.sub()),
+        signed_in(
+            state,
+            jar,
+            (&passed, amr, name),
+            device,
+            (request_id, pending),
+        ),
+    );
+    response
 }
 
 /// Signs in with a passkey alone ("Sign in with a passkey"): both factors at once.
@@ -302,21 +305,23 @@ pub async fn login_passkey(
                 )))
             }
         };
-    signin::succeeded(state, at, passed.claims.sub()).await;
     // The passkey with user verification stands for both factors: no password in the `amr`.
     let amr: Vec<String> = passkey::methods(verified.user_verified)
         .iter()
         .map(|m| (*m).to_owned())
         .collect();
     // No password was typed: a re-check asks for the passkey.
-    signed_in(
-        state,
-        jar,
-        (&passed, amr, None),
-        device,
-        (request_id, pending),
-    )
-    .await
+    let (_, response) = tokio::join!(
+        signin::succeeded(state, at, passed.claims.sub()),
+        signed_in(
+            state,
+            jar,
+            (&passed, amr, None),
+            device,
+            (request_id, pending),
+        ),
+    );
+    response
 }
 
 /// Starts the SSO session of someone who passed the sign-in with the methods `amr` (`name`:
@@ -330,24 +335,29 @@ async fn signed_in(
     (request_id, pending): (&str, &PendingRequest),
 ) -> Result<Response, PageError> {
     let replaced = respond::cookie_value(&state.settings, jar, SESSION_COOKIE);
-    let (session_id, session) = signin::start_session(
-        state,
-        replaced.as_deref(),
-        passed.claims.clone(),
-        amr.clone(),
-        device,
-        name,
-    )
-    .await?;
+    // The session is written while what decides the next step is read: they go to the store
+    // together, one wait instead of three.
+    let (started, due, approved) = tokio::join!(
+        signin::start_session(
+            state,
+            replaced.as_deref(),
+            passed.claims.clone(),
+            amr.clone(),
+            device,
+            name,
+        ),
+        crate::mfa::due(state, &passed.claims, &amr, Some(&passed.user)),
+        second_factor::approved(state, pending, passed.claims.sub()),
+    );
+    let (session_id, session) = started?;
     jar.add(respond::cookie(
         &state.settings,
         SESSION_COOKIE,
         session_id,
         Some(state.settings.session.ttl.as_secs()),
     ));
-    let due = crate::mfa::due(state, &passed.claims, &amr, Some(&passed.user)).await?;
-    if let Some(next) = second_factor::location(state, due, request_id) {
+    if let Some(next) = second_factor::location(state, due?, request_id) {
         return Ok(redirect(StatusCode::SEE_OTHER, &next));
     }
-    second_factor::proceed(state, request_id, pending, &session).await
+    second_factor::proceed_approved(state, request_id, pending, &session, approved?).await
 }

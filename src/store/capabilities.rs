@@ -74,6 +74,18 @@ pub trait GrantStore: Send + Sync {
         record: &CodeRecord,
         ttl: u64,
     ) -> Result<(), StoreError>;
+    /// Ends pending request `id` as [`SessionStore::finish_pending`] does and, in the same
+    /// atomic step, stores the code that answers it as [`GrantStore::put_code`] does, only if
+    /// the request was still there: of concurrent calls for one request, at most one stores
+    /// its code and gets `true`.
+    async fn put_code_finishing(
+        &self,
+        code: &Digest,
+        record: &CodeRecord,
+        ttl: u64,
+        id: &str,
+        pending: &PendingRequest,
+    ) -> Result<bool, StoreError>;
     /// Reads a code without consuming it; `None` if absent or expired.
     async fn code(&self, code: &Digest) -> Result<Option<StoredCode>, StoreError>;
     /// A code, for an exchange: whether it is still unconsumed and live is for

@@ -40,6 +40,13 @@ macro_rules! decorate {
 
         $crate::store::decorator::capability!($decorator, $around, GrantStore {
             fn put_code(code: &Digest, record: &CodeRecord, ttl: u64) -> ();
+            fn put_code_finishing(
+                code: &Digest,
+                record: &CodeRecord,
+                ttl: u64,
+                id: &str,
+                pending: &PendingRequest
+            ) -> bool;
             fn code(code: &Digest) -> Option<StoredCode>;
             fn code_to_redeem(code: &Digest) -> Option<StoredCode>;
             fn redeem_code(code: &Digest, issue: &Issuance) -> Redemption;

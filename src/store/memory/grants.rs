@@ -7,8 +7,8 @@ use super::{live, MemoryStore, Timed};
 use crate::clock::UnixTime;
 use crate::domain::{ClientId, ClientRecord, Digest};
 use crate::store::{
-    AccessRecord, CodeRecord, GrantStore, Issuance, Redemption, RefreshRecord, Rotation,
-    StoreError, StoredCode, StoredRefresh, UserGrant,
+    AccessRecord, CodeRecord, GrantStore, Issuance, PendingRequest, Redemption, RefreshRecord,
+    Rotation, SessionStore, StoreError, StoredCode, StoredRefresh, UserGrant,
 };
 use async_trait::async_trait;
 use std::collections::{HashMap, HashSet};
@@ -318,6 +318,23 @@ impl GrantStore for MemoryStore {
             grants.index_session(sid, issued, &record.client_id, ttl, now);
         }
         Ok(())
+    }
+
+    async fn put_code_finishing(
+        &self,
+        code: &Digest,
+        record: &CodeRecord,
+        ttl: u64,
+        id: &str,
+        pending: &PendingRequest,
+    ) -> Result<bool, StoreError> {
+        // Two steps are as good as one here: the code is fresh, so no one can read it before
+        // it is stored.
+        if !SessionStore::finish_pending(self, id, pending).await? {
+            return Ok(false);
+        }
+        self.put_code(code, record, ttl).await?;
+        Ok(true)
     }
 
     async fn code(&self, code: &Digest) -> Result<Option<StoredCode>, StoreError> {

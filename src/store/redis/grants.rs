@@ -18,8 +18,8 @@ use crate::clock::UnixTime;
 use crate::domain::{ClientId, Digest};
 use crate::store::codec::{decode, encode};
 use crate::store::{
-    AccessRecord, CodeRecord, GrantStore, Issuance, Redemption, RefreshRecord, Rotation,
-    StoreError, StoredCode, StoredRefresh, UserGrant,
+    AccessRecord, CodeRecord, GrantStore, Issuance, PendingRequest, Redemption, RefreshRecord,
+    Rotation, StoreError, StoredCode, StoredRefresh, UserGrant,
 };
 use async_trait::async_trait;
 use redis;
@@ -237,6 +237,39 @@ impl GrantStore for RedisStore {
         let _: i64 = self.call(Request::Script(&call)).await?;
         self.codes_here.keep(code, record);
         Ok(())
+    }
+
+    async fn put_code_finishing(
+        &self,
+        code: &Digest,
+        record: &CodeRecord,
+        ttl: u64,
+        id: &str,
+        pending: &PendingRequest,
+    ) -> Result<bool, StoreError> {
+        let ending = self.keys.ending(id, pending);
+        let mut call = self.scripts.put_code_finishing.key(&ending.request);
+        call.key(&ending.load)
+            .key(self.keys.code(code))
+            .key(self.keys.issued(&record.client_id))
+            .key(self.keys.user_issued(record.claims.sub()));
+        if let Some(sid) = &record.sid {
+            call.key(self.keys.session_issued(sid));
+        }
+        for group in &ending.groups {
+            call.key(group);
+        }
+        call.arg(encode("code", record)?)
+            .arg(ttl)
+            .arg(record.client_id.as_str())
+            .arg(&ending.minute)
+            .arg(if record.sid.is_some() { "1" } else { "0" });
+        let stored: i64 = self.call(Request::Script(&call)).await?;
+        if stored == 0 {
+            return Ok(false);
+        }
+        self.codes_here.keep(code, record);
+        Ok(true)
     }
 
     async fn code(&self, code: &Digest) -> Result<Option<StoredCode>, StoreError> {

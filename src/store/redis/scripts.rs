@@ -1,10 +1,10 @@
 //! The Lua scripts behind the store's atomic operations (sources in `src/store/lua/`).
 //!
 //! Each grant and session script but the pending-request, owned-record, client and reading
-//! scripts is `common.lua` (the shared
-//! `revoke`, `index`, `take_index` and `issue` functions) followed by its own body; the audit
-//! and migration scripts stand alone. `redis::Script` sends them by SHA-1 and loads them again after a server
-//! restart.
+//! scripts is `common.lua` (the shared `revoke`, `index`, `take_index` and `issue` functions)
+//! followed by its own body; the code scripts add `code.lua` (`put_code`), and the scripts that
+//! end a pending request `finish.lua` (`finish`). The audit and migration scripts stand alone.
+//! `redis::Script` sends them by SHA-1 and loads them again after a server restart.
 
 use redis::Script;
 
@@ -23,7 +23,14 @@ const REVOKE: &str = concat!(
 
 const PUT_CODE: &str = concat!(
     include_str!("../lua/common.lua"),
+    include_str!("../lua/code.lua"),
     include_str!("../lua/put_code.lua")
+);
+const PUT_CODE_FINISHING: &str = concat!(
+    include_str!("../lua/common.lua"),
+    include_str!("../lua/code.lua"),
+    include_str!("../lua/finish.lua"),
+    include_str!("../lua/put_code_finishing.lua")
 );
 const REVOKE_CLIENT: &str = concat!(
     include_str!("../lua/common.lua"),
@@ -49,7 +56,10 @@ const END_SESSIONS: &str = concat!(
 const USER_SESSIONS: &str = include_str!("../lua/user_sessions.lua");
 const USER_GRANTS: &str = include_str!("../lua/user_grants.lua");
 const PUT_PENDING: &str = include_str!("../lua/put_pending.lua");
-const FINISH_PENDING: &str = include_str!("../lua/finish_pending.lua");
+const FINISH_PENDING: &str = concat!(
+    include_str!("../lua/finish.lua"),
+    include_str!("../lua/finish_pending.lua")
+);
 const REMOVE_OWNED: &str = include_str!("../lua/remove_owned.lua");
 const REPLACE_CLIENT: &str = include_str!("../lua/replace_client.lua");
 const CLAIM_LOGOUTS: &str = include_str!("../lua/claim_logouts.lua");
@@ -74,6 +84,9 @@ pub(super) struct Scripts {
     pub(super) revoke: Script,
     /// Stores a code and indexes it under its client: see `put_code.lua`.
     pub(super) put_code: Script,
+    /// Ends a pending request and, if it was live, stores its code: see
+    /// `put_code_finishing.lua`.
+    pub(super) put_code_finishing: Script,
     /// Revokes every code and grant of a client: see `revoke_client.lua`.
     pub(super) revoke_client: Script,
     /// Revokes every code and grant of a user: see `revoke_user.lua`.
@@ -132,6 +145,7 @@ impl Scripts {
             rotate: Script::new(ROTATE),
             revoke: Script::new(REVOKE),
             put_code: Script::new(PUT_CODE),
+            put_code_finishing: Script::new(PUT_CODE_FINISHING),
             revoke_client: Script::new(REVOKE_CLIENT),
             revoke_user: Script::new(REVOKE_USER),
             revoke_user_codes: Script::new(REVOKE_USER_CODES),

@@ -18,7 +18,37 @@ use crate::store::{
 };
 use async_trait::async_trait;
 
+/// The keys and the argument that ending a pending request names (see `finish.lua`).
+pub(super) struct Ending {
+    /// The request.
+    pub(super) request: String,
+    /// Its groups.
+    pub(super) groups: Vec<String>,
+    /// The load of every pending request.
+    pub(super) load: String,
+    /// The minute the request is filed under in the load, or empty for a request written
+    /// before the load was kept.
+    pub(super) minute: String,
+}
+
 impl Keys {
+    /// What ending pending request `id` names.
+    pub(super) fn ending(&self, id: &str, pending: &PendingRequest) -> Ending {
+        Ending {
+            request: self.record(Namespace::AuthRequest, id),
+            groups: pending
+                .groups
+                .iter()
+                .map(|group| self.pending_group(group))
+                .collect(),
+            load: self.pending_load(),
+            minute: pending
+                .admitted_at
+                .map(|at| (at / 60).to_string())
+                .unwrap_or_default(),
+        }
+    }
+
     /// Index of a user's sessions.
     fn user_sessions(&self, sub: &str) -> String {
         format!("{}user-sessions:{sub}", self.prefix)
@@ -119,18 +149,12 @@ impl SessionBackend for RedisStore {
     }
 
     async fn finish_pending(&self, id: &str, pending: &PendingRequest) -> Result<bool, StoreError> {
-        let mut call = self
-            .scripts
-            .finish_pending
-            .key(self.keys.record(Namespace::AuthRequest, id));
-        for group in &pending.groups {
-            call.key(self.keys.pending_group(group));
+        let ending = self.keys.ending(id, pending);
+        let mut call = self.scripts.finish_pending.key(&ending.request);
+        for group in &ending.groups {
+            call.key(group);
         }
-        call.key(self.keys.pending_load());
-        match pending.admitted_at {
-            Some(at) => call.arg(at / 60),
-            None => call.arg(""),
-        };
+        call.key(&ending.load).arg(&ending.minute);
         let deleted: i64 = self.call(Request::Script(&call)).await?;
         Ok(deleted > 0)
     }

@@ -1,11 +1,13 @@
 //! The browser sign-on part of the store contract, on both backends: sessions, pending
 //! authorize requests and remembered consents.
 
-use super::fixtures::{pending_request, session_record, Subject, UNBOUNDED};
+use super::fixtures::{code_record_in, pending_request, session_record, Subject, UNBOUNDED};
 use sso_bridge::clock::{Clock, SystemClock};
 use sso_bridge::domain::secret::random_id;
 use sso_bridge::domain::{ClientId, Digest, ScopeSet};
-use sso_bridge::store::{PendingBound, PendingLimits, PendingPut, PendingRequest, Store};
+use sso_bridge::store::{
+    CodeRecord, PendingBound, PendingLimits, PendingPut, PendingRequest, Store,
+};
 
 on_both_backends!(
     sessions_are_put_read_replaced_and_deleted,
@@ -14,6 +16,7 @@ on_both_backends!(
     a_finished_request_leaves_its_groups_at_once,
     every_pending_request_counts_in_the_load_until_it_ends_and_a_full_load_refuses,
     consents_are_remembered_per_user_and_app,
+    the_one_caller_that_ends_a_request_stores_its_code,
 );
 
 async fn sessions_are_put_read_replaced_and_deleted(s: Subject) {
@@ -227,4 +230,65 @@ async fn consents_are_remembered_per_user_and_app(s: Subject) {
     let wider = ScopeSet::parse("openid profile email").unwrap();
     s.store.put_consent("ada", &app, &wider, 60).await.unwrap();
     assert_eq!(s.store.consent("ada", &app).await.unwrap(), Some(wider));
+}
+
+async fn the_one_caller_that_ends_a_request_stores_its_code(s: Subject) {
+    let store = s.store.as_ref();
+    // With and without an SSO session: the session's index comes before the request's groups.
+    for sid in [Some(random_id(16)), None] {
+        let group = format!("addr:{}", random_id(8));
+        let (id, pending) = start(store, &[shared(&group, 1)]).await;
+        let record = CodeRecord {
+            sid: sid.clone(),
+            ..code_record_in(store, s.now()).await
+        };
+        let codes: Vec<Digest> = (0..10).map(|_| Digest::of(&random_id(32))).collect();
+        let callers = codes.iter().map(|code| {
+            let (store, code) = (s.store.clone(), code.clone());
+            let (record, id, pending) = (record.clone(), id.clone(), pending.clone());
+            tokio::spawn(async move {
+                store
+                    .put_code_finishing(&code, &record, 60, &id, &pending)
+                    .await
+            })
+        });
+        let mut stored = Vec::new();
+        for caller in callers.collect::<Vec<_>>() {
+            stored.push(caller.await.unwrap().unwrap());
+        }
+        assert_eq!(stored.iter().filter(|s| **s).count(), 1, "{stored:?}");
+        for (code, stored) in codes.iter().zip(&stored) {
+            let read = store.code(code).await.unwrap();
+            assert_eq!(read.is_some(), *stored);
+            if let Some(read) = read {
+                assert_eq!((read.record, read.consumed_by), (record.clone(), None));
+            }
+        }
+        let winner = &codes[stored.iter().position(|s| *s).unwrap()];
+
+        // The request left the store and its group, which takes a new one at once.
+        assert_eq!(store.pending(&id).await.unwrap(), None);
+        let (_, _, again) = put(store, &[shared(&group, 1)], UNBOUNDED).await;
+        assert!(matches!(again, PendingPut::Stored(_)), "{again:?}");
+        // A request already ended stores no code.
+        let late = Digest::of(&random_id(32));
+        assert!(!store
+            .put_code_finishing(&late, &record, 60, &id, &pending)
+            .await
+            .unwrap());
+        assert_eq!(store.code(&late).await.unwrap(), None);
+
+        // The code is indexed as `put_code` indexes it.
+        match sid {
+            Some(sid) => {
+                store.revoke_session(&sid).await.unwrap();
+            }
+            None => {
+                let sub = record.claims.sub();
+                let revoked = store.revoke_user_codes(sub, &record.client_id).await;
+                assert_eq!(revoked.unwrap(), 1);
+            }
+        }
+        assert_eq!(store.code(winner).await.unwrap(), None);
+    }
 }
