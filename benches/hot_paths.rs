@@ -1,6 +1,7 @@
 //! Benchmarks of the paths app backends hit on every request: userinfo (one store read), the
 //! code exchange (for an app on the default RS256 id_tokens and one registered for ES256) and a
-//! rotating refresh (the directory read again), each through the whole HTTP router, in process.
+//! rotating refresh (the directory read again), each through the whole HTTP router, in process;
+//! and reading back a stored access token's record.
 //!
 //! `cargo bench` runs them on the memory store; with `SSO_BRIDGE_BENCH_REDIS_URL` set (for example
 //! `redis://127.0.0.1:6379`) they run on that Redis too, which shows the cost of the round trips.
@@ -17,6 +18,7 @@ use sso_bridge::oauth::authorize::validate;
 use sso_bridge::oauth::issue::{issue_code, Subject};
 use sso_bridge::startup::Application;
 use sso_bridge::state::AppState;
+use sso_bridge::store::AccessRecord;
 use tokio::runtime::Runtime;
 
 const REDIRECT_URI: &str = "https://bench.example/callback";
@@ -194,7 +196,17 @@ fn bench_backend(c: &mut Criterion, rt: &Runtime, name: &str, redis_url: Option<
     });
 }
 
+/// Reading back the record of an access token as Redis keeps it: what userinfo does with the
+/// connection's copy on every call (a refresh and an exchange read records of the same shape).
+fn bench_record(c: &mut Criterion) {
+    let json = r#"{"grant_id":"Hk3kQ0sCLQ6tWZcD1i9kZQ","client_id":"GTermu7qsHpaLHHRpWpDTQ","scopes":["email","openid","profile","role"],"claims":{"department":"Finance","email":"user0001@acme.test","employee_code":"BN-0001","first_name":"Bench","job_title":"Analyst","last_name":"User0001","name":"Bench User 0001","phone":"+44 20 7946 0001","role":"employee","sub":"user0001"},"expires_at":1795825934}"#;
+    c.bench_function("store record: an access token's, read back", |b| {
+        b.iter(|| serde_json::from_str::<AccessRecord>(std::hint::black_box(json)).unwrap())
+    });
+}
+
 fn hot_paths(c: &mut Criterion) {
+    bench_record(c);
     let rt = Runtime::new().unwrap();
     bench_backend(c, &rt, "memory", None);
     if let Ok(url) = std::env::var("SSO_BRIDGE_BENCH_REDIS_URL") {

@@ -71,13 +71,51 @@ pub const CLAIM_SCOPES: [(&str, Scope); 11] = [
 const GROUP_DNS: &str = "group_dns";
 
 /// A claim's value: one string, or a list (the `groups` claim).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(untagged)]
 pub enum ClaimValue {
     /// A single value.
     One(String),
     /// Several values, in byte order.
     Many(Vec<String>),
+}
+
+// Read by the kind of value found, where `#[serde(untagged)]` would copy each value into a
+// buffer first and then try the variants on it: every stored token, code and session carries
+// its claims, so this is on the path of every userinfo, exchange and refresh.
+impl<'de> Deserialize<'de> for ClaimValue {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Value;
+
+        impl<'de> serde::de::Visitor<'de> for Value {
+            type Value = ClaimValue;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a string or a list of strings")
+            }
+
+            fn visit_str<E: serde::de::Error>(self, value: &str) -> Result<ClaimValue, E> {
+                Ok(ClaimValue::One(value.to_owned()))
+            }
+
+            fn visit_string<E: serde::de::Error>(self, value: String) -> Result<ClaimValue, E> {
+                Ok(ClaimValue::One(value))
+            }
+
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<ClaimValue, A::Error> {
+                let mut values = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(64));
+                while let Some(value) = seq.next_element::<String>()? {
+                    values.push(value);
+                }
+                Ok(ClaimValue::Many(values))
+            }
+        }
+
+        deserializer.deserialize_any(Value)
+    }
 }
 
 /// A user's claims: only claims whose directory value is set and non-empty. `sub` is always set.
@@ -224,6 +262,34 @@ mod tests {
         // Claims written before groups existed read back.
         let earlier: Claims = serde_json::from_str(r#"{"sub":"ada","role":"ceo"}"#).unwrap();
         assert_eq!(earlier.role(), Some(Role::Ceo));
+    }
+
+    #[test]
+    fn claims_read_back_as_written_and_anything_but_strings_is_refused() {
+        let with = claims().with_groups(vec!["b".into(), "a".into()], Vec::new());
+        let json = serde_json::to_string(&with).unwrap();
+        assert!(json.contains(r#""groups":["a","b"]"#), "{json}");
+        assert_eq!(serde_json::from_str::<Claims>(&json).unwrap(), with);
+        // Escapes in a value (serde_json hands those over as an owned string).
+        let escaped: Claims = serde_json::from_str(r#"{"sub":"a\"b","name":"\u00e9"}"#).unwrap();
+        assert_eq!(escaped.sub(), "a\"b");
+        assert_eq!(
+            escaped.as_map().get("name"),
+            Some(&ClaimValue::One("é".into()))
+        );
+        for wrong in [
+            r#"{"sub":"ada","age":42}"#,
+            r#"{"sub":"ada","groups":["a",1]}"#,
+            r#"{"sub":"ada","name":{"first":"Ada"}}"#,
+            r#"{"sub":null}"#,
+        ] {
+            let refused = serde_json::from_str::<Claims>(wrong).unwrap_err();
+            assert!(
+                refused.to_string().contains("a string")
+                    || refused.to_string().contains("invalid type"),
+                "{wrong}: {refused}"
+            );
+        }
     }
 
     #[test]
