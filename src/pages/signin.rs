@@ -231,18 +231,15 @@ pub async fn login(
     };
     let name = Some(passed.name.clone());
     let amr = vec![AMR_PWD.to_owned()];
-    // The sign-in is filed while the session starts: neither waits on the other.
-    let (_, response) = tokio::join!(
-        signin::succeeded(state, at, passed.claims.sub()),
-        signed_in(
-            state,
-            jar,
-            (&passed, amr, name),
-            device,
-            (request_id, pending),
-        ),
-    );
-    response
+    signed_in(
+        state,
+        jar,
+        at,
+        (&passed, amr, name),
+        device,
+        (request_id, pending),
+    )
+    .await
 }
 
 /// Signs in with a passkey alone ("Sign in with a passkey"): both factors at once.
@@ -311,33 +308,34 @@ pub async fn login_passkey(
         .map(|m| (*m).to_owned())
         .collect();
     // No password was typed: a re-check asks for the passkey.
-    let (_, response) = tokio::join!(
-        signin::succeeded(state, at, passed.claims.sub()),
-        signed_in(
-            state,
-            jar,
-            (&passed, amr, None),
-            device,
-            (request_id, pending),
-        ),
-    );
-    response
+    signed_in(
+        state,
+        jar,
+        at,
+        (&passed, amr, None),
+        device,
+        (request_id, pending),
+    )
+    .await
 }
 
-/// Starts the SSO session of someone who passed the sign-in with the methods `amr` (`name`:
-/// the name a password was checked under), sets its cookie, and goes on: to the second factor
-/// when the policy or the person's own enrolment owes one, else towards the code.
+/// Files the successful sign-in at `at` and starts the SSO session of someone who passed it
+/// with the methods `amr` (`name`: the name a password was checked under), sets its cookie, and
+/// goes on: to the second factor when the policy or the person's own enrolment owes one, else
+/// towards the code.
 async fn signed_in(
     state: &AppState,
     jar: &CookieJar,
+    at: Where<'_>,
     (passed, amr, name): (&signin::Passed, Vec<String>, Option<String>),
     device: Device,
     (request_id, pending): (&str, &PendingRequest),
 ) -> Result<Response, PageError> {
     let replaced = respond::cookie_value(&state.settings, jar, SESSION_COOKIE);
-    // The session is written while what decides the next step is read: they go to the store
-    // together, one wait instead of three.
-    let (started, due, approved) = tokio::join!(
+    // The sign-in is filed and the session written while what decides the next step is read:
+    // they go to the store together, one wait instead of four.
+    let ((), started, due, approved) = tokio::join!(
+        signin::succeeded(state, at, passed.claims.sub()),
         signin::start_session(
             state,
             replaced.as_deref(),
