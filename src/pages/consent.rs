@@ -199,8 +199,8 @@ pub async fn decide(
         );
         return Ok(redirect(StatusCode::SEE_OTHER, &location));
     }
-    // Remembered first: the code then goes out with the request's end, in one step. A second
-    // post of the same form remembers the same approval and finds the request ended.
+    // Remembered first: the code then goes out with the request's end, in one step. Two posts
+    // of the form at once both remember the same approval; one of them gets the code.
     consent::remember(state, sub, &client.client_id, &request.scopes).await?;
     let subject = Subject::of(&session);
     let Some(location) = finish_with_code(state, request_id, pending, subject).await? else {
