@@ -16,7 +16,7 @@ use crate::web::render::{PASSKEY_SCRIPT, PASSKEY_SCRIPT_PATH, STYLESHEET};
 use crate::web::request_log::RequestLog;
 use poem::http::header;
 use poem::middleware::{CatchPanic, CookieJarManager, SetHeader};
-use poem::{get, handler, post, Endpoint, EndpointExt, Request, Response, Route};
+use poem::{get, handler, post, Endpoint, EndpointExt, IntoResponse, Request, Response, Route};
 use std::sync::Arc;
 
 #[handler]
@@ -66,10 +66,12 @@ fn body_limit(req: &Request) -> Limit {
 pub fn routes(state: AppState) -> impl Endpoint {
     let api = openapi::service(&state.settings.issuer());
     let docs = ApiDocs::new(state.settings.issuer());
-    let api = api.with(
-        SetHeader::new()
-            .overriding(header::CACHE_CONTROL, "no-store")
-            .overriding(header::PRAGMA, "no-cache"),
+    let api = Arc::new(
+        api.with(
+            SetHeader::new()
+                .overriding(header::CACHE_CONTROL, "no-store")
+                .overriding(header::PRAGMA, "no-cache"),
+        ),
     );
     // The admin screen's pages, beside the admin API it shares `/admin` with.
     let mut route = crate::admin::screen::mount(Route::new());
@@ -77,7 +79,7 @@ pub fn routes(state: AppState) -> impl Endpoint {
     if state.settings.server.metrics_listen.is_none() {
         route = route.at(METRICS_PATH, get(probes::metrics));
     }
-    route
+    let route = route
         .at(
             "/oauth/authorize",
             get(pages::authorize::authorize).post(pages::authorize::authorize_post),
@@ -172,7 +174,8 @@ pub fn routes(state: AppState) -> impl Endpoint {
         .at(READY_PATH, get(probes::ready))
         .at("/openapi.json", docs.spec_endpoint())
         .at("/docs", docs.page_endpoint())
-        .nest("/", api)
+        .nest("/", Arc::clone(&api));
+    ApiFirst { api, route }
         // Inside the cookie manager, which drops the cookies a handler set when it answers
         // an error: a page error becomes a page before it gets there.
         .with(ErrorPages::new(
@@ -194,6 +197,26 @@ pub fn routes(state: AppState) -> impl Endpoint {
             state.settings.server.trusted_proxies.clone(),
         ))
         .data(state)
+}
+
+/// The router, but for the APIs apps call most ([`API_PATHS`]), which go to the API at once:
+/// the router would find them in the API nested under "/", whose nesting rewrites each
+/// request's address on the way in.
+struct ApiFirst<A> {
+    api: Arc<A>,
+    route: Route,
+}
+
+impl<A: Endpoint> Endpoint for ApiFirst<A> {
+    type Output = Response;
+
+    async fn call(&self, req: Request) -> poem::Result<Response> {
+        if API_PATHS.contains(&req.uri().path()) {
+            self.api.call(req).await.map(IntoResponse::into_response)
+        } else {
+            self.route.call(req).await
+        }
+    }
 }
 
 /// The metrics alone, for `server.metrics_listen`.

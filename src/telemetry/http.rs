@@ -51,7 +51,11 @@ impl<E: Endpoint> Endpoint for HttpMetricsEndpoint<E> {
     async fn call(&self, req: Request) -> poem::Result<Response> {
         let method = method_label(req.method());
         let started = Instant::now();
-        let answer = self.inner.call(req).await.map(IntoResponse::into_response);
+        // Boxed, like the error pages' route: the middleware outside holds a pointer, not
+        // the inner middleware's futures, each of which holds its request by value.
+        let answer = Box::pin(self.inner.call(req))
+            .await
+            .map(IntoResponse::into_response);
         // The router puts the pattern it matched on the answer (the innermost one when routes
         // are nested); a request no route took has none, or the empty pattern of the API
         // nested at the root.

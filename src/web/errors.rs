@@ -423,7 +423,10 @@ impl<E: Endpoint> Endpoint for ErrorPagesEndpoint<E> {
     async fn call(&self, req: Request) -> poem::Result<Response> {
         let context = self.languages.context(&req);
         i18n::scope(context, async {
-            match self.inner.call(req).await {
+            // Boxed: every middleware outside this one holds its request's future by value,
+            // and poem moves the whole chain's future onto the heap once more per request;
+            // kept behind a pointer, the route's part is moved once.
+            match Box::pin(self.inner.call(req)).await {
                 Ok(output) => Ok(output.into_response()),
                 Err(err) => {
                     // The route the router matched stays with the answer, for the metrics.
