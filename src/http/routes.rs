@@ -37,7 +37,8 @@ fn passkey_script() -> Response {
         .body(PASSKEY_SCRIPT)
 }
 
-/// Endpoints called by apps' backends, which answer a refusal as an OAuth JSON error.
+/// Endpoints called by apps' backends, which answer a refusal as an OAuth JSON error; the
+/// most called, so they go to the API without the router (see [`ApiFirst`]).
 const API_PATHS: [&str; 5] = [
     paths::TOKEN,
     paths::USERINFO,

@@ -425,7 +425,7 @@ impl<E: Endpoint> Endpoint for ErrorPagesEndpoint<E> {
         i18n::scope(context, async {
             // Boxed: every middleware outside this one holds its request's future by value,
             // and poem moves the whole chain's future onto the heap once more per request;
-            // kept behind a pointer, the route's part is moved once.
+            // kept behind a pointer, the router's part is moved once.
             match Box::pin(self.inner.call(req)).await {
                 Ok(output) => Ok(output.into_response()),
                 Err(err) => {
