@@ -5,6 +5,7 @@
 
 pub mod account;
 pub mod admin;
+pub mod allocator;
 pub mod apps;
 pub mod audit;
 pub mod backchannel;

@@ -2,13 +2,9 @@
 
 use std::process::ExitCode;
 
-// The service allocates many small, short-lived buffers per request (JSON, headers, tokens);
-// mimalloc serves them with less CPU than the system allocator. Built with `no_thp`, it turns
-// transparent huge pages off for the process as it sets itself up, before the first allocation:
-// with them, the kernel backs each part of its arena the service touches with 2 MiB at once,
-// and a server whose heap holds a few MiB kept about 32 MiB resident.
+// mimalloc, without transparent huge pages: see `sso_bridge::allocator`.
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: sso_bridge::allocator::MiMalloc = sso_bridge::allocator::MiMalloc;
 
 fn main() -> ExitCode {
     sso_bridge::cli::main()

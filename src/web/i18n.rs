@@ -87,13 +87,12 @@ impl From<&'static str> for Text {
     }
 }
 
-/// The language menu of a page: where its form posts, and the choices.
+/// The language menu of a page: where its form posts. Its choices are the same on every page
+/// of a language, and the layout shows them with `{{language_options}}`.
 #[derive(Debug, Clone, Serialize)]
 pub struct Menu {
     /// Form action: `/language` with the page to return to.
     pub action: String,
-    /// Every language, the page's selected.
-    pub options: Vec<MenuOption>,
 }
 
 /// One choice of the language menu, named in its own language.

@@ -81,12 +81,19 @@ pub mod name {
     pub const ADMIN_DELETE: &str = "admin_delete";
     /// Admin screen: the audit log.
     pub const ADMIN_AUDIT: &str = "admin_audit";
+    /// The language menu's choices, rendered once per language when the registries are built
+    /// and shown by `{{language_options}}`.
+    pub const LANGUAGE_OPTIONS: &str = "language_options";
 }
 
 /// Every built-in template, by registry name. The admin screen's share the layout and the
 /// registry with the sign-in pages.
-const BUILT_IN: [(&str, &str); 23] = [
+const BUILT_IN: [(&str, &str); 24] = [
     (name::BASE, include_str!("../../templates/base.hbs")),
+    (
+        name::LANGUAGE_OPTIONS,
+        include_str!("../../templates/language_options.hbs"),
+    ),
     (name::SIGNIN, include_str!("../../templates/signin.hbs")),
     (name::CONSENT, include_str!("../../templates/consent.hbs")),
     (name::ERROR, include_str!("../../templates/error.hbs")),
@@ -195,8 +202,6 @@ pub enum RenderError {
 pub struct Templates {
     /// One registry per language: the same templates, with the helpers of that language.
     registries: Vec<(Language, Handlebars<'static>)>,
-    /// Each language's name in itself, for the language menu.
-    names: Vec<(Language, String)>,
 }
 
 /// What a template sees: its page, the page's language and its language menu.
@@ -214,8 +219,11 @@ impl Templates {
     /// Parses the built-in templates and catalogs into a strict-mode registry per language.
     pub fn new() -> Result<Self, RenderError> {
         let catalogs = Arc::new(Catalogs::new()?);
-        let mut registries = Vec::new();
         let mut names = Vec::new();
+        for language in Language::ALL {
+            names.push((language, catalogs.format(language, "language-name", None)?));
+        }
+        let mut registries = Vec::new();
         for language in Language::ALL {
             let mut registry = Handlebars::new();
             registry.set_strict_mode(true);
@@ -231,17 +239,34 @@ impl Templates {
                         source: Box::new(source),
                     })?;
             }
+            // The menu's choices are the same on every page of a language: rendered here once,
+            // they cost a page nothing (as a loop in the layout, they were half of a sign-in
+            // page's rendering).
+            let options: Vec<MenuOption> = names
+                .iter()
+                .map(|(l, name)| MenuOption {
+                    code: l.code(),
+                    name: name.clone(),
+                    selected: *l == language,
+                })
+                .collect();
+            let options = registry
+                .render(name::LANGUAGE_OPTIONS, &options)
+                .map_err(|source| RenderError::Render {
+                    name: name::LANGUAGE_OPTIONS,
+                    source: Box::new(source),
+                })?;
+            helpers::register_language_options(&mut registry, options);
             registries.push((language, registry));
-            names.push((language, catalogs.format(language, "language-name", None)?));
         }
-        Ok(Self { registries, names })
+        Ok(Self { registries })
     }
 
     /// Renders `page` with its own template, in the language of the request being answered
     /// and with its language menu (see [`i18n`](super::i18n)).
     pub fn page<P: Page>(&self, page: &P) -> Result<String, RenderError> {
         let language = i18n::current();
-        let menu = i18n::menu_action().map(|action| self.menu(language, action));
+        let menu = i18n::menu_action().map(|action| self.menu(action));
         self.render(P::TEMPLATE, language, page, menu)
     }
 
@@ -250,20 +275,9 @@ impl Templates {
         self.render(P::TEMPLATE, language, page, None)
     }
 
-    /// The language menu posting to `action`, `language` selected.
-    fn menu(&self, language: Language, action: String) -> Menu {
-        Menu {
-            action,
-            options: self
-                .names
-                .iter()
-                .map(|(l, name)| MenuOption {
-                    code: l.code(),
-                    name: name.clone(),
-                    selected: *l == language,
-                })
-                .collect(),
-        }
+    /// The language menu posting to `action`.
+    fn menu(&self, action: String) -> Menu {
+        Menu { action }
     }
 
     /// Private: the public [`Templates::page`] lets a template see only its own page struct.

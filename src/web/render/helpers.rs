@@ -1,5 +1,6 @@
 //! The template helpers of one language: `t` (a message of the catalogs), `date_time` (a Unix
-//! time) and `number` (a count).
+//! time), `number` (a count) and `language_options` (the language menu's choices, rendered once
+//! from the `language_options` template when the registry is built).
 //!
 //! `{{date_time at}}` and `{{number n}}` are values like any other, escaped when shown, and may
 //! be given to a message: `{{t "registered-by" at=(date_time created_at)}}`.
@@ -29,6 +30,29 @@ pub(super) fn register(
     registry.register_helper("t", Box::new(Translate { language, catalogs }));
     registry.register_helper("date_time", Box::new(DateTime(language)));
     registry.register_helper("number", Box::new(Number(language)));
+}
+
+/// Registers `{{language_options}}`: the language menu's choices of the registry's language,
+/// `options` (rendered from the `language_options` template, its values escaped).
+pub(super) fn register_language_options(registry: &mut Handlebars<'static>, options: String) {
+    registry.register_helper("language_options", Box::new(LanguageOptions(options)));
+}
+
+/// `{{language_options}}`.
+struct LanguageOptions(String);
+
+impl HelperDef for LanguageOptions {
+    fn call<'reg: 'rc, 'rc>(
+        &self,
+        _: &Helper<'rc>,
+        _: &'reg Handlebars<'reg>,
+        _: &'rc Context,
+        _: &mut RenderContext<'reg, 'rc>,
+        out: &mut dyn Output,
+    ) -> HelperResult {
+        out.write(&self.0)?;
+        Ok(())
+    }
 }
 
 fn fail(helper: &str, why: impl std::fmt::Display) -> RenderError {

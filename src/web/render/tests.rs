@@ -271,3 +271,33 @@ fn pages_say_their_language_and_offer_the_menu_only_where_asked() {
     let german = t.page_in(Language::De, &error_page()).expect("renders");
     assert!(german.contains("Fehler 400"), "{german}");
 }
+
+#[test]
+fn the_language_menu_offers_every_language_in_itself_and_selects_the_pages() {
+    let t = templates();
+    for language in Language::ALL {
+        let menu = Menu {
+            action: "https://sso.example.com/language?return=%2Fauthorize".into(),
+        };
+        let html = t
+            .render(name::ERROR, language, &error_page(), Some(menu))
+            .expect("renders");
+        let code = language.code();
+        assert!(
+            html.contains(&format!(
+                r#"<option value="{code}" lang="{code}" selected>"#
+            )),
+            "{html}"
+        );
+        assert_eq!(html.matches(" selected>").count(), 1, "{html}");
+        let offered: Vec<&str> = html
+            .split(r#"<option value=""#)
+            .skip(1)
+            .filter_map(|option| option.split('"').next())
+            .collect();
+        let all: Vec<&str> = Language::ALL.iter().map(|l| l.code()).collect();
+        assert_eq!(offered, all, "{html}");
+        assert!(html.contains(">Deutsch</option>"), "{html}");
+        assert!(html.contains("</option>\n</select>"), "{html}");
+    }
+}

@@ -7,7 +7,10 @@ use std::path::{Path, PathBuf};
 
 /// Top-level modules by layer, lowest first (ARCHITECTURE.md).
 const LAYERS: [(&str, &[&str]); 4] = [
-    ("base", &["domain", "config", "clock", "events"]),
+    (
+        "base",
+        &["domain", "config", "clock", "events", "allocator"],
+    ),
     ("ports", &["store", "directory"]),
     (
         "flows",
