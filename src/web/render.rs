@@ -266,18 +266,13 @@ impl Templates {
     /// and with its language menu (see [`i18n`](super::i18n)).
     pub fn page<P: Page>(&self, page: &P) -> Result<String, RenderError> {
         let language = i18n::current();
-        let menu = i18n::menu_action().map(|action| self.menu(action));
+        let menu = i18n::menu_action().map(|action| Menu { action });
         self.render(P::TEMPLATE, language, page, menu)
     }
 
     /// Renders `page` in `language`, without a language menu.
     pub fn page_in<P: Page>(&self, language: Language, page: &P) -> Result<String, RenderError> {
         self.render(P::TEMPLATE, language, page, None)
-    }
-
-    /// The language menu posting to `action`.
-    fn menu(&self, action: String) -> Menu {
-        Menu { action }
     }
 
     /// Private: the public [`Templates::page`] lets a template see only its own page struct.
