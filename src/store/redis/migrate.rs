@@ -20,8 +20,11 @@
 //!
 //! Several nodes starting at once: the first to set the lock runs the migration and renews the
 //! lock as it goes; the others wait until the format is recorded, or take over when the lock
-//! expires (a node that died midway). Each step is atomic per key and leaves what is already in
-//! the current format alone, so a migration taken over, or run twice, brings the same result.
+//! expires (a node that died or stalled midway). The lock names its holder by a random token,
+//! and a node renews it or lets it go only while it names that node (`format_lock.lua`): a node
+//! that finds its lock taken over stops and waits like the others. Each step is atomic per key
+//! and leaves what is already in the current format alone, so a migration taken over, or run
+//! twice, brings the same result.
 //! Every round trip is bounded by the store timeout: a store that does not answer stops start-up.
 //!
 //! The step is removed in [`REMOVED_IN`], with the formats it converts: a store still holding
@@ -56,6 +59,14 @@ const LOCK_SECS: u64 = 60;
 
 /// How often a node waiting for another's migration looks again.
 const WAIT_STEP: Duration = Duration::from_millis(200);
+
+/// What a node does with the lock it holds.
+enum Lock {
+    /// Keeps it for [`LOCK_SECS`] more.
+    Renew,
+    /// Records [`FORMAT`] and lets the lock go.
+    Done,
+}
 
 /// What a migration moved, for the log.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -117,17 +128,15 @@ impl RedisStore {
                 .arg(LOCK_SECS);
             let taken: Option<String> = self.cmd(&lock).await?;
             if taken.is_some() {
-                let migrated = self.migrate_holding_lock().await?;
-                let mut done = redis::pipe();
-                done.atomic()
-                    .cmd("SET")
-                    .arg(self.keys.format())
-                    .arg(FORMAT)
-                    .ignore()
-                    .cmd("DEL")
-                    .arg(self.keys.format_lock())
-                    .ignore();
-                self.call::<()>(Request::Pipe(&done)).await?;
+                let Some(migrated) = self.migrate_holding_lock(&token).await? else {
+                    tracing::warn!(
+                        "another node took the format lock over while this one migrated; \
+                         waiting for it to finish"
+                    );
+                    waiting = true;
+                    continue;
+                };
+                self.hold_lock(&token, Lock::Done).await?;
                 tracing::info!(
                     format = FORMAT,
                     audit_events = migrated.audit_events,
@@ -146,12 +155,16 @@ impl RedisStore {
         }
     }
 
-    async fn migrate_holding_lock(&self) -> Result<Migrated, StoreError> {
+    /// Runs every step while this node holds the lock; `None` when another node took the lock
+    /// over meanwhile (this one stalled past its life), which then carries the migration on.
+    async fn migrate_holding_lock(&self, token: &str) -> Result<Option<Migrated>, StoreError> {
         let mut migrated = Migrated::default();
         loop {
             let (left, moved) = self.move_indexed_audit().await?;
             migrated.audit_events += moved;
-            self.keep_lock().await?;
+            if !self.hold_lock(token, Lock::Renew).await? {
+                return Ok(None);
+            }
             if left == 0 {
                 break;
             }
@@ -159,22 +172,32 @@ impl RedisStore {
         loop {
             let moved = self.move_first_audit().await?;
             migrated.audit_events += moved;
-            self.keep_lock().await?;
+            if !self.hold_lock(token, Lock::Renew).await? {
+                return Ok(None);
+            }
             if moved == 0 {
                 break;
             }
         }
-        let (indexes, grants) = self.migrate_indexes().await?;
+        let Some((indexes, grants)) = self.migrate_indexes(token).await? else {
+            return Ok(None);
+        };
         migrated.indexes = indexes;
         migrated.grants = grants;
-        Ok(migrated)
+        Ok(Some(migrated))
     }
 
-    /// Keeps the lock while this node works.
-    async fn keep_lock(&self) -> Result<(), StoreError> {
-        let mut renew = redis::cmd("EXPIRE");
-        renew.arg(self.keys.format_lock()).arg(LOCK_SECS);
-        self.cmd::<i64>(&renew).await.map(drop)
+    /// Renews the lock, or lets it go with the format recorded, while it names this node
+    /// (`format_lock.lua`); answers whether it did.
+    async fn hold_lock(&self, token: &str, step: Lock) -> Result<bool, StoreError> {
+        let mut call = self.scripts.format_lock.key(self.keys.format_lock());
+        call.key(self.keys.format()).arg(token);
+        match step {
+            Lock::Renew => call.arg("renew").arg(LOCK_SECS),
+            Lock::Done => call.arg("done").arg(FORMAT),
+        };
+        let held: i64 = self.call(Request::Script(&call)).await?;
+        Ok(held == 1)
     }
 
     /// Moves the newest events of the sorted-set log into the lists; answers how many are left
@@ -234,8 +257,9 @@ impl RedisStore {
     }
 
     /// Walks the store's keys with SCAN and brings the plain-set indexes of each page to the
-    /// current format; answers how many indexes were merged and grant indexes converted.
-    async fn migrate_indexes(&self) -> Result<(u64, u64), StoreError> {
+    /// current format; answers how many indexes were merged and grant indexes converted, or
+    /// `None` when another node took the lock over.
+    async fn migrate_indexes(&self, token: &str) -> Result<Option<(u64, u64)>, StoreError> {
         let prefix = &self.keys.prefix;
         let earlier = [
             format!("{prefix}issued:"),
@@ -266,10 +290,12 @@ impl RedisStore {
                 let (m, c): (u64, u64) = self.call(Request::Script(&call)).await?;
                 merged += m;
                 converted += c;
-                self.keep_lock().await?;
+                if !self.hold_lock(token, Lock::Renew).await? {
+                    return Ok(None);
+                }
             }
             if next == 0 {
-                return Ok((merged, converted));
+                return Ok(Some((merged, converted)));
             }
             cursor = next;
         }

@@ -73,6 +73,7 @@ const AUDIT_EVENTS: &str = include_str!("../lua/audit_events.lua");
 const MOVE_EARLIER_AUDIT: &str = include_str!("../lua/move_earlier_audit.lua");
 const MOVE_INDEXED_AUDIT: &str = include_str!("../lua/move_indexed_audit.lua");
 const MIGRATE_INDEXES: &str = include_str!("../lua/migrate_indexes.lua");
+const FORMAT_LOCK: &str = include_str!("../lua/format_lock.lua");
 
 /// The loaded scripts.
 pub(super) struct Scripts {
@@ -136,6 +137,9 @@ pub(super) struct Scripts {
     /// At start-up, brings indexes of earlier versions to the current format: see
     /// `migrate_indexes.lua`.
     pub(super) migrate_indexes: Script,
+    /// At start-up, renews or lets go of the migration's lock while it names this node: see
+    /// `format_lock.lua`.
+    pub(super) format_lock: Script,
 }
 
 impl Scripts {
@@ -168,6 +172,7 @@ impl Scripts {
             move_earlier_audit: Script::new(MOVE_EARLIER_AUDIT),
             move_indexed_audit: Script::new(MOVE_INDEXED_AUDIT),
             migrate_indexes: Script::new(MIGRATE_INDEXES),
+            format_lock: Script::new(FORMAT_LOCK),
         }
     }
 }

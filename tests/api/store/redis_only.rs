@@ -729,6 +729,63 @@ async fn nodes_starting_together_migrate_once_and_a_store_that_is_down_stops_sta
 }
 
 #[tokio::test]
+async fn a_node_whose_lock_was_taken_over_leaves_it_to_the_new_holder_and_waits() {
+    let server = RedisServer::shared();
+    let settings = redis_settings(&server.url(), 1000);
+    let p = settings.key_prefix.clone();
+    let mut conn = raw(&server).await;
+    // The first versions' audit log, long enough for many steps.
+    let earlier = format!("{p}audit");
+    let t0 = 1_700_000_000u64;
+    let mut batch = redis::pipe();
+    for i in 0..20_000u64 {
+        let json = serde_json::to_string(&audit_event(&format!("e{i}"), t0 + i, "ada")).unwrap();
+        batch.zadd(&earlier, json, t0 + i).ignore();
+    }
+    let _: () = batch.query_async(&mut conn).await.unwrap();
+
+    let node = RedisStore::new(&settings).unwrap();
+    let migration = tokio::spawn(async move { node.migrate().await });
+    // As soon as the node holds the lock, another node takes it over, as when the first stalls
+    // past the lock's life, and finishes the migration.
+    let lock = format!("{p}format:lock");
+    loop {
+        let holder: Option<String> = conn.get(&lock).await.unwrap();
+        if holder.is_some() {
+            break;
+        }
+        assert!(
+            !migration.is_finished(),
+            "the node was never seen holding the lock"
+        );
+    }
+    let mut takeover = redis::pipe();
+    takeover
+        .atomic()
+        .set_ex(&lock, "another node", 30)
+        .ignore()
+        .set(format!("{p}format"), sso_bridge::store::redis::FORMAT)
+        .ignore();
+    let _: () = takeover.query_async(&mut conn).await.unwrap();
+
+    // At its next renewal the node finds the lock taken: it stops, neither renews nor lets go
+    // of the other node's lock, and waits like any other node, finding the format recorded.
+    migration.await.unwrap().unwrap();
+    let holder: Option<String> = conn.get(&lock).await.unwrap();
+    assert_eq!(holder.as_deref(), Some("another node"));
+    let ttl: i64 = conn.ttl(&lock).await.unwrap();
+    assert!(
+        (1..=30).contains(&ttl),
+        "the lock's life was renewed: {ttl} s"
+    );
+    let left: u64 = conn.zcard(&earlier).await.unwrap();
+    assert!(
+        left > 0,
+        "the node went on migrating after it lost the lock"
+    );
+}
+
+#[tokio::test]
 async fn a_store_built_while_redis_is_down_answers_unavailable_without_hanging() {
     // Nothing listens on a port that was free a moment ago: connections are refused.
     let port = crate::support::ports::free_port();
