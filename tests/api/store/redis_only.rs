@@ -813,6 +813,25 @@ async fn a_store_built_while_redis_is_down_answers_unavailable_without_hanging()
 }
 
 #[tokio::test]
+async fn audit_appends_queued_behind_a_server_that_never_answers_give_up_within_the_timeout() {
+    let silent = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("redis://{}", silent.local_addr().unwrap());
+    let store = RedisStore::new(&redis_settings(&url, 200)).unwrap();
+    // Far more appends than one batch writes: the batches queue behind each other, and each
+    // write waits out the store timeout.
+    let records: Vec<AuditRecord> = (0..1280)
+        .map(|i| audit_event(&format!("e{i}"), 1_700_000_000, "ada"))
+        .collect();
+    let started = Instant::now();
+    let appends = records
+        .iter()
+        .map(|record| store.append_audit(record, 86_400, 1000));
+    for answer in futures::future::join_all(appends).await {
+        assert_unavailable(answer, started);
+    }
+}
+
+#[tokio::test]
 async fn a_server_that_is_now_a_replica_refuses_writes_as_unavailable_never_as_unreadable() {
     // A master demoted in a failover answers READONLY to every write, plain or scripted.
     let master = RedisServer::start();
