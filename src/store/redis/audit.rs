@@ -37,7 +37,7 @@ use redis;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use tokio::sync::oneshot::error::TryRecvError;
-use tokio::time::{timeout_at, Instant};
+use tokio::time::Instant;
 
 /// Where an event is filed, as `{p}audit:filed` keeps it: its time (for retention) and its
 /// index keys (to take it out of them when it is forgotten, and to check a search's other
@@ -101,17 +101,42 @@ impl AuditBackend for RedisStore {
             oldest: record.at.saturating_sub(retention),
             keep,
         });
-        // Waiting for the writer's turn is bounded too: behind a server that does not answer,
-        // batches queue and each write waits out the store timeout. An append waits for one
-        // batch ahead and its own, at most.
-        let deadline = Instant::now() + self.timeout * 2;
-        match timeout_at(deadline, self.append_queued(event)).await {
-            Ok(outcome) => outcome,
-            Err(_) => Err(StoreError::Unavailable(format!(
-                "the audit log's writer did not answer within {} ms",
-                (self.timeout * 2).as_millis()
-            ))),
+        // A batch whose writer went away before telling how it went (its request was dropped)
+        // is queued again: appending an event again files the same id once. Waiting for the
+        // writer's turn is bounded by the store timeout, and the call this request writes is
+        // bounded by it too: behind a server that does not answer, an append waits at most
+        // twice that, not once for every batch queued ahead of it.
+        let deadline = Instant::now() + self.timeout;
+        for _ in 0..3 {
+            let mut outcome = self.audit_queue.push(Arc::clone(&event));
+            loop {
+                tokio::select! {
+                    biased;
+                    done = &mut outcome => match done {
+                        Ok(result) => return result,
+                        Err(_) => break,
+                    },
+                    // Before the turn: past its deadline, a request writes no other batch.
+                    () = tokio::time::sleep_until(deadline) => return Err(self.timed_out()),
+                    turn = self.audit_queue.turn() => {
+                        match outcome.try_recv() {
+                            Ok(result) => return result,
+                            Err(TryRecvError::Closed) => break,
+                            Err(TryRecvError::Empty) => {}
+                        }
+                        // The appends of requests ready now join this batch.
+                        tokio::task::yield_now().await;
+                        let batch = self.audit_queue.take();
+                        let written = self.write_audit(&batch).await;
+                        batch.finish(&written);
+                        drop(turn);
+                    }
+                }
+            }
         }
+        Err(StoreError::Unavailable(
+            "the audit event's batch was abandoned by its writer three times".into(),
+        ))
     }
 
     async fn audit_events(
@@ -180,41 +205,6 @@ impl AuditBackend for RedisStore {
 }
 
 impl RedisStore {
-    /// Queues `event` and waits until a batch holding it is written, writing the batch itself
-    /// when its turn comes first (see `audit_queue.rs`).
-    async fn append_queued(&self, event: Arc<QueuedEvent>) -> Result<(), StoreError> {
-        // A batch whose writer went away before telling how it went (its request was dropped)
-        // is queued again: appending an event again files the same id once.
-        for _ in 0..3 {
-            let mut outcome = self.audit_queue.push(Arc::clone(&event));
-            loop {
-                tokio::select! {
-                    biased;
-                    done = &mut outcome => match done {
-                        Ok(result) => return result,
-                        Err(_) => break,
-                    },
-                    turn = self.audit_queue.turn() => {
-                        match outcome.try_recv() {
-                            Ok(result) => return result,
-                            Err(TryRecvError::Closed) => break,
-                            Err(TryRecvError::Empty) => {}
-                        }
-                        // The appends of requests ready now join this batch.
-                        tokio::task::yield_now().await;
-                        let batch = self.audit_queue.take();
-                        let written = self.write_audit(&batch).await;
-                        batch.finish(&written);
-                        drop(turn);
-                    }
-                }
-            }
-        }
-        Err(StoreError::Unavailable(
-            "the audit event's batch was abandoned by its writer three times".into(),
-        ))
-    }
-
     /// Appends a batch of queued events in one script (see `audit_queue.rs`).
     async fn write_audit(&self, batch: &Batch) -> Result<(), StoreError> {
         let keys = &self.keys;

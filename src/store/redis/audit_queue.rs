@@ -1,8 +1,8 @@
 //! Group commit of audit appends (see `group_commit.rs`): every event a request publishes is
 //! written before its response leaves, but the events of requests that arrive together go to
-//! Redis together, in one script, rather than one round trip each. An append gives up after
-//! twice the store timeout (one batch ahead of it and its own): a store that does not answer
-//! costs each request that long, not one timeout per batch queued ahead.
+//! Redis together, in one script, rather than one round trip each. An append waits for its
+//! turn one store timeout at most, and its own write as long again: a store that does not
+//! answer costs each request that much, not one timeout per batch queued ahead.
 
 use super::group_commit::{self, GroupCommit};
 use crate::store::StoreError;
