@@ -6,7 +6,7 @@
 use crate::admin::screen;
 use crate::helpers::*;
 use crate::support::metrics::{count, scrape};
-use crate::support::ports::free_port;
+use crate::support::ports::Reserved;
 use crate::support::receiver::{Answer, Received, Receiver};
 use crate::support::slapd::Slapd;
 use jsonwebtoken::jwk::JwkSet;
@@ -775,9 +775,12 @@ async fn retrying_stops_about_two_minutes_after_the_logout_was_queued() {
 #[tokio::test]
 async fn a_refused_connection_and_an_answer_that_never_comes_are_tried_again() {
     let app = spawn_app(Backends::Embedded).await;
-    // Nothing listens there yet.
-    let port = free_port();
-    let uri = format!("http://127.0.0.1:{port}/backchannel-logout?tenant=7");
+    // Nothing listens there yet, and no other test can listen there meanwhile.
+    let held = Reserved::hold();
+    let uri = format!(
+        "http://127.0.0.1:{}/backchannel-logout?tenant=7",
+        held.port()
+    );
     let reg = app
         .register_with(CB, serde_json::json!({ "backchannel_logout_uri": uri }))
         .await;
@@ -791,6 +794,7 @@ async fn a_refused_connection_and_an_answer_that_never_comes_are_tried_again() {
     );
 
     // Now it listens, but the first request it gets is never answered.
+    let port = held.release();
     let receiver = Receiver::start_on(port, &[Answer::Hang, Answer::Status(200)]).await;
     let got = receiver.wait_for(2, Duration::from_secs(20)).await;
     assert_eq!(got.len(), 2);

@@ -1,4 +1,4 @@
-//! Free loopback ports, readiness waits, and a port that never answers.
+//! Free and held loopback ports, readiness waits, and a port that never answers.
 
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::time::{Duration, Instant};
@@ -22,6 +22,37 @@ pub fn wait_for_port(port: u16, limit: Duration) {
         std::thread::sleep(Duration::from_millis(25));
     }
     panic!("nothing listened on 127.0.0.1:{port} within {limit:?}");
+}
+
+/// A loopback port held but not listened on: connecting is refused, as where nothing listens,
+/// and no other test can take the port meanwhile, as it can take one that was only free a
+/// moment ago. `release` hands the port to whoever listens on it next.
+pub struct Reserved {
+    port: u16,
+    socket: tokio::net::TcpSocket,
+}
+
+impl Reserved {
+    /// Holds one. Needs a Tokio runtime.
+    pub fn hold() -> Reserved {
+        let socket = tokio::net::TcpSocket::new_v4().expect("a socket");
+        socket
+            .bind(SocketAddr::from(([127, 0, 0, 1], 0)))
+            .expect("a loopback port");
+        let port = socket.local_addr().expect("its address").port();
+        Reserved { port, socket }
+    }
+
+    /// Its port on 127.0.0.1.
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// Lets the port go, to be listened on at once.
+    pub fn release(self) -> u16 {
+        drop(self.socket);
+        self.port
+    }
 }
 
 /// A loopback port where connecting never completes, like a server behind a firewall that
