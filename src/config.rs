@@ -500,6 +500,31 @@ mod tests {
     }
 
     #[test]
+    fn a_timeout_longer_than_a_minute_is_refused() {
+        for key in [
+            "SSO_BRIDGE__STORE__TIMEOUT_MS",
+            "SSO_BRIDGE__DIRECTORY__CONNECT_TIMEOUT_MS",
+            "SSO_BRIDGE__DIRECTORY__OPERATION_TIMEOUT_MS",
+        ] {
+            let s = Settings::load_from(None, env(&[(key, "60000")])).unwrap();
+            let longest = [
+                s.store.timeout,
+                s.directory.connect_timeout,
+                s.directory.operation_timeout,
+            ];
+            assert!(longest.contains(&Duration::from_secs(60)), "{key}");
+            let err = Settings::load_from(None, env(&[(key, "60001")]))
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains("must be at most 60000"), "{key}: {err}");
+            let err = Settings::load_from(None, env(&[(key, "9223372036854775807")]))
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains("must be at most 60000"), "{key}: {err}");
+        }
+    }
+
+    #[test]
     fn every_default_says_what_it_is() {
         let mut previous = "";
         for line in DEFAULTS.lines() {

@@ -185,9 +185,9 @@ pub(super) struct DirectoryKeys {
     lookup_filter: String,
     starttls: bool,
     ca_file: Option<PathBuf>,
-    #[serde(deserialize_with = "value::positive_millis")]
+    #[serde(deserialize_with = "value::timeout_millis")]
     connect_timeout_ms: Duration,
-    #[serde(deserialize_with = "value::positive_millis")]
+    #[serde(deserialize_with = "value::timeout_millis")]
     operation_timeout_ms: Duration,
     #[serde(deserialize_with = "value::positive")]
     pool_size: usize,

@@ -81,7 +81,7 @@ pub(super) struct StoreKeys {
     key_prefix: String,
     #[serde(deserialize_with = "value::positive")]
     pool_size: usize,
-    #[serde(deserialize_with = "value::positive_millis")]
+    #[serde(deserialize_with = "value::timeout_millis")]
     timeout_ms: Duration,
 }
 

@@ -48,9 +48,20 @@ pub(super) fn positive_secs<'de, D: Deserializer<'de>>(de: D) -> Result<Duration
     positive::<D, u64>(de).map(Duration::from_secs)
 }
 
-/// A duration given in milliseconds, at least one.
-pub(super) fn positive_millis<'de, D: Deserializer<'de>>(de: D) -> Result<Duration, D::Error> {
-    positive::<D, u64>(de).map(Duration::from_millis)
+/// The longest timeout of one call to the store or the directory. A request that waited longer
+/// has been given up by the browser or the app that sent it, so a larger value would only let
+/// calls to a server that never answers pile up; and a value of years is no timeout at all.
+pub(super) const MAX_TIMEOUT_MS: u64 = 60_000;
+
+/// A timeout given in milliseconds, from 1 to [`MAX_TIMEOUT_MS`].
+pub(super) fn timeout_millis<'de, D: Deserializer<'de>>(de: D) -> Result<Duration, D::Error> {
+    let millis = positive::<D, u64>(de)?;
+    if millis > MAX_TIMEOUT_MS {
+        return Err(D::Error::custom(format!(
+            "must be at most {MAX_TIMEOUT_MS} (one minute), not {millis}"
+        )));
+    }
+    Ok(Duration::from_millis(millis))
 }
 
 /// A duration given in whole days; 0 is allowed where it means "never".
