@@ -51,7 +51,7 @@ pub(super) fn positive_secs<'de, D: Deserializer<'de>>(de: D) -> Result<Duration
 /// The longest timeout of one call to the store or the directory. A request that waited longer
 /// has been given up by the browser or the app that sent it, so a larger value would only let
 /// calls to a server that never answers pile up; and a value of years is no timeout at all.
-pub(super) const MAX_TIMEOUT_MS: u64 = 60_000;
+const MAX_TIMEOUT_MS: u64 = 60_000;
 
 /// A timeout given in milliseconds, from 1 to [`MAX_TIMEOUT_MS`].
 pub(super) fn timeout_millis<'de, D: Deserializer<'de>>(de: D) -> Result<Duration, D::Error> {
