@@ -35,10 +35,7 @@ pub struct Reserved {
 impl Reserved {
     /// Holds one. Needs a Tokio runtime.
     pub fn hold() -> Reserved {
-        let socket = tokio::net::TcpSocket::new_v4().expect("a socket");
-        socket
-            .bind(SocketAddr::from(([127, 0, 0, 1], 0)))
-            .expect("a loopback port");
+        let socket = loopback_socket();
         let port = socket.local_addr().expect("its address").port();
         Reserved { port, socket }
     }
@@ -67,11 +64,7 @@ pub struct Blackhole {
 impl Blackhole {
     /// Opens one. Needs a Tokio runtime.
     pub fn open() -> Blackhole {
-        let socket = tokio::net::TcpSocket::new_v4().expect("a socket");
-        socket
-            .bind(SocketAddr::from(([127, 0, 0, 1], 0)))
-            .expect("a loopback port");
-        let listener = socket.listen(0).expect("listening");
+        let listener = loopback_socket().listen(0).expect("listening");
         let addr = listener.local_addr().expect("its address");
         // Fill the queue until a handshake goes unanswered.
         let mut queued = Vec::new();
@@ -90,4 +83,13 @@ impl Blackhole {
     pub fn port(&self) -> u16 {
         self.port
     }
+}
+
+/// A socket bound to a free port on 127.0.0.1, not listening yet. Needs a Tokio runtime.
+fn loopback_socket() -> tokio::net::TcpSocket {
+    let socket = tokio::net::TcpSocket::new_v4().expect("a socket");
+    socket
+        .bind(SocketAddr::from(([127, 0, 0, 1], 0)))
+        .expect("a loopback port");
+    socket
 }
