@@ -42,7 +42,11 @@ impl<E: Endpoint> Endpoint for RequestLogEndpoint<E> {
         );
         async move {
             let started = Instant::now();
-            let answer = self.inner.call(req).await.map(IntoResponse::into_response);
+            // Boxed, like the metrics' inner call: the middleware outside holds a pointer, not
+            // the futures inside, each of which holds its request by value.
+            let answer = Box::pin(self.inner.call(req))
+                .await
+                .map(IntoResponse::into_response);
             let status = match &answer {
                 Ok(response) => response.status(),
                 Err(err) => err.status(),
