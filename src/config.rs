@@ -590,13 +590,22 @@ mod tests {
         .unwrap_err()
         .to_string();
         assert!(err.contains("server.metrics_listen"), "{err}");
-        let err = Settings::load_from(
+        for (grace, says) in [("0", "greater than 0"), ("601", "at most 600")] {
+            let err = Settings::load_from(
+                None,
+                env(&[("SSO_BRIDGE__SERVER__SHUTDOWN_GRACE_SECS", grace)]),
+            )
+            .unwrap_err()
+            .to_string();
+            assert!(err.contains("server.shutdown_grace_secs"), "{err}");
+            assert!(err.contains(says), "{err}");
+        }
+        let longest = Settings::load_from(
             None,
-            env(&[("SSO_BRIDGE__SERVER__SHUTDOWN_GRACE_SECS", "0")]),
+            env(&[("SSO_BRIDGE__SERVER__SHUTDOWN_GRACE_SECS", "600")]),
         )
-        .unwrap_err()
-        .to_string();
-        assert!(err.contains("server.shutdown_grace_secs"), "{err}");
+        .expect("ten minutes is allowed");
+        assert_eq!(longest.server.shutdown_grace, Duration::from_secs(600));
     }
 
     #[test]

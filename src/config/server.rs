@@ -25,10 +25,7 @@ pub struct ServerSettings {
     /// serve. Unset: `/metrics` is on the public listener.
     pub metrics_listen: Option<SocketAddr>,
     /// `server.shutdown_grace_secs`: how long a stopping node waits for the requests in flight.
-    #[serde(
-        rename = "shutdown_grace_secs",
-        deserialize_with = "value::positive_secs"
-    )]
+    #[serde(rename = "shutdown_grace_secs", deserialize_with = "value::grace_secs")]
     pub shutdown_grace: Duration,
     /// `server.worker_threads`: the threads that serve requests; 0 (the default) picks half
     /// the machine's cores, at least one (see [`ServerSettings::workers`]).

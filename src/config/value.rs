@@ -64,6 +64,22 @@ pub(super) fn timeout_millis<'de, D: Deserializer<'de>>(de: D) -> Result<Duratio
     Ok(Duration::from_millis(millis))
 }
 
+/// The longest a stopping node waits for its requests in flight. Each of a request's calls is
+/// bounded by [`MAX_TIMEOUT_MS`], so ten minutes is more than any request can still need; a
+/// longer wait only keeps a node that was told to stop from stopping.
+const MAX_SHUTDOWN_GRACE_SECS: u64 = 600;
+
+/// A shutdown grace given in whole seconds, from 1 to [`MAX_SHUTDOWN_GRACE_SECS`].
+pub(super) fn grace_secs<'de, D: Deserializer<'de>>(de: D) -> Result<Duration, D::Error> {
+    let secs = positive::<D, u64>(de)?;
+    if secs > MAX_SHUTDOWN_GRACE_SECS {
+        return Err(D::Error::custom(format!(
+            "must be at most {MAX_SHUTDOWN_GRACE_SECS} (ten minutes), not {secs}"
+        )));
+    }
+    Ok(Duration::from_secs(secs))
+}
+
 /// A duration given in whole days; 0 is allowed where it means "never".
 pub(super) fn days<'de, D: Deserializer<'de>>(de: D) -> Result<Duration, D::Error> {
     from_days::<D>(u64::deserialize(de)?)
