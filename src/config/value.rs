@@ -64,9 +64,9 @@ pub(super) fn timeout_millis<'de, D: Deserializer<'de>>(de: D) -> Result<Duratio
     Ok(Duration::from_millis(millis))
 }
 
-/// The longest a stopping node waits for its requests in flight. Each of a request's calls is
-/// bounded by [`MAX_TIMEOUT_MS`], so ten minutes is more than any request can still need; a
-/// longer wait only keeps a node that was told to stop from stopping.
+/// The longest a stopping node waits for its requests in flight. Each call a request makes is
+/// bounded by [`MAX_TIMEOUT_MS`], and a request makes a few; ten minutes leaves room for the
+/// slowest, and a longer wait only keeps a node that was told to stop from stopping.
 const MAX_SHUTDOWN_GRACE_SECS: u64 = 600;
 
 /// A shutdown grace given in whole seconds, from 1 to [`MAX_SHUTDOWN_GRACE_SECS`].
