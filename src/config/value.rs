@@ -55,13 +55,23 @@ const MAX_TIMEOUT_MS: u64 = 60_000;
 
 /// A timeout given in milliseconds, from 1 to [`MAX_TIMEOUT_MS`].
 pub(super) fn timeout_millis<'de, D: Deserializer<'de>>(de: D) -> Result<Duration, D::Error> {
-    let millis = positive::<D, u64>(de)?;
-    if millis > MAX_TIMEOUT_MS {
+    let millis = positive_at_most::<D>(de, MAX_TIMEOUT_MS, "one minute")?;
+    Ok(Duration::from_millis(millis))
+}
+
+/// A count from 1 to `max` (`max_in_words` says how long that is, for the refusal).
+fn positive_at_most<'de, D: Deserializer<'de>>(
+    de: D,
+    max: u64,
+    max_in_words: &str,
+) -> Result<u64, D::Error> {
+    let value = positive::<D, u64>(de)?;
+    if value > max {
         return Err(D::Error::custom(format!(
-            "must be at most {MAX_TIMEOUT_MS} (one minute), not {millis}"
+            "must be at most {max} ({max_in_words}), not {value}"
         )));
     }
-    Ok(Duration::from_millis(millis))
+    Ok(value)
 }
 
 /// The longest a stopping node waits for its requests in flight. Each call a request makes is
@@ -71,12 +81,7 @@ const MAX_SHUTDOWN_GRACE_SECS: u64 = 600;
 
 /// A shutdown grace given in whole seconds, from 1 to [`MAX_SHUTDOWN_GRACE_SECS`].
 pub(super) fn grace_secs<'de, D: Deserializer<'de>>(de: D) -> Result<Duration, D::Error> {
-    let secs = positive::<D, u64>(de)?;
-    if secs > MAX_SHUTDOWN_GRACE_SECS {
-        return Err(D::Error::custom(format!(
-            "must be at most {MAX_SHUTDOWN_GRACE_SECS} (ten minutes), not {secs}"
-        )));
-    }
+    let secs = positive_at_most::<D>(de, MAX_SHUTDOWN_GRACE_SECS, "ten minutes")?;
     Ok(Duration::from_secs(secs))
 }
 
