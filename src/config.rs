@@ -525,6 +525,61 @@ mod tests {
     }
 
     #[test]
+    fn a_lifetime_past_its_ceiling_is_refused_naming_the_key() {
+        let ten_years = 10 * 365 * 86_400;
+        let keys = [
+            ("tokens.access_ttl_secs", ten_years),
+            ("tokens.refresh_ttl_secs", ten_years),
+            ("tokens.refresh_grace_secs", ten_years),
+            ("tokens.code_ttl_secs", 600),
+            ("session.ttl_secs", ten_years),
+            ("session.request_ttl_secs", ten_years),
+            ("session.consent_ttl_secs", ten_years),
+            ("session.directory_recheck_secs", ten_years),
+            ("admin.token_ttl_secs", ten_years),
+            ("admin.session_idle_secs", ten_years),
+            ("limits.window_secs", ten_years),
+            ("oidc.id_token_ttl_secs", ten_years),
+            ("audit.retention_days", 3650),
+            ("oidc.rotate_after_days", 3650),
+        ];
+        for (key, max) in keys {
+            let var = format!("SSO_BRIDGE__{}", key.replace('.', "__").to_uppercase());
+            let longest = max.to_string();
+            Settings::load_from(None, env(&[(var.as_str(), longest.as_str())]))
+                .unwrap_or_else(|e| panic!("{key} = {max} is allowed: {e}"));
+            for over in [(max + 1).to_string(), u64::MAX.to_string()] {
+                let err = Settings::load_from(None, env(&[(var.as_str(), over.as_str())]))
+                    .unwrap_err()
+                    .to_string();
+                assert!(err.contains(key), "{key}: {err}");
+                assert!(
+                    err.contains(&format!("must be at most {max} (")),
+                    "{key}: {err}"
+                );
+            }
+        }
+        let err = Settings::load_from(None, env(&[("SSO_BRIDGE__TOKENS__CODE_TTL_SECS", "3600")]))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("RFC 6749"), "{err}");
+    }
+
+    #[test]
+    fn worker_threads_are_at_most_1024() {
+        let key = "SSO_BRIDGE__SERVER__WORKER_THREADS";
+        let s = Settings::load_from(None, env(&[(key, "1024")])).unwrap();
+        assert_eq!(s.server.workers(), 1024);
+        let s = Settings::load_from(None, env(&[(key, "0")])).unwrap();
+        assert!(s.server.workers() >= 1);
+        let err = Settings::load_from(None, env(&[(key, "1000000")]))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("server.worker_threads"), "{err}");
+        assert!(err.contains("must be at most 1024 ("), "{err}");
+    }
+
+    #[test]
     fn every_default_says_what_it_is() {
         let mut previous = "";
         for line in DEFAULTS.lines() {

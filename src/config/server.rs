@@ -29,6 +29,7 @@ pub struct ServerSettings {
     pub shutdown_grace: Duration,
     /// `server.worker_threads`: the threads that serve requests; 0 (the default) picks half
     /// the machine's cores, at least one (see [`ServerSettings::workers`]).
+    #[serde(deserialize_with = "value::worker_threads")]
     pub worker_threads: usize,
     /// `server.default_language`: the pages' language when neither the app's `ui_locales`,
     /// the language menu nor the browser's `Accept-Language` names one the pages are in.

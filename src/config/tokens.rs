@@ -15,7 +15,7 @@ pub struct TokenSettings {
     #[serde(rename = "refresh_ttl_secs", deserialize_with = "value::positive_secs")]
     pub refresh_ttl: Duration,
     /// `tokens.code_ttl_secs`: lifetime of an authorization code.
-    #[serde(rename = "code_ttl_secs", deserialize_with = "value::positive_secs")]
+    #[serde(rename = "code_ttl_secs", deserialize_with = "value::code_secs")]
     pub code_ttl: Duration,
     /// `tokens.refresh_grace_secs`: a retried refresh within this window gets the same
     /// successor instead of a theft alarm; 0 allows no retry.

@@ -1,6 +1,6 @@
 //! Readers of setting values that serde's derive cannot express: a choice among names, counts
-//! that must not be 0, durations given as whole numbers of a unit, network addresses, and the
-//! lists that an environment variable gives as one string.
+//! that must not be 0, durations given as whole numbers of a unit (each under a ceiling), network
+//! addresses, and the lists that an environment variable gives as one string.
 
 use ipnet::IpNet;
 use serde::de::Error as _;
@@ -38,14 +38,43 @@ where
     Ok(value)
 }
 
-/// A duration given in whole seconds; 0 is allowed where it means "never" or "not at all".
+/// The longest lifetime or window a setting may give. None needs more, and the expiry times
+/// computed from a value far past it overflow: Redis refuses such a key's expiry, so a service
+/// given one started and then failed every code exchange as though the store were down.
+const MAX_LIFETIME_SECS: u64 = 10 * 365 * 86_400;
+
+/// [`MAX_LIFETIME_SECS`] for the refusal.
+const MAX_LIFETIME_IN_WORDS: &str = "ten years";
+
+/// A duration given in whole seconds, up to [`MAX_LIFETIME_SECS`]; 0 is allowed where it means
+/// "never" or "not at all".
 pub(super) fn secs<'de, D: Deserializer<'de>>(de: D) -> Result<Duration, D::Error> {
-    u64::deserialize(de).map(Duration::from_secs)
+    let secs = at_most::<D>(
+        u64::deserialize(de)?,
+        MAX_LIFETIME_SECS,
+        MAX_LIFETIME_IN_WORDS,
+    )?;
+    Ok(Duration::from_secs(secs))
 }
 
-/// A duration given in whole seconds, at least one.
+/// A duration given in whole seconds, from 1 to [`MAX_LIFETIME_SECS`].
 pub(super) fn positive_secs<'de, D: Deserializer<'de>>(de: D) -> Result<Duration, D::Error> {
-    positive::<D, u64>(de).map(Duration::from_secs)
+    let secs = positive_at_most::<D>(de, MAX_LIFETIME_SECS, MAX_LIFETIME_IN_WORDS)?;
+    Ok(Duration::from_secs(secs))
+}
+
+/// The longest an authorization code may live: RFC 6749 (section 4.1.2) recommends ten
+/// minutes at most. The app redeems its code the moment the browser brings it back.
+const MAX_CODE_SECS: u64 = 600;
+
+/// An authorization code's lifetime in whole seconds, from 1 to [`MAX_CODE_SECS`].
+pub(super) fn code_secs<'de, D: Deserializer<'de>>(de: D) -> Result<Duration, D::Error> {
+    let secs = positive_at_most::<D>(
+        de,
+        MAX_CODE_SECS,
+        "ten minutes, the most RFC 6749 recommends",
+    )?;
+    Ok(Duration::from_secs(secs))
 }
 
 /// The longest timeout of one call to the store or the directory. A request that waited longer
@@ -65,7 +94,15 @@ fn positive_at_most<'de, D: Deserializer<'de>>(
     max: u64,
     max_in_words: &str,
 ) -> Result<u64, D::Error> {
-    let value = positive::<D, u64>(de)?;
+    at_most::<D>(positive::<D, u64>(de)?, max, max_in_words)
+}
+
+/// `value` unless it is above `max` (`max_in_words` says how long that is, for the refusal).
+fn at_most<'de, D: Deserializer<'de>>(
+    value: u64,
+    max: u64,
+    max_in_words: &str,
+) -> Result<u64, D::Error> {
     if value > max {
         return Err(D::Error::custom(format!(
             "must be at most {max} ({max_in_words}), not {value}"
@@ -85,20 +122,39 @@ pub(super) fn grace_secs<'de, D: Deserializer<'de>>(de: D) -> Result<Duration, D
     Ok(Duration::from_secs(secs))
 }
 
-/// A duration given in whole days; 0 is allowed where it means "never".
+/// [`MAX_LIFETIME_SECS`] in days.
+const MAX_LIFETIME_DAYS: u64 = MAX_LIFETIME_SECS / 86_400;
+
+/// A duration given in whole days, up to [`MAX_LIFETIME_DAYS`]; 0 is allowed where it means
+/// "never".
 pub(super) fn days<'de, D: Deserializer<'de>>(de: D) -> Result<Duration, D::Error> {
-    from_days::<D>(u64::deserialize(de)?)
+    let days = at_most::<D>(
+        u64::deserialize(de)?,
+        MAX_LIFETIME_DAYS,
+        MAX_LIFETIME_IN_WORDS,
+    )?;
+    Ok(Duration::from_secs(days * 86_400))
 }
 
-/// A duration given in whole days, at least one.
+/// A duration given in whole days, from 1 to [`MAX_LIFETIME_DAYS`].
 pub(super) fn positive_days<'de, D: Deserializer<'de>>(de: D) -> Result<Duration, D::Error> {
-    from_days::<D>(positive(de)?)
+    let days = positive_at_most::<D>(de, MAX_LIFETIME_DAYS, MAX_LIFETIME_IN_WORDS)?;
+    Ok(Duration::from_secs(days * 86_400))
 }
 
-fn from_days<'de, D: Deserializer<'de>>(days: u64) -> Result<Duration, D::Error> {
-    days.checked_mul(86_400)
-        .map(Duration::from_secs)
-        .ok_or_else(|| D::Error::custom("is too many days"))
+/// The most threads `server.worker_threads` may ask for. Requests mostly wait on Redis and the
+/// directory, so workers beyond the cores only take turns; and the runtime creates them all
+/// before the service starts: asked for a million, it had not logged a line 40 seconds later.
+const MAX_WORKER_THREADS: u64 = 1024;
+
+/// A number of worker threads, from 0 (chosen from the cores) to [`MAX_WORKER_THREADS`].
+pub(super) fn worker_threads<'de, D: Deserializer<'de>>(de: D) -> Result<usize, D::Error> {
+    let threads = at_most::<D>(
+        u64::deserialize(de)?,
+        MAX_WORKER_THREADS,
+        "workers beyond the cores only take turns",
+    )?;
+    usize::try_from(threads).map_err(D::Error::custom)
 }
 
 /// A list given either as a TOML array or as one string (the form an environment variable
