@@ -306,6 +306,9 @@ pub enum Guess {
     Password,
     /// A second-factor code (TOTP or recovery code).
     Otp,
+    /// A passkey's answer at a passwordless sign-in, counted by address only: no account is
+    /// known until it is checked.
+    Passkey,
 }
 
 impl Guess {
@@ -314,6 +317,7 @@ impl Guess {
         match self {
             Guess::Password => "password",
             Guess::Otp => "otp",
+            Guess::Passkey => "passkey",
         }
     }
 }

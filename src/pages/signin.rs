@@ -296,6 +296,9 @@ pub async fn login_passkey(
             Err(PasskeySignInError::Unusable(account)) => {
                 return refused(messages::account_state(account), StatusCode::FORBIDDEN).await
             }
+            Err(PasskeySignInError::Locked(_)) => {
+                return refused(messages::locked(), StatusCode::TOO_MANY_REQUESTS).await
+            }
             Err(PasskeySignInError::NoSubject(dn)) => {
                 return Err(PageError::UnusableAccount(format!(
                     "{dn} has no subject attribute"

@@ -63,7 +63,9 @@ struct Counter {
 }
 
 /// Counts an attempt at `account` from `address`; [`Locked`] when either is over its limit.
-/// Passwords are counted as [`check_password`] does, under the directory's lockout policy.
+/// Passwords are counted as [`check_password`] does, under the directory's lockout policy. A
+/// passkey's answer at a passwordless sign-in names no account until it is checked: it counts
+/// against the address alone, and `account` only names it in a lockout's event.
 pub async fn begin(
     cx: &impl Context,
     kind: Kind,
@@ -78,12 +80,16 @@ pub async fn begin(
             window: limits.window,
             until_success: false,
         },
+        Kind::Passkey => {
+            let counters = address_counters(cx, address);
+            return count_in(cx, kind, account, address, counters, None).await;
+        }
     };
     begin_within(cx, kind, account, address, limit).await
 }
 
-/// The counters of an attempt at `account` from `address`: the account's, the address's (an
-/// IPv6 address by its /64) and, for IPv6, the looser one of its /48.
+/// The counters of an attempt at `account` from `address`: the account's, then the address's
+/// ([`address_counters`]).
 fn counters(
     cx: &impl Context,
     kind: Kind,
@@ -91,13 +97,21 @@ fn counters(
     address: Option<IpAddr>,
     limit: PasswordLimit,
 ) -> Vec<Counter> {
-    let limits = cx.limit_settings();
     let mut counters = vec![Counter {
         key: format!("{}:{}", kind.as_str(), account_id(account)),
         label: "account",
         limit: limit.per_account,
         window: limit.window,
     }];
+    counters.extend(address_counters(cx, address));
+    counters
+}
+
+/// The counters of an attempt from `address`: its own (an IPv6 address by its /64) and, for
+/// IPv6, the looser one of its /48. None without an address.
+fn address_counters(cx: &impl Context, address: Option<IpAddr>) -> Vec<Counter> {
+    let limits = cx.limit_settings();
+    let mut counters = Vec::new();
     if let Some(address) = address {
         let host = AddressGroup::host(address);
         counters.push(Counter {
@@ -127,6 +141,19 @@ async fn begin_within(
     limit: PasswordLimit,
 ) -> Result<Result<Attempt, Locked>, StoreError> {
     let counters = counters(cx, kind, account, address, limit);
+    let clear_on_success = limit.until_success.then(|| counters[0].key.clone());
+    count_in(cx, kind, account, address, counters, clear_on_success).await
+}
+
+/// Counts an attempt in `counters`; [`Locked`] when any is over its limit.
+async fn count_in(
+    cx: &impl Context,
+    kind: Kind,
+    account: &str,
+    address: Option<IpAddr>,
+    counters: Vec<Counter>,
+    clear_on_success: Option<String>,
+) -> Result<Result<Attempt, Locked>, StoreError> {
     let windows: Vec<(String, u64)> = counters
         .iter()
         .map(|c| (c.key.clone(), c.window.as_secs()))
@@ -138,7 +165,7 @@ async fn begin_within(
             kind,
             keys: windows.iter().map(|(key, _)| key.clone()).collect(),
             counters: counters.iter().map(|c| c.label).collect(),
-            clear_on_success: limit.until_success.then(|| counters[0].key.clone()),
+            clear_on_success: clear_on_success.clone(),
         };
         let counts = cx
             .store()

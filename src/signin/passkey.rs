@@ -1,7 +1,12 @@
 //! A passwordless sign-in: a passkey with user verification stands for both factors, and the
 //! directory is still asked that the account exists and may sign in now, as after a password
 //! (a lookup misses a disabled or expired account; a locked one is refused as locked).
+//!
+//! An answer names no account until it is checked, so refused answers count against the
+//! client's address group alone, under the same limits as passwords: each is a failed sign-in
+//! in the audit log, and without a limit one sign-in page could post them for ever.
 
+use super::limits::{self, Kind};
 use super::password::failed;
 use super::{Context, Passed, Where};
 use crate::directory::AccountState;
@@ -23,6 +28,9 @@ pub enum PasskeySignInError {
     /// The entry has no subject attribute.
     #[error("the directory entry {0} has no subject attribute")]
     NoSubject(String),
+    /// Too many refused answers from the client's address group: nothing was checked.
+    #[error(transparent)]
+    Locked(#[from] limits::Locked),
 }
 
 impl From<MfaError> for PasskeySignInError {
@@ -36,19 +44,32 @@ impl From<MfaError> for PasskeySignInError {
     }
 }
 
+/// How a passwordless sign-in is named before its answer is checked.
+const UNNAMED: &str = "(passkey)";
+
 /// Checks `answer` to the passwordless ceremony under `key` at `at`, then the account in the
-/// directory; answers the entry and claims. Refusals are published as failed sign-ins.
+/// directory; answers the entry and claims. Refusals are published as failed sign-ins and
+/// counted against the address.
 pub async fn check_passwordless(
     cx: &impl Context,
     at: Where<'_>,
     key: &str,
     answer: &str,
 ) -> Result<(Passed, passkey::Verified), PasskeySignInError> {
+    let attempt = limits::begin(cx, Kind::Passkey, UNNAMED, at.address)
+        .await
+        .map_err(PasskeyError::from)??;
     let verified = match passkey::finish_passwordless(cx, key, answer).await {
-        Ok(verified) => verified,
+        Ok(verified) => {
+            attempt.succeeded(cx).await.map_err(PasskeyError::from)?;
+            verified
+        }
         Err(e) => {
             if e.is_refusal() {
-                failed(cx, at, "(passkey)", &e.to_string()).await;
+                attempt.failed(cx).await.map_err(PasskeyError::from)?;
+                failed(cx, at, UNNAMED, &e.to_string()).await;
+            } else {
+                attempt.succeeded(cx).await.map_err(PasskeyError::from)?;
             }
             return Err(e.into());
         }

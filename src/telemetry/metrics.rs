@@ -242,7 +242,7 @@ impl Metrics {
         );
         r.register(
             "failed_attempts",
-            "Failed password and second-factor attempts, by what was guessed and each kind of counter they count in",
+            "Failed password, second-factor and passwordless passkey attempts, by what was guessed and each kind of counter they count in",
             self.failed_attempts.clone(),
         );
         r.register(
@@ -329,7 +329,7 @@ impl Metrics {
         }
         for counter in COUNTERS {
             drop(self.lockouts.get_or_create(&CounterLabel { counter }));
-            for guess in ["password", "otp"] {
+            for guess in ["password", "otp", "passkey"] {
                 drop(
                     self.failed_attempts
                         .get_or_create(&AttemptLabels { guess, counter }),

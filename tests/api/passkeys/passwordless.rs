@@ -3,6 +3,7 @@
 //! may sign in.
 
 use super::*;
+use crate::support::metrics::{count, scrape};
 use crate::support::samba::Samba;
 use crate::support::slapd::Slapd;
 
@@ -121,4 +122,53 @@ async fn a_locked_or_disabled_directory_account_is_refused_its_passkey_sign_in()
     assert_eq!(answers[1].0, StatusCode::FORBIDDEN);
     assert!(answers[1].1.contains("This account cannot sign in now"));
     assert_eq!(answers[2].0, StatusCode::SEE_OTHER);
+}
+
+#[tokio::test]
+async fn refused_answers_count_against_the_address_until_nothing_more_is_checked() {
+    let mut settings = on();
+    settings.push(("SSO_BRIDGE__LIMITS__PER_ADDRESS", "3".into()));
+    let app = spawn_app_on_localhost(Backends::Embedded, &settings).await;
+    let reg = register_direct(&app).await;
+    let mut auth = authenticator(&app);
+    add_passkey(&app, &mut auth, "alan", "Laptop").await;
+    let browser = app.browser();
+    let page = sign_in_page(&app, &browser, &reg).await;
+
+    // A malformed answer leaves the page's ceremony open: one page can post any number.
+    let mut statuses = Vec::new();
+    for _ in 0..5 {
+        statuses.push(post_passkey(&browser, &page, "{}").await.status());
+    }
+    let page = sign_in_page(&app, &browser, &reg).await;
+    let (options, _) = passkey_form(&page).unwrap();
+    let held = post_passkey(&browser, &page, &auth.assert(&options)).await;
+
+    assert_eq!(
+        statuses,
+        [
+            StatusCode::UNAUTHORIZED,
+            StatusCode::UNAUTHORIZED,
+            StatusCode::UNAUTHORIZED,
+            StatusCode::TOO_MANY_REQUESTS,
+            StatusCode::TOO_MANY_REQUESTS,
+        ]
+    );
+    // The address is held: even a right passkey from it is not checked.
+    assert_eq!(held.status(), StatusCode::TOO_MANY_REQUESTS);
+    assert!(held.text().await.unwrap().contains("Too many attempts"));
+    let (metrics, text) = scrape(&app.api, &app.url("/metrics")).await;
+    let of = |metric, labels: &[(&str, &str)]| {
+        ["ipv4", "ipv6_64"]
+            .iter()
+            .map(|group| {
+                let mut labels = labels.to_vec();
+                labels.push(("counter", group));
+                count(&metrics, metric, &labels)
+            })
+            .sum::<f64>()
+    };
+    let failed = of("sso_bridge_failed_attempts_total", &[("guess", "passkey")]);
+    assert_eq!(failed, 3.0, "{text}");
+    assert_eq!(of("sso_bridge_lockouts_total", &[]), 1.0, "{text}");
 }

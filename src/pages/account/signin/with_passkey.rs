@@ -125,6 +125,7 @@ async fn passwordless(
         Err(PasskeySignInError::Unusable(account)) => {
             (messages::account_state(account), StatusCode::FORBIDDEN)
         }
+        Err(PasskeySignInError::Locked(_)) => (messages::locked(), StatusCode::TOO_MANY_REQUESTS),
         Err(PasskeySignInError::NoSubject(dn)) => {
             return Err(PageError::UnusableAccount(format!(
                 "{dn} has no subject attribute"
