@@ -312,6 +312,9 @@ pub enum Guess {
 }
 
 impl Guess {
+    /// Every kind, for the metrics that show each from the start.
+    pub const ALL: [Guess; 3] = [Guess::Password, Guess::Otp, Guess::Passkey];
+
     /// The guess as a word, for counter keys and metric labels.
     pub fn as_str(self) -> &'static str {
         match self {

@@ -6,6 +6,7 @@
 //! gauges are read from the backends when scraped.
 
 use crate::domain::PoolUsage;
+use crate::events::Guess;
 use prometheus_client::encoding::EncodeLabelSet;
 use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::family::Family;
@@ -329,7 +330,7 @@ impl Metrics {
         }
         for counter in COUNTERS {
             drop(self.lockouts.get_or_create(&CounterLabel { counter }));
-            for guess in ["password", "otp", "passkey"] {
+            for guess in Guess::ALL.map(Guess::as_str) {
                 drop(
                     self.failed_attempts
                         .get_or_create(&AttemptLabels { guess, counter }),
