@@ -580,6 +580,24 @@ mod tests {
     }
 
     #[test]
+    fn pool_sizes_are_at_most_1024() {
+        for (key, name) in [
+            ("SSO_BRIDGE__STORE__POOL_SIZE", "store.pool_size"),
+            ("SSO_BRIDGE__DIRECTORY__POOL_SIZE", "directory.pool_size"),
+        ] {
+            let s = Settings::load_from(None, env(&[(key, "1024")])).unwrap();
+            assert_eq!(s.store.pool_size.max(s.directory.pool_size), 1024);
+            for refused in ["1025", "100000000000"] {
+                let err = Settings::load_from(None, env(&[(key, refused)]))
+                    .unwrap_err()
+                    .to_string();
+                assert!(err.contains(name), "{err}");
+                assert!(err.contains("must be at most 1024 ("), "{err}");
+            }
+        }
+    }
+
+    #[test]
     fn every_default_says_what_it_is() {
         let mut previous = "";
         for line in DEFAULTS.lines() {

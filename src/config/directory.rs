@@ -189,7 +189,7 @@ pub(super) struct DirectoryKeys {
     connect_timeout_ms: Duration,
     #[serde(deserialize_with = "value::timeout_millis")]
     operation_timeout_ms: Duration,
-    #[serde(deserialize_with = "value::positive")]
+    #[serde(deserialize_with = "value::pool_size")]
     pool_size: usize,
     #[serde(deserialize_with = "value::positive")]
     page_size: u32,

@@ -79,7 +79,7 @@ pub(super) struct StoreKeys {
     sentinel_password: Option<SecretString>,
     sentinel_password_file: Option<PathBuf>,
     key_prefix: String,
-    #[serde(deserialize_with = "value::positive")]
+    #[serde(deserialize_with = "value::pool_size")]
     pool_size: usize,
     #[serde(deserialize_with = "value::timeout_millis")]
     timeout_ms: Duration,

@@ -157,6 +157,18 @@ pub(super) fn worker_threads<'de, D: Deserializer<'de>>(de: D) -> Result<usize, 
     usize::try_from(threads).map_err(D::Error::custom)
 }
 
+/// The most connections `store.pool_size` and `directory.pool_size` may ask for. Redis
+/// connections each carry many requests at once, and directory connections each serve one
+/// bind or many searches, so a node has no use for more; the store's pool sets up every slot
+/// at start-up: asked for a hundred billion, it grew past 8 GB without serving a request.
+const MAX_POOL_SIZE: u64 = 1024;
+
+/// A number of connections, from 1 to [`MAX_POOL_SIZE`].
+pub(super) fn pool_size<'de, D: Deserializer<'de>>(de: D) -> Result<usize, D::Error> {
+    let size = positive_at_most::<D>(de, MAX_POOL_SIZE, "more than a node's requests can use")?;
+    usize::try_from(size).map_err(D::Error::custom)
+}
+
 /// A list given either as a TOML array or as one string (the form an environment variable
 /// takes) whose items are separated by any of `separators`. Items are trimmed and blank ones
 /// dropped, so `""` is the empty list.
