@@ -315,6 +315,13 @@ impl Guess {
     /// Every kind, for the metrics that show each from the start.
     pub const ALL: [Guess; 3] = [Guess::Password, Guess::Otp, Guess::Passkey];
 
+    /// Whether it counts against the account guessed, as `signin::limits::begin` counts it: a
+    /// passkey's answer names no account until it is checked, so it counts against the
+    /// address alone.
+    pub fn counts_by_account(self) -> bool {
+        !matches!(self, Guess::Passkey)
+    }
+
     /// The guess as a word, for counter keys and metric labels.
     pub fn as_str(self) -> &'static str {
         match self {

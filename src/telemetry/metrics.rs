@@ -104,7 +104,7 @@ pub struct CounterLabel {
 /// A failed attempt, by what it guessed and a counter it counts in.
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 pub struct AttemptLabels {
-    /// `password` or `otp`.
+    /// `password`, `otp` or `passkey`.
     pub guess: &'static str,
     /// `account`, `ipv4`, `ipv6_64` or `ipv6_48`.
     pub counter: &'static str,
@@ -330,7 +330,11 @@ impl Metrics {
         }
         for counter in COUNTERS {
             drop(self.lockouts.get_or_create(&CounterLabel { counter }));
-            for guess in Guess::ALL.map(Guess::as_str) {
+            // A series that can never count (a passkey's answer by account) is left out.
+            let counted = Guess::ALL
+                .into_iter()
+                .filter(|guess| counter != "account" || guess.counts_by_account());
+            for guess in counted.map(Guess::as_str) {
                 drop(
                     self.failed_attempts
                         .get_or_create(&AttemptLabels { guess, counter }),

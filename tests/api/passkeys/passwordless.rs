@@ -3,7 +3,7 @@
 //! may sign in.
 
 use super::*;
-use crate::support::metrics::{count, scrape};
+use crate::support::metrics::{count, scrape, value};
 use crate::support::samba::Samba;
 use crate::support::slapd::Slapd;
 
@@ -171,4 +171,11 @@ async fn refused_answers_count_against_the_address_until_nothing_more_is_checked
     let failed = of("sso_bridge_failed_attempts_total", &[("guess", "passkey")]);
     assert_eq!(failed, 3.0, "{text}");
     assert_eq!(of("sso_bridge_lockouts_total", &[]), 1.0, "{text}");
+    // Nothing is counted by account, so no series says so; a password's series is shown.
+    let series = |guess| {
+        let labels = [("guess", guess), ("counter", "account")];
+        value(&metrics, "sso_bridge_failed_attempts_total", &labels)
+    };
+    assert_eq!(series("passkey"), None, "{text}");
+    assert_eq!(series("password"), Some(0.0), "{text}");
 }
