@@ -1,14 +1,32 @@
 //! Free and held loopback ports, readiness waits, and a port that never answers.
 
+use std::collections::BTreeSet;
 use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-/// A loopback port that was free a moment ago.
+/// Every port [`free_port`] and [`Reserved::hold`] gave out in this process.
+static GIVEN: Mutex<BTreeSet<u16>> = Mutex::new(BTreeSet::new());
+
+/// Whether `port` was not given out before in this process (and now is). A port is free again
+/// the moment its holder lets it go, before the server it was meant for listens on it: the
+/// kernel may offer it to the next caller, and two servers of one test (slapd's two ports) or of
+/// two tests would then race for it.
+fn first_time(port: u16) -> bool {
+    GIVEN.lock().unwrap_or_else(|e| e.into_inner()).insert(port)
+}
+
+/// A loopback port that was free a moment ago, never given out before in this process.
 pub fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free loopback port")
+    loop {
+        let port = TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .map(|a| a.port())
+            .expect("a free loopback port");
+        if first_time(port) {
+            return port;
+        }
+    }
 }
 
 /// Waits until something accepts TCP connections on `port`, or panics after `limit`.
@@ -87,9 +105,13 @@ impl Blackhole {
 
 /// A socket bound to a free port on 127.0.0.1, not listening yet. Needs a Tokio runtime.
 fn loopback_socket() -> tokio::net::TcpSocket {
-    let socket = tokio::net::TcpSocket::new_v4().expect("a socket");
-    socket
-        .bind(SocketAddr::from(([127, 0, 0, 1], 0)))
-        .expect("a loopback port");
-    socket
+    loop {
+        let socket = tokio::net::TcpSocket::new_v4().expect("a socket");
+        socket
+            .bind(SocketAddr::from(([127, 0, 0, 1], 0)))
+            .expect("a loopback port");
+        if first_time(socket.local_addr().expect("its address").port()) {
+            return socket;
+        }
+    }
 }
