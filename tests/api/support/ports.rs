@@ -5,7 +5,7 @@ use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-/// Every port [`free_port`] and [`Reserved::hold`] gave out in this process.
+/// Every port [`free_port`], [`Reserved::hold`] and [`Blackhole`] gave out in this process.
 static GIVEN: Mutex<BTreeSet<u16>> = Mutex::new(BTreeSet::new());
 
 /// Whether `port` was not given out before in this process (and now is). A port is free again
