@@ -14,11 +14,6 @@ impl<T: Records> CeremonyStore for T {
     }
 
     async fn take_ceremony(&self, key: &str) -> Result<Option<String>, StoreError> {
-        let Some(state) = self.text(Namespace::PasskeyCeremony, key).await? else {
-            return Ok(None);
-        };
-        // Of callers that read it at once, only the one whose removal found it live uses it.
-        let taken = self.remove(Namespace::PasskeyCeremony, key).await?;
-        Ok(taken.then_some(state))
+        self.take_text(Namespace::PasskeyCeremony, key).await
     }
 }

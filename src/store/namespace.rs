@@ -103,6 +103,9 @@ pub(super) trait Records: Send + Sync {
     /// Deletes the value under `ns` + `key` and answers whether one was live: of concurrent
     /// calls for one key, at most one gets `true`.
     async fn remove(&self, ns: Namespace, key: &str) -> Result<bool, StoreError>;
+    /// Deletes the value under `ns` + `key` and answers it if it was live, in one step: of
+    /// concurrent calls for one key, at most one gets it.
+    async fn take_text(&self, ns: Namespace, key: &str) -> Result<Option<String>, StoreError>;
     /// Writes as [`Records::put_text`] does, and files the record under `owner`, so that
     /// [`Records::remove_owned`] ends it with the owner's others.
     async fn put_owned_text(

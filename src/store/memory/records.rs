@@ -112,6 +112,11 @@ impl Records for MemoryStore {
         Ok(state.records.take(ns, key, now).is_some())
     }
 
+    async fn take_text(&self, ns: Namespace, key: &str) -> Result<Option<String>, StoreError> {
+        let (mut state, now) = self.lock();
+        Ok(state.records.take(ns, key, now))
+    }
+
     async fn put_owned_text(
         &self,
         ns: Namespace,

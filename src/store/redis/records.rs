@@ -123,4 +123,9 @@ impl Records for RedisStore {
             .await?;
         Ok(deleted > 0)
     }
+
+    async fn take_text(&self, ns: Namespace, key: &str) -> Result<Option<String>, StoreError> {
+        self.cmd(redis::cmd("GETDEL").arg(self.keys.record(ns, key)))
+            .await
+    }
 }
