@@ -41,12 +41,7 @@ def rows():
 
 
 def checks_of(all_rows):
-    runs, rss_rounds = {}, {}
-    for r in all_rows:
-        if "rss_peak_kb" in r:
-            rss_rounds.setdefault(r["provider"], {})[r["round"]] = r["rss_peak_kb"]
-        else:
-            runs.setdefault((r["provider"], r["scenario"]), []).append(r)
+    runs, *_, rss_rounds = summary.sort_rows(all_rows)
     return {(c[0], c[1]): c for c in summary.target_checks(runs, rss_rounds)}
 
 
